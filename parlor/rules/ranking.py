@@ -1,0 +1,337 @@
+"""The ranking calculus: spot counts, outshown, outranked, outtrumped and bonuses (rule 900).
+
+Every comparison in the game — combat bonuses, expel legality, ability checks — goes through
+:func:`compare`, which works on *entities*: a Cre or Lnd with its Enhs, a Domain, a lone Enh,
+or a group of these. Each side is reduced to its spot counts, a 4-tuple indexed by
+:class:`~parlor.rules.cards.Suit` holding the highest card per suit (0 = none) [R25].
+
+    >>> r = compare("JH/4H/2S", "QH", trump="S")
+    >>> r.winner, r.kind, r.differential, r.bonus
+    (0, 'trump', 2, 1)
+    >>> r.explain()
+    'JH/4H/2S outtrumps QH in Spades, 2 to 0: bonus 1'
+    >>> compare("4C", "JH/3C").explain()
+    '4C outranks JH/3C in Clubs, 4 to 3: bonus 1'
+
+The engine calls :func:`rank_counts` directly on count tuples (no objects on the hot path).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from parlor.rules.cards import Card, CardParseError, Kind, Suit, spot
+
+Counts = tuple[int, int, int, int]
+EMPTY: Counts = (0, 0, 0, 0)
+
+#: How a comparison was decided: rank_counts() returns these codes.
+LEVEL, TRUMP, RANK = 0, 1, 2
+#: Carry booster (rule 716, R27): each Enh of the Queen's own suit on her counts this much more.
+CARRY_BOOST = 4
+MAX_BONUS = 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Entities and their text forms
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A ranked thing (rule 901): a Cre or Lnd with its Enhs, a Domain, or a lone Enh.
+
+    ``card`` is None for a Domain, whose defence is only its Enhs.
+
+    >>> str(Entity.parse("JC/2C/4H")), Entity.parse("D:6S/5C").counts
+    ('JC/2C/4H', (5, 0, 0, 6))
+    """
+
+    card: Card | None
+    enhs: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.card is not None and self.card.is_enh and self.enhs:
+            raise CardParseError(f"an Enh ({self.card}) cannot carry other Enhs")
+        for enh in self.enhs:
+            if not enh.is_enh:
+                raise CardParseError(f"{enh} is a {enh.kind.value}, not an Enh (2-6)")
+
+    @staticmethod
+    def parse(text: str | Entity) -> Entity:
+        """``JC/2C/4H`` (a card then its Enhs), ``D:6S/5C`` (a Domain), ``4H`` (a lone Enh)."""
+        if isinstance(text, Entity):
+            return text
+        text = text.strip()
+        if text[:2].upper() == "D:":
+            body = text[2:]
+            enhs = tuple(Card.parse(t) for t in body.split("/")) if body else ()
+            return Entity(None, enhs)
+        if not text:
+            raise CardParseError("empty entity: write a card like KS or a Domain like D:5C")
+        card, *enhs = (Card.parse(t) for t in text.split("/"))
+        return Entity(card, tuple(enhs))
+
+    @property
+    def kind(self) -> Literal["Cre", "Lnd", "Enh", "Domain"]:
+        if self.card is None:
+            return "Domain"
+        return self.card.kind.value  # type: ignore[return-value]
+
+    @property
+    def counts(self) -> Counts:
+        """Spot counts by suit [R25]: base suit (Cre 1, Lnd 7-10, Enh its value) and Enhs."""
+        cards = self.enhs if self.card is None else (self.card, *self.enhs)
+        return counts_of((c.suit, spot(c.rank)) for c in cards)
+
+    def __str__(self) -> str:
+        body = "/".join(str(c) for c in self.enhs)
+        if self.card is None:
+            return "D:" + body
+        return f"{self.card}/{body}" if body else str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A designated grouping (attackers, blockers, targets); counts are the members' highest
+    per suit (rule 912).
+
+    >>> str(Group.parse("KS/4S+KC")), Group.parse("KS/4S+KC").counts
+    ('KS/4S+KC', (1, 0, 0, 4))
+    """
+
+    members: tuple[Entity, ...]
+
+    @staticmethod
+    def parse(text: str | Group) -> Group:
+        if isinstance(text, Group):
+            return text
+        return Group(tuple(Entity.parse(t) for t in text.split("+")))
+
+    @property
+    def counts(self) -> Counts:
+        return merge(*(m.counts for m in self.members))
+
+    def __str__(self) -> str:
+        return "+".join(str(m) for m in self.members)
+
+
+Side = Entity | Group
+
+
+def parse_side(text: str | Side) -> Side:
+    """An entity or a group from its text form (a ``+`` makes a group)."""
+    if isinstance(text, Entity | Group):
+        return text
+    return Group.parse(text) if "+" in text else Entity.parse(text)
+
+
+def counts_of(spots: object) -> Counts:
+    """Highest spot per suit from ``(suit, spot)`` pairs."""
+    out = [0, 0, 0, 0]
+    for suit, value in spots:  # type: ignore[attr-defined]
+        if value > out[suit]:
+            out[suit] = value
+    return (out[0], out[1], out[2], out[3])
+
+
+def merge(*many: Counts) -> Counts:
+    """Group counts: the highest per suit over the members (rule 912)."""
+    if not many:
+        return EMPTY
+    return (
+        max(c[0] for c in many),
+        max(c[1] for c in many),
+        max(c[2] for c in many),
+        max(c[3] for c in many),
+    )
+
+
+def carry_counts(queen: Entity) -> Counts:
+    """A Queen's counts for Carry only (R27): her own-suit Enhs count +4."""
+    assert queen.card is not None and queen.card.rank == 12
+    suit = queen.card.suit
+    boosted = [(suit, 1)] + [
+        (e.suit, e.rank + CARRY_BOOST if e.suit == suit else e.rank) for e in queen.enhs
+    ]
+    return counts_of(boosted)
+
+
+# ---------------------------------------------------------------------------------------------
+# The comparison itself
+
+
+def outshows(x: Counts, y: Counts) -> bool:
+    """X outshows Y: X's highest count is above Y's highest and in a suit Y lacks (rule 903)."""
+    top = max(x)
+    if top <= max(y):
+        return False
+    return any(x[s] == top and y[s] == 0 for s in range(4))
+
+
+def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int, int]:
+    """R26 on count tuples: ``(winner, how, differential, suit)``.
+
+    ``winner`` is 0, 1 or -1 (level); ``how`` is TRUMP, RANK or LEVEL; ``suit`` is the
+    deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 906).
+    """
+    if not any(a) or not any(b):
+        return -1, LEVEL, 0, -1
+    if trump is not None:
+        ta, tb = a[trump], b[trump]
+        if ta != tb:
+            return (0, TRUMP, ta - tb, trump) if ta > tb else (1, TRUMP, tb - ta, trump)
+        if ta:
+            a, b = _drop(a, trump), _drop(b, trump)
+    top = 0
+    for s in range(4):
+        if a[s] and b[s] and a[s] != b[s]:
+            top = max(top, a[s], b[s])
+    if not top:
+        return -1, LEVEL, 0, -1
+    lead_a = lead_b = 99
+    suit_a = suit_b = -1
+    for s in range(4):
+        if a[s] and b[s]:
+            if a[s] == top and b[s] < top and top - b[s] < lead_a:
+                lead_a, suit_a = top - b[s], s
+            elif b[s] == top and a[s] < top and top - a[s] < lead_b:
+                lead_b, suit_b = top - a[s], s
+    if lead_a == lead_b:
+        return -1, LEVEL, 0, -1
+    if lead_a < lead_b:
+        return (-1, LEVEL, 0, suit_a) if outshows(b, a) else (0, RANK, lead_a, suit_a)
+    return (-1, LEVEL, 0, suit_b) if outshows(a, b) else (1, RANK, lead_b, suit_b)
+
+
+def _drop(c: Counts, suit: int) -> Counts:
+    out = list(c)
+    out[suit] = 0
+    return (out[0], out[1], out[2], out[3])
+
+
+def bonus(differential: int) -> int:
+    """Outranking/outtrumping bonus: half the differential rounded up, 1..3 (rule 1004)."""
+    return min(MAX_BONUS, (differential + 1) // 2)
+
+
+def beats(a: Counts, b: Counts, trump: int | None) -> bool:
+    """True when ``a`` outranks or outtrumps ``b``."""
+    return rank_counts(a, b, trump)[0] == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The result of comparing side ``a`` (index 0) with side ``b`` (index 1) [R26]."""
+
+    a: str
+    b: str
+    counts: tuple[Counts, Counts]
+    trump: Suit | None
+    winner: int | None
+    kind: Literal["trump", "rank"] | None
+    differential: int
+    bonus: int
+    outshown: int | None
+    suit: Suit | None
+
+    def explain(self) -> str:
+        """One English sentence naming the deciding suit and numbers."""
+        return _explain(self)
+
+
+def compare(a: str | Side, b: str | Side, trump: str | Suit | None = None) -> Comparison:
+    """Compare two entities or groups (or their text forms) under an optional trump [R26].
+
+    >>> compare("JC/2C/4H", "JH/4C/3H").winner
+    0
+    >>> compare("KH", "AS/2H", trump="S").kind
+    'trump'
+    """
+    side_a, side_b = parse_side(a), parse_side(b)
+    trump_suit = None if trump is None else Suit.parse(trump)
+    ca, cb = side_a.counts, side_b.counts
+    t = None if trump_suit is None else int(trump_suit)
+    winner, how, diff, suit = rank_counts(ca, cb, t)
+    shown_a, shown_b = (_drop(ca, t), _drop(cb, t)) if t is not None and ca[t] == cb[t] else (
+        ca,
+        cb,
+    )
+    outshown = 1 if outshows(shown_a, shown_b) else 0 if outshows(shown_b, shown_a) else None
+    return Comparison(
+        a=str(side_a),
+        b=str(side_b),
+        counts=(ca, cb),
+        trump=trump_suit,
+        winner=None if winner < 0 else winner,
+        kind={TRUMP: "trump", RANK: "rank"}.get(how),  # type: ignore[arg-type]
+        differential=diff,
+        bonus=bonus(diff) if winner >= 0 else 0,
+        outshown=outshown,
+        suit=None if suit < 0 else Suit(suit),
+    )
+
+
+def _explain(r: Comparison) -> str:
+    names = (r.a, r.b)
+    if r.winner is not None and r.suit is not None:
+        w, lo = r.winner, 1 - r.winner
+        verb = "outtrumps" if r.kind == "trump" else "outranks"
+        wc, lc = r.counts[w][r.suit], r.counts[lo][r.suit]
+        return (
+            f"{names[w]} {verb} {names[lo]} in {r.suit.title}, {wc} to {lc}: bonus {r.bonus}"
+        )
+    pair = f"{r.a} and {r.b} are level"
+    empty = [n for n, c in zip(names, r.counts, strict=True) if not any(c)]
+    if empty:
+        what = "an empty Domain" if empty[0].startswith("D:") else empty[0]
+        return f"{pair}: {what} is never ranked"
+    if r.suit is not None and r.outshown is not None:
+        loser = names[r.outshown]
+        shower = 1 - r.outshown
+        top = max(r.counts[shower])
+        top_suit = next(
+            Suit(s)
+            for s in range(4)
+            if r.counts[shower][s] == top and r.counts[r.outshown][s] == 0
+        )
+        would = r.counts[r.outshown][r.suit], r.counts[shower][r.suit]
+        return (
+            f"{pair}: {loser} would outrank in {r.suit.title}, {would[0]} to {would[1]}, "
+            f"but is outshown by {names[shower]}'s {top} in {top_suit.title}"
+        )
+    ca, cb = r.counts
+    trump_note = ""
+    if r.trump is not None and ca[r.trump]:
+        trump_note = f"matched in trumps ({r.trump.title} {ca[r.trump]} to {cb[r.trump]}); "
+    shared = [
+        Suit(s)
+        for s in range(4)
+        if ca[s] and cb[s] and (r.trump is None or s != r.trump)
+    ]
+    if not shared:
+        return f"{pair}: {trump_note}they share no suit to rank in"
+    ties = ", ".join(f"{s.title} {ca[s]} to {cb[s]}" for s in shared)
+    if all(ca[s] == cb[s] for s in shared):
+        return f"{pair}: {trump_note}tied in every shared suit ({ties})"
+    return f"{pair}: {trump_note}each outranks the other by the same margin ({ties})"
+
+
+__all__ = [
+    "CARRY_BOOST",
+    "EMPTY",
+    "Comparison",
+    "Counts",
+    "Entity",
+    "Group",
+    "Kind",
+    "beats",
+    "bonus",
+    "carry_counts",
+    "compare",
+    "counts_of",
+    "merge",
+    "outshows",
+    "parse_side",
+    "rank_counts",
+]
