@@ -31,6 +31,11 @@ LEVEL, TRUMP, RANK = 0, 1, 2
 #: Carry booster (rule 716, R27): each Enh of the Queen's own suit on her counts this much more.
 CARRY_BOOST = 4
 MAX_BONUS = 3
+_KIND_TEXT: dict[Kind, Literal["Cre", "Lnd", "Enh"]] = {
+    Kind.CRE: "Cre",
+    Kind.LND: "Lnd",
+    Kind.ENH: "Enh",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -69,14 +74,14 @@ class Entity:
             return Entity(None, enhs)
         if not text:
             raise CardParseError("empty entity: write a card like KS or a Domain like D:5C")
-        card, *enhs = (Card.parse(t) for t in text.split("/"))
-        return Entity(card, tuple(enhs))
+        card, *rest = (Card.parse(t) for t in text.split("/"))
+        return Entity(card, tuple(rest))
 
     @property
     def kind(self) -> Literal["Cre", "Lnd", "Enh", "Domain"]:
         if self.card is None:
             return "Domain"
-        return self.card.kind.value  # type: ignore[return-value]
+        return _KIND_TEXT[self.card.kind]
 
     @property
     def counts(self) -> Counts:

@@ -1,0 +1,384 @@
+"""Attacks, blocks, the five abilities and combat resolution (rules 406-409, 700, 1000).
+
+Resolution follows R13: (1) blocked combat damage with the group bonus, (2) unblocked
+attackers against O's Domain, (3) unblocked Pwr to O, (4) the win check. Choices inside it
+(splitting an attacker's Pwr among its blockers, distributing bonus points) are atomic
+decisions, one point at a time, and only when there is a real choice (R11, R14).
+"""
+
+from __future__ import annotations
+
+from parlor.rules.actions import DONE, END, Action
+from parlor.rules.cards import ABILITIES, IS_RED, Ability
+from parlor.rules.ranking import TRUMP, Counts, bonus, rank_counts
+from parlor.rules.state import (
+    C_RANK,
+    C_SUIT,
+    FACE,
+    MAX_ATTACKERS,
+    MAX_BLOCKERS,
+    NONE,
+    OWNER,
+    Combat,
+    Phase,
+    State,
+    card_text,
+    ref_text,
+)
+from parlor.rules.table import (
+    counts,
+    damage_rlr,
+    deal_damage,
+    domain_counts,
+    emit,
+    group_counts,
+    group_text,
+    lnd_yield,
+    pwr,
+    rlr,
+    suit_name,
+    tax,
+    tgh,
+)
+
+CARRY_BOOST = 4
+
+
+# -- declaring attackers and blockers (R8-R10) -----------------------------------------------
+
+
+def attack_actions(s: State) -> list[Action]:
+    cb = s.combat
+    assert cb is not None
+    out: list[Action] = []
+    if len(cb.attackers) < MAX_ATTACKERS:
+        for c in s.field[s.phasing]:
+            if s.taxed[c] == NONE and not s.inactive[c] and c not in cb.attackers:
+                out.append(Action("attack", FACE[c]))
+    out.append(DONE if cb.attackers else END)
+    return out
+
+
+def block_actions(s: State) -> list[Action]:
+    cb = s.combat
+    assert cb is not None
+    out: list[Action] = []
+    open_attackers = [a for a in cb.attackers if len(cb.blockers.get(a, ())) < MAX_BLOCKERS]
+    for b in s.field[s.opponent]:
+        if s.taxed[b] == NONE and b not in cb.blocking:
+            for a in open_attackers:
+                out.append(Action("block", FACE[b], a))
+    out.append(DONE)
+    return out
+
+
+def declare_attacker(s: State, cid: int) -> None:
+    assert s.combat is not None
+    s.combat.attackers.append(cid)
+    emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing, rule="R8")
+
+
+def declare_blocker(s: State, b: int, a: int) -> None:
+    cb = s.combat
+    assert cb is not None
+    cb.blocking[b] = a
+    cb.blockers.setdefault(a, []).append(b)
+    cb.blocked.add(a)
+    emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}", OWNER[b],
+         rule="R10")
+
+
+# -- abilities (R27, R28) ---------------------------------------------------------------------
+
+
+def fight(cb: Combat, cid: int) -> int:
+    """The attacker whose fight ``cid`` is in (itself if attacking), or NONE."""
+    if cid in cb.blocking:
+        return cb.blocking[cid]
+    return cid if cid in cb.attackers else NONE
+
+
+def side_counts(s: State, cid: int) -> Counts:
+    """``cid``'s side in its fight: an attacker alone, or the group of all blockers (R27)."""
+    cb = s.combat
+    assert cb is not None
+    a = cb.blocking.get(cid, NONE)
+    if a != NONE:
+        return group_counts(s, cb.blockers[a])
+    return counts(s, cid)
+
+
+def ability_works(s: State, user: int, target: int, user_counts: Counts | None = None) -> bool:
+    """An ability works unless the target's side beats the user's side (R27)."""
+    cb = s.combat
+    assert cb is not None
+    f = fight(cb, target)
+    mine = user_counts or (side_counts(s, user) if f != NONE and fight(cb, user) == f
+                           else counts(s, user))
+    return rank_counts(side_counts(s, target), mine, s.trump)[0] != 0
+
+
+def carry_counts(s: State, queen: int) -> Counts:
+    """A Queen's counts for Carry: her own-suit Enhs count +4 (R27)."""
+    c = [0, 0, 0, 0]
+    suit = C_SUIT[queen]
+    c[suit] = 1
+    for e in s.enhs.get(queen, ()):
+        v = C_RANK[e] + (CARRY_BOOST if C_SUIT[e] == suit else 0)
+        c[C_SUIT[e]] = max(c[C_SUIT[e]], v)
+    return (c[0], c[1], c[2], c[3])
+
+
+def ability_actions(s: State, p: int) -> list[Action]:
+    """Every ability ``p`` may activate in its ability step, plus done (R28)."""
+    cb = s.combat
+    assert cb is not None
+    q = 1 - p
+    out: list[Action] = []
+    combatants = [c for c in cb.attackers if OWNER[c] == q]
+    combatants += [c for c in cb.blocking if OWNER[c] == q]
+    for u in s.field[p]:
+        if u in cb.used or s.inactive[u] or s.terminal[u]:
+            continue
+        face = FACE[u]
+        untaxed = s.taxed[u] == NONE
+        for ab in ABILITIES[face]:
+            if ab is Ability.VOLLEY and untaxed:
+                for t in combatants:
+                    if C_RANK[u] == 11 and C_SUIT[u] == 0 and t in cb.attackers and (
+                        t not in cb.blocked
+                    ):
+                        continue  # the javelin may not target an unblocked attacker
+                    if ability_works(s, u, t):
+                        out.append(Action("volley", face, t))
+            elif ab is Ability.SALLY and u in cb.attackers:
+                blockers = cb.blockers.get(u, [])
+                if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
+                    rank_counts(group_counts(s, blockers), counts(s, u), s.trump)[0] != 0
+                ):
+                    out.append(Action("sally", face))
+            elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
+                a = cb.blocking[u]
+                if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
+                                                        C_SUIT[u] != 2) and (
+                    rank_counts(counts(s, a), side_counts(s, u), s.trump)[0] != 0
+                ):
+                    out.append(Action("harry", face))
+            elif ab is Ability.ALLY and untaxed:
+                for t in s.field[q]:
+                    if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and ability_works(s, u, t):
+                        out.append(Action("ally", face, t))
+            elif ab is Ability.CARRY and untaxed:
+                mine = carry_counts(s, u)
+                for lnd in s.home[q]:
+                    if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
+                        rank_counts(counts(s, lnd), mine, s.trump)[0] != 0
+                    ):
+                        out.append(Action("carry", face, lnd))
+    out.append(DONE)
+    return out
+
+
+def use_ability(s: State, p: int, a: Action) -> None:
+    cb = s.combat
+    assert cb is not None
+    u = p * 52 + a.card
+    cb.used.add(u)
+    t = a.target
+    name = card_text(u)
+    if a.verb == "volley":
+        tax(s, u)
+        emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
+        deal_damage(s, t, 1, f"Volley by {name}")
+    elif a.verb == "sally":
+        s.pwr_mod[u] += 1
+        note = ""
+        if C_SUIT[u] == 2:  # the awkward KH pays Tgh for it
+            s.tgh_mod[u] -= 1
+            note = " and -1 Tgh"
+            if s.damage[u] >= tgh(s, u):
+                s.terminal[u] = True
+        emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
+    elif a.verb == "harry":
+        s.tgh_mod[u] += 1
+        if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
+            tax(s, u)
+        emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
+    elif a.verb == "ally":
+        tax(s, u)
+        tax(s, t)
+        emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
+    else:  # carry
+        tax(s, u)
+        suit = lnd_yield(s, t)
+        tax(s, t)
+        s.pool[p][suit] += 1
+        emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
+             f"{rlr(p)}", p, rule="R28")
+
+
+# -- resolution (R11-R16) ---------------------------------------------------------------------
+
+
+def start_resolution(s: State) -> bool:
+    """Begin resolving; True when the combat is over (False: a decision is pending)."""
+    cb = s.combat
+    assert cb is not None
+    for b, a in cb.blocking.items():
+        if a != NONE:
+            cb.pending[a] = cb.pending.get(a, 0) + pwr(s, b)
+    for a in cb.attackers:
+        blockers = cb.blockers.get(a, [])
+        dealt = pwr(s, a)
+        if not blockers or not dealt:
+            continue
+        if len(blockers) == 1:
+            cb.pending[blockers[0]] = cb.pending.get(blockers[0], 0) + dealt
+        else:
+            cb.split_queue.append(a)
+    return _next_split(s)
+
+
+def _next_split(s: State) -> bool:
+    cb = s.combat
+    assert cb is not None
+    if cb.split_queue:
+        cb.split_left = pwr(s, cb.split_queue[0])
+        s.phase, s.actor = Phase.SPLIT, s.phasing
+        return False
+    return _group_bonus(s)
+
+
+def split_actions(s: State) -> list[Action]:
+    cb = s.combat
+    assert cb is not None
+    return [Action("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
+
+
+def assign_point(s: State, target: int) -> bool:
+    cb = s.combat
+    assert cb is not None
+    cb.pending[target] = cb.pending.get(target, 0) + 1
+    cb.split_left -= 1
+    if cb.split_left > 0:
+        return False
+    cb.split_queue.pop(0)
+    return _next_split(s)
+
+
+def _group_bonus(s: State) -> bool:
+    """All attackers against all blockers; the winner's bonus is distributed (R13.1, R14)."""
+    cb = s.combat
+    assert cb is not None
+    blockers = list(cb.blocking)
+    if blockers and cb.attackers:
+        ca, cd = group_counts(s, cb.attackers), group_counts(s, blockers)
+        winner, how, diff, suit = rank_counts(ca, cd, s.trump)
+        if winner >= 0:
+            b = bonus(diff)
+            side = (s.phasing, s.opponent)[winner]
+            losers = blockers if winner == 0 else list(cb.attackers)
+            verb = "outtrumps" if how == TRUMP else "outranks"
+            texts = (group_text(s, cb.attackers), group_text(s, blockers))
+            emit(s, "bonus", f"{texts[winner]} {verb} {texts[1 - winner]} in "
+                 f"{suit_name(suit)}, {(ca, cd)[winner][suit]} to {(ca, cd)[1 - winner][suit]}"
+                 f": bonus {b}", side, rule="R13")
+            return _distribute(s, side, b, losers, Phase.BONUS)
+    return _after_blocked(s)
+
+
+def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -> bool:
+    cb = s.combat
+    assert cb is not None
+    if len(to) == 1:
+        cb.pending[to[0]] = cb.pending.get(to[0], 0) + points
+        return _after_bonus(s, phase)
+    cb.bonus_left, cb.bonus_to = points, to
+    s.phase, s.actor = phase, side
+    return False
+
+
+def bonus_actions(s: State) -> list[Action]:
+    cb = s.combat
+    assert cb is not None
+    return [Action("bonus", NONE, c) for c in cb.bonus_to]
+
+
+def bonus_point(s: State, target: int) -> bool:
+    cb = s.combat
+    assert cb is not None
+    cb.pending[target] = cb.pending.get(target, 0) + 1
+    cb.bonus_left -= 1
+    if cb.bonus_left > 0:
+        return False
+    cb.bonus_to = []
+    return _after_bonus(s, s.phase)
+
+
+def _after_bonus(s: State, phase: Phase) -> bool:
+    if phase is Phase.BONUS:
+        return _after_blocked(s)
+    _deal_pending(s, "Domain bonus")
+    return _unblocked_damage(s)
+
+
+def _deal_pending(s: State, why: str) -> None:
+    cb = s.combat
+    assert cb is not None
+    for cid, amount in cb.pending.items():
+        deal_damage(s, cid, amount, why)
+    cb.pending.clear()
+
+
+def _after_blocked(s: State) -> bool:
+    """Step 2: unblocked attackers against O's Domain (R13)."""
+    _deal_pending(s, "combat")
+    cb = s.combat
+    assert cb is not None
+    o = s.opponent
+    unblocked = [a for a in cb.attackers if a not in cb.blocked]
+    if not unblocked:
+        return _unblocked_damage(s)
+    ca, cd = group_counts(s, unblocked), domain_counts(s, o)
+    winner, how, diff, suit = rank_counts(ca, cd, s.trump)
+    if winner < 0:
+        return _unblocked_damage(s)
+    b = bonus(diff)
+    verb = "outtrumps" if how == TRUMP else "outranks"
+    texts = (group_text(s, unblocked), "D:" + "/".join(card_text(e) for e in s.domain[o]))
+    emit(s, "bonus", f"{texts[winner]} {verb} {texts[1 - winner]} in {suit_name(suit)}, "
+         f"{(ca, cd)[winner][suit]} to {(ca, cd)[1 - winner][suit]}: bonus {b}",
+         (s.phasing, o)[winner], rule="R13")
+    if winner == 0:
+        cb.o_dealt = True
+        damage_rlr(s, o, b, "the attackers outrank the Domain")
+        return _unblocked_damage(s)
+    gain = 2 if how == TRUMP else 1
+    s.life[o] += gain
+    emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o, rule="R13")
+    return _distribute(s, o, b, unblocked, Phase.DOMAIN_BONUS)
+
+
+def _unblocked_damage(s: State) -> bool:
+    """Steps 3 and 4: unblocked Pwr to O, then the win check (R13, R16)."""
+    cb = s.combat
+    assert cb is not None
+    o = s.opponent
+    total = sum(pwr(s, a) for a in cb.attackers if a not in cb.blocked)
+    if total:
+        cb.o_dealt = True
+        damage_rlr(s, o, total, "unblocked attackers")
+    participants = list(cb.attackers) + list(cb.blocking)
+    for c in participants:
+        if s.taxed[c] == NONE:
+            tax(s, c)
+    if cb.o_dealt and s.life[o] <= 0:
+        s.winner = s.phasing
+        s.result = f"{rlr(s.phasing)} wins: {rlr(o)} is at {s.life[o]} life after an attack"
+        s.phase = Phase.OVER
+        emit(s, "win", s.result, s.phasing, rule="R16")
+    s.combat = None
+    return True
+
+
+__all__ = ["Combat", "MAX_ATTACKERS"]

@@ -1,0 +1,492 @@
+"""The game engine: setup, the turn sequence, the Turn Cycle, and the public API.
+
+    >>> state = new_game(seed=7)
+    >>> actions = legal_actions(state)
+    >>> apply(state, actions[0]) is state
+    True
+
+* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106).
+* :func:`legal_actions` lists exactly the decisions open now (automatic payment; explicit
+  payment is accepted as another form of the same decision, R3). Resigning is always
+  possible and never listed.
+* :func:`apply` raises :class:`IllegalActionError` naming the rule, leaving the state as it
+  was; otherwise it plays the action and then, when ``settings.auto`` is on, every forced
+  step and single legal choice after it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from parlor.rules.actions import (
+    DONE,
+    END,
+    PASS,
+    Action,
+    GameOverError,
+    IllegalActionError,
+    WrongTurnError,
+)
+from parlor.rules.cards import Kind
+from parlor.rules.combat import (
+    ability_actions,
+    assign_point,
+    attack_actions,
+    block_actions,
+    bonus_actions,
+    bonus_point,
+    declare_attacker,
+    declare_blocker,
+    split_actions,
+    start_resolution,
+    use_ability,
+)
+from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
+from parlor.rules.state import (
+    C_KIND,
+    DOMAIN,
+    FACE,
+    HAND_LIMIT,
+    NONE,
+    Combat,
+    Phase,
+    Settings,
+    State,
+    card_text,
+)
+from parlor.rules.table import clear_status, draw_one, emit, leave_play, rlr, suit_name
+
+# -- setup (rule 100) -------------------------------------------------------------------------
+
+
+def new_game(seed: int | None = None, settings: Settings | None = None,
+             rng: random.Random | None = None) -> State:
+    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31)."""
+    if rng is None:
+        rng = random.Random(seed)
+    s = State(settings)
+    for p in (0, 1):
+        cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
+        rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
+        rng.shuffle(rest)
+        s.hand[p] = rest[:HAND_LIMIT]
+        library = rest[HAND_LIMIT:] + cres
+        rng.shuffle(library)
+        s.draw[p] = library
+    first = rng.randrange(2)
+    s.shuffle_seed = rng.getrandbits(64)
+    emit(s, "setup", f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {rlr(first)} goes "
+         "first", rule="R31")
+    _start_turn(s, first, first_turn=True)
+    _advance(s)
+    return s
+
+
+# -- the public API ---------------------------------------------------------------------------
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Exactly the decisions open to ``s.actor`` now (empty when the game is over)."""
+    cached = s._legal
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    ph = s.phase
+    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+        out = window_actions(s, s.actor)
+    elif ph is Phase.ATTACK:
+        out = attack_actions(s)
+    elif ph is Phase.BLOCK:
+        out = block_actions(s)
+    elif ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+        out = ability_actions(s, s.actor)
+    elif ph is Phase.KEEP:
+        out = _keep_actions(s)
+    elif ph is Phase.TRIM:
+        out = [Action("trim", FACE[c]) for c in s.hand[s.phasing]]
+    elif ph is Phase.SPLIT:
+        out = split_actions(s)
+    elif ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+        out = bonus_actions(s)
+    else:
+        out = []
+    s._legal = out  # type: ignore[assignment]
+    return out
+
+
+def apply(s: State, action: Action | str, player: int | None = None) -> State:
+    """Play ``action`` for ``player`` (default: the Rlr to decide). Returns ``s``."""
+    if isinstance(action, str):
+        action = Action.parse(action)
+    if s.phase is Phase.OVER:
+        raise GameOverError(f"R16: the game is over ({s.result})")
+    who = s.actor if player is None else player
+    if action.verb == "resign":
+        _resign(s, who)
+        s.history.append(action if player is None else Action("resign", NONE, who))
+        return s
+    if who != s.actor:
+        raise WrongTurnError(f"R7: it is {rlr(s.actor)}'s decision, not {rlr(who)}'s")
+    check(s, action)
+    s.history.append(action)
+    _dispatch(s, action)
+    _advance(s)
+    return s
+
+
+def check(s: State, action: Action) -> None:
+    """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
+    legal = legal_actions(s)
+    base = action.base
+    if base not in legal:
+        raise IllegalActionError(diagnose(s, action))
+    if base is not action:
+        why = check_payment(s, s.actor, action.card, action.tax, action.spend)
+        if why:
+            raise IllegalActionError(why)
+
+
+def is_legal(s: State, action: Action) -> bool:
+    try:
+        check(s, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def step(s: State) -> bool:
+    """Apply the single legal action when there is exactly one (for step-by-step callers)."""
+    legal = legal_actions(s)
+    if len(legal) != 1:
+        return False
+    _dispatch(s, legal[0])
+    s.history.append(legal[0])
+    return True
+
+
+def returns(s: State) -> tuple[float, float]:
+    """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
+    if s.winner is None:
+        return 0.0, 0.0
+    return (1.0, -1.0) if s.winner == 0 else (-1.0, 1.0)
+
+
+# -- applying ---------------------------------------------------------------------------------
+
+
+def _advance(s: State) -> None:
+    """Run single legal choices automatically (when the settings ask for it)."""
+    if not s.settings.auto:
+        return
+    while s.phase is not Phase.OVER:
+        legal = legal_actions(s)
+        if len(legal) != 1:
+            return
+        _dispatch(s, legal[0])
+
+
+def _dispatch(s: State, a: Action) -> None:
+    s._legal = None
+    ph = s.phase
+    p = s.actor
+    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+        if a.verb == "pass":
+            _close_window(s)
+        else:
+            play_card(s, p, a)
+            s.actor = 1 - p
+    elif ph is Phase.ATTACK:
+        if a.verb == "attack":
+            declare_attacker(s, p * 52 + a.card)
+        elif a.verb == "done":
+            s.phase, s.actor = Phase.BLOCK, s.opponent
+        else:
+            emit(s, "end", f"{rlr(p)} does not attack: the turn ends", p, rule="R8")
+            _end_turn(s)
+    elif ph is Phase.BLOCK:
+        if a.verb == "block":
+            declare_blocker(s, p * 52 + a.card, a.target)
+        else:
+            s.phase, s.actor = Phase.ABILITY_P, s.phasing
+    elif ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+        if a.verb == "done":
+            if ph is Phase.ABILITY_P:
+                s.phase, s.actor = Phase.ABILITY_O, s.opponent
+            else:
+                s.phase, s.actor = Phase.WINDOW2, s.opponent
+        else:
+            use_ability(s, p, a)
+    elif ph is Phase.KEEP:
+        _keep_or_redraw(s, a)
+    elif ph is Phase.TRIM:
+        cid = p * 52 + a.card
+        s.hand[p].remove(cid)
+        s.recycle[p].append(cid)
+        emit(s, "trim", f"{rlr(p)} recycles a card to keep 7 in Hand", p,
+             f"You recycle {card_text(cid)} to keep 7 in Hand", rule="R29")
+        _begin_draw(s)
+    elif ph is Phase.SPLIT:
+        _after_combat_step(s, assign_point(s, a.target))
+    elif ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+        _after_combat_step(s, bonus_point(s, a.target))
+
+
+def _close_window(s: State) -> None:
+    if s.phase is Phase.WINDOW1:
+        s.combat = Combat()
+        s.phase, s.actor = Phase.ATTACK, s.phasing
+    else:
+        s.phase = Phase.SPLIT  # resolution decides the next decision
+        _after_combat_step(s, start_resolution(s))
+
+
+def _after_combat_step(s: State, finished: bool) -> None:
+    if finished and s.phase is not Phase.OVER:
+        _start_cycle(s)
+
+
+def _resign(s: State, who: int) -> None:
+    s.winner = 1 - who
+    s.result = f"{rlr(1 - who)} wins: {rlr(who)} resigns"
+    s.phase = Phase.OVER
+    s._legal = None
+    emit(s, "win", s.result, 1 - who, rule="R17")
+
+
+# -- the turn sequence (rule 300) -------------------------------------------------------------
+
+
+def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
+    """Untax, end inactivity and damage, burn, then trim or draw (rules 304, R1, R4, R5, R12)."""
+    if not first_turn:
+        s.turn += 1
+        if s.turn > s.settings.max_turns:
+            s.phase = Phase.OVER
+            s.result = f"Draw: the turn limit of {s.settings.max_turns} turns is reached"
+            emit(s, "draw_game", s.result, rule="R17")
+            return
+    s.phasing = s.actor = p
+    s.lnd_played = s.redrawn = False
+    s.combat = None
+    emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
+    untaxed = 0
+    for cid in range(104):
+        if s.taxed[cid] == p:
+            s.taxed[cid] = NONE
+            untaxed += 1
+        s.inactive[cid] = False
+    if untaxed:
+        emit(s, "untax", f"{rlr(p)} untaxes {untaxed} card(s) taxed on their turn", p, rule="R4")
+    for q in (0, 1):
+        for cre in list(s.field[q]):
+            if s.terminal[cre]:
+                leave_play(s, cre, discard=True)
+                emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: to Discard",
+                     q, rule="R12")
+            else:
+                s.damage[cre] = s.pwr_mod[cre] = s.tgh_mod[cre] = 0
+    _burn(s, p)
+    _begin_draw(s)
+
+
+def _burn(s: State, p: int) -> None:
+    """Mnr burn: the phasing Rlr loses life for mnr left in the pool (R1)."""
+    left = sum(s.pool[p])
+    if left:
+        s.pool[p] = [0, 0, 0, 0]
+        s.life[p] -= left
+        emit(s, "burn", f"{rlr(p)} burns {left} mnr: {s.life[p]} life", p, rule="R1")
+
+
+def _begin_draw(s: State) -> None:
+    p = s.phasing
+    if len(s.hand[p]) > HAND_LIMIT:
+        s.phase, s.actor = Phase.TRIM, p
+        return
+    _draw(s, p)
+
+
+def _draw(s: State, p: int) -> None:
+    n = 1 if s.settings.single_draw[p] else 2
+    for _ in range(n):
+        cid = draw_one(s, p)
+        if cid is None:
+            break
+        s.drawn.append(cid)
+    if not s.drawn:
+        emit(s, "draw", f"{rlr(p)} has no cards left to draw", p, rule="R29")
+        _after_draw(s)
+        return
+    names = ", ".join(card_text(c) for c in s.drawn)
+    emit(s, "draw", f"{rlr(p)} draws {len(s.drawn)} card(s)", p, f"You draw {names}", "R29")
+    if n == 1:
+        s.hand[p].append(s.drawn.pop())
+        emit(s, "keep", f"{rlr(p)} keeps the single drawn card", p, rule="R32")
+        _after_draw(s)
+        return
+    s.phase, s.actor = Phase.KEEP, p
+
+
+def _keep_actions(s: State) -> list[Action]:
+    p = s.phasing
+    out = [Action("keep", FACE[c]) for c in s.drawn]
+    if not s.redrawn:
+        if s.hand[p]:
+            out.extend(Action("redraw", FACE[c]) for c in s.hand[p])
+        else:
+            out.append(Action("redraw"))
+    return out
+
+
+def _keep_or_redraw(s: State, a: Action) -> None:
+    p = s.phasing
+    if a.verb == "keep":
+        cid = p * 52 + a.card
+        s.drawn.remove(cid)
+        s.hand[p].append(cid)
+        s.recycle[p].extend(s.drawn)
+        others = ", ".join(card_text(c) for c in s.drawn)
+        s.drawn.clear()
+        emit(s, "keep", f"{rlr(p)} keeps a card and recycles the other", p,
+             f"You keep {card_text(cid)}" + (f" and recycle {others}" if others else ""), "R29")
+        _after_draw(s)
+        return
+    recycled = list(s.drawn)
+    if a.card != NONE:
+        cid = p * 52 + a.card
+        s.hand[p].remove(cid)
+        recycled.append(cid)
+    s.recycle[p].extend(recycled)
+    s.drawn.clear()
+    s.redrawn = True
+    emit(s, "redraw", f"{rlr(p)} Redraws, recycling {len(recycled)} cards; the turn will end",
+         p, "You Redraw, recycling " + ", ".join(card_text(c) for c in recycled), "R29")
+    _draw(s, p)
+
+
+def _after_draw(s: State) -> None:
+    if s.redrawn:
+        _end_turn(s)
+    else:
+        _start_cycle(s)
+
+
+def _start_cycle(s: State) -> None:
+    """A new Turn Cycle: burn, then the first window with P to act (rule 400, R1)."""
+    _burn(s, s.phasing)
+    s.combat = None
+    s.phase, s.actor = Phase.WINDOW1, s.phasing
+
+
+def _end_turn(s: State) -> None:
+    _start_turn(s, 1 - s.phasing)
+
+
+# -- diagnosis of illegal actions ---------------------------------------------------------------
+
+
+def diagnose(s: State, a: Action) -> str:
+    """Which rule forbids ``a`` now (called only when it is not among the legal actions)."""
+    ph, p = s.phase, s.actor
+    expected = {
+        Phase.TRIM: ("trim",),
+        Phase.KEEP: ("keep", "redraw"),
+        Phase.WINDOW1: ("play", "expel", "pass"),
+        Phase.WINDOW2: ("play", "expel", "pass"),
+        Phase.ATTACK: ("attack", "done", "end"),
+        Phase.BLOCK: ("block", "done"),
+        Phase.ABILITY_P: ("volley", "sally", "harry", "ally", "carry", "done"),
+        Phase.ABILITY_O: ("volley", "sally", "harry", "ally", "carry", "done"),
+        Phase.SPLIT: ("assign",),
+        Phase.BONUS: ("bonus",),
+        Phase.DOMAIN_BONUS: ("bonus",),
+    }[ph]
+    if a.verb not in expected:
+        return (f"R7: {rlr(p)} must now {_phase_task(s)}; "
+                f"'{a.verb}' is not possible ({', '.join(expected)})")
+    if a.verb in ("play", "expel"):
+        return diagnose_play(s, p, a)
+    if ph is Phase.TRIM:
+        return "R29: trim a card that is in your Hand"
+    if ph is Phase.KEEP:
+        if a.verb == "redraw" and s.redrawn:
+            return "R29: only one Redraw is allowed per turn"
+        if a.verb == "redraw":
+            return "R29: a Redraw names one card from the Hand (none if the Hand is empty)"
+        return "R29: keep one of the drawn cards"
+    if ph is Phase.ATTACK:
+        return _diagnose_attack(s, a)
+    if ph is Phase.BLOCK:
+        return _diagnose_block(s, a)
+    if ph in (Phase.ABILITY_P, Phase.ABILITY_O):
+        return (f"R27/R28: {a} is not possible: the user must be an active Cre of yours that "
+                "has not used an ability this combat, untaxed if the ability taxes it, with a "
+                "valid target that does not outrank or outtrump it")
+    return f"R11/R14: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
+
+
+def _phase_task(s: State) -> str:
+    return {
+        Phase.TRIM: "recycle cards down to 7 in Hand",
+        Phase.KEEP: "keep a drawn card or Redraw",
+        Phase.WINDOW1: "play a card or pass",
+        Phase.WINDOW2: "play a card or pass",
+        Phase.ATTACK: "declare attackers, or end the turn",
+        Phase.BLOCK: "declare blockers",
+        Phase.ABILITY_P: "use abilities or be done",
+        Phase.ABILITY_O: "use abilities or be done",
+        Phase.SPLIT: "assign an attacker's damage among its blockers",
+        Phase.BONUS: "distribute the bonus points",
+        Phase.DOMAIN_BONUS: "distribute the Domain's bonus points",
+    }.get(s.phase, "wait")
+
+
+def _diagnose_attack(s: State, a: Action) -> str:
+    cb = s.combat
+    assert cb is not None
+    if a.verb == "done":
+        return "R8: declare at least one attacker, or end the turn"
+    if a.verb == "end":
+        return "R8: attackers are declared: say done"
+    cid = s.phasing * 52 + a.card
+    if cid not in s.field[s.phasing]:
+        return f"R8: {card_text(cid)} is not a Cre on your Field"
+    if s.inactive[cid]:
+        return f"R5: {card_text(cid)} is inactive (summoned this turn) and cannot attack"
+    if s.taxed[cid] != NONE:
+        return f"R9: {card_text(cid)} is taxed and cannot attack"
+    if cid in cb.attackers:
+        return f"R8: {card_text(cid)} is already attacking"
+    return "R8: at most 6 Cres attack at once"
+
+
+def _diagnose_block(s: State, a: Action) -> str:
+    cb = s.combat
+    assert cb is not None
+    cid = s.opponent * 52 + a.card
+    if cid not in s.field[s.opponent]:
+        return f"R10: {card_text(cid)} is not a Cre on your Field"
+    if s.taxed[cid] != NONE:
+        return f"R9: {card_text(cid)} is taxed and cannot block"
+    if cid in cb.blocking:
+        return f"R10: {card_text(cid)} already blocks"
+    if a.target not in cb.attackers:
+        return "R10: block one of the attacking Cres"
+    return "R10: at most 3 blockers per attacker"
+
+
+__all__ = [
+    "DOMAIN",
+    "END",
+    "PASS",
+    "DONE",
+    "apply",
+    "check",
+    "clear_status",
+    "diagnose",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "returns",
+    "step",
+    "suit_name",
+]

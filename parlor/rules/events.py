@@ -1,0 +1,26 @@
+"""Events: every change to a game, as a value with an English sentence (the game log)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. ``text`` is public; ``secret``, when set, replaces it for
+    ``player`` alone (a draw names the cards only to the Rlr who drew them, R30)."""
+
+    kind: str
+    text: str
+    player: int | None = None
+    secret: str | None = None
+    rule: str = ""
+
+    def text_for(self, viewer: int | None) -> str:
+        """The sentence as ``viewer`` may read it (None: the public sentence)."""
+        if self.secret is not None and viewer == self.player:
+            return self.secret
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text

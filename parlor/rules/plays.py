@@ -1,0 +1,361 @@
+"""Playing a Hand card in a window: Lnds, Cres, Enhs onto targets, the Trumps stack, expel,
+and paying for it all out of the mnr pool (rules 500, 600, 800, 1100)."""
+
+from __future__ import annotations
+
+from parlor.rules.actions import Action, IllegalActionError
+from parlor.rules.cards import COST, Kind
+from parlor.rules.ranking import LEVEL, TRUMP, bonus, outshows, rank_counts
+from parlor.rules.state import (
+    C_KIND,
+    C_RANK,
+    C_SUIT,
+    DOMAIN,
+    FACE,
+    NONE,
+    OWNER,
+    STACK,
+    Phase,
+    State,
+    card_text,
+    ref_text,
+)
+from parlor.rules.table import (
+    counts,
+    damage_rlr,
+    deal_damage,
+    domain_counts,
+    emit,
+    entity_text,
+    leave_play,
+    lnd_yield,
+    rlr,
+    suit_name,
+    tax,
+    tgh,
+    to_pile,
+)
+
+PASS = Action("pass")
+
+
+# -- mnr available and payment (R3, R20, R21) -------------------------------------------------
+
+
+def available(s: State, p: int) -> tuple[list[int], int]:
+    """Mnr ``p`` could raise now, per suit and in all: the pool plus every untaxed Lnd."""
+    avail = s.pool[p][:]
+    for lnd in s.home[p]:
+        if s.taxed[lnd] == NONE:
+            avail[lnd_yield(s, lnd)] += 1
+    return avail, sum(avail)
+
+
+def affordable(face: int, avail: list[int], total: int) -> bool:
+    cost = COST[face]
+    return avail[cost.suit] >= cost.suited and total >= cost.total
+
+
+def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
+                  spend: tuple[int, ...] | None) -> str | None:
+    """Why an explicit payment cannot pay for ``face`` (None when it can). Checked before any
+    Lnd is taxed, since a tax is never undone (R3)."""
+    cost = COST[face]
+    pool = s.pool[p][:]
+    for lf in taxes or ():
+        lnd = p * 52 + lf
+        if lnd not in s.home[p]:
+            return f"R3: {card_text(lnd)} is not a Lnd in your Home"
+        if s.taxed[lnd] != NONE:
+            return f"R3: {card_text(lnd)} is already taxed"
+        pool[lnd_yield(s, lnd)] += 1
+    if taxes is not None and len(set(taxes)) != len(taxes):
+        return "R3: a Lnd can be taxed only once"
+    if spend is None:
+        if pool[cost.suit] < cost.suited or sum(pool) < cost.total:
+            return f"R20: {card_text(face)} costs {cost}, more than that payment raises"
+        return None
+    if len(spend) != cost.total:
+        return f"R20: {card_text(face)} costs {cost.total} mnr, not {len(spend)}"
+    if sum(1 for x in spend if x == cost.suit) < cost.suited:
+        return f"R20: {card_text(face)} needs {cost.suited} {suit_name(cost.suit)} mnr"
+    for suit in range(4):
+        if spend.count(suit) > pool[suit]:
+            return f"R3: the pool would hold only {pool[suit]} {suit_name(suit)} mnr"
+    return None
+
+
+def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
+    suit = lnd_yield(s, lnd)
+    tax(s, lnd)
+    s.pool[p][suit] += 1
+    if s.log is not None:
+        trump = " (trump)" if suit != C_SUIT[lnd] else ""
+        emit(s, "tax", f"{rlr(p)} taxes {card_text(lnd)}{why}: +1 {suit_name(suit)} mnr{trump}",
+             p, rule="R21")
+
+
+def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
+        spend: tuple[int, ...] | None) -> None:
+    """Tax Lnds and spend pool points for a card. Automatic payment spends the pool first,
+    then taxes the Lnds whose suit is most plentiful, keeping the most options open (R3)."""
+    cost = COST[face]
+    if taxes is not None:
+        for lf in taxes:
+            tax_lnd(s, p, p * 52 + lf)
+    else:
+        _auto_tax(s, p, cost.suit, cost.suited, cost.total)
+    pool = s.pool[p]
+    if spend is None:
+        spend = _auto_spend(pool, cost.suit, cost.suited, cost.total)
+    for suit in spend:
+        pool[suit] -= 1
+    if cost.total and s.log is not None:
+        paid = ", ".join(f"{spend.count(x)} {suit_name(x)}" for x in range(4) if x in spend)
+        emit(s, "pay", f"{rlr(p)} pays {paid} mnr for {card_text(face)}", p, rule="R20")
+
+
+def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
+    pool = s.pool[p]
+    untaxed = [lnd for lnd in s.home[p] if s.taxed[lnd] == NONE]
+    yields = {lnd: lnd_yield(s, lnd) for lnd in untaxed}
+    need_suited = max(0, suited - pool[suit])
+    for lnd in [x for x in untaxed if yields[x] == suit][:need_suited]:
+        tax_lnd(s, p, lnd)
+        untaxed.remove(lnd)
+    need = total - sum(pool)
+    while need > 0:
+        plenty = [sum(1 for x in untaxed if yields[x] == yields[lnd]) for lnd in untaxed]
+        lnd = untaxed[plenty.index(max(plenty))]
+        tax_lnd(s, p, lnd)
+        untaxed.remove(lnd)
+        need -= 1
+
+
+def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
+    spend = [suit] * suited
+    left = pool[:]
+    left[suit] -= suited
+    for _ in range(total - suited):
+        other = max(range(4), key=lambda x: (left[x], x != suit))
+        left[other] -= 1
+        spend.append(other)
+    return tuple(spend)
+
+
+# -- which plays are legal (rules 600, 800, 1100) ---------------------------------------------
+
+
+def expel_outcome(s: State, e: int, target: int) -> tuple[int, int, int]:
+    """Whether Enh ``e`` can expel ``target`` [R23]: ``(how, differential, suit)`` with how
+    TRUMP, RANK, or -1 for a successful outshow of a lone Enh; LEVEL when it cannot."""
+    trump = s.trump
+    mine = [0, 0, 0, 0]
+    mine[C_SUIT[e]] = C_RANK[e]
+    ce = (mine[0], mine[1], mine[2], mine[3])
+    if target == STACK:
+        top = s.stack[-1] if s.stack else NONE
+        ok = top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]
+        return (TRUMP, C_RANK[e] - C_RANK[top], C_SUIT[e]) if ok else (LEVEL, 0, -1)
+    kind = C_KIND[target]
+    ct = counts(s, target)
+    winner, how, diff, suit = rank_counts(ce, ct, trump)
+    if kind is Kind.ENH:
+        if winner == 0:
+            return how, diff, suit
+        if C_SUIT[target] != trump and outshows(ce, ct):
+            return -1, 0, C_SUIT[e]
+        return LEVEL, 0, -1
+    if winner != 0 or (kind is Kind.LND and how != TRUMP):
+        return LEVEL, 0, -1
+    return how, diff, suit
+
+
+def window_actions(s: State, p: int) -> list[Action]:
+    """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
+    out: list[Action] = []
+    avail, total = available(s, p)
+    enh_faces = []
+    for cid in s.hand[p]:
+        face = FACE[cid]
+        kind = C_KIND[cid]
+        if kind is Kind.LND:
+            if p == s.phasing and not s.lnd_played:
+                out.append(Action("play", face))
+        elif affordable(face, avail, total):
+            if kind is Kind.CRE:
+                out.append(Action("play", face))
+            else:
+                enh_faces.append(cid)
+    if enh_faces:
+        hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+        lone = [e for e in s.host if s.host[e] != STACK]
+        top = s.stack[-1] if s.stack else NONE
+        for e in enh_faces:
+            face = FACE[e]
+            for h in hosts:
+                out.append(Action("play", face, h))
+            out.append(Action("play", face, DOMAIN[0]))
+            out.append(Action("play", face, DOMAIN[1]))
+            if top == NONE or C_RANK[e] >= C_RANK[top]:
+                out.append(Action("play", face, STACK))
+            if top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]:
+                out.append(Action("expel", face, STACK))
+            for t in hosts:
+                if expel_outcome(s, e, t)[0] != LEVEL:
+                    out.append(Action("expel", face, t))
+            for t in lone:
+                if expel_outcome(s, e, t)[0] != LEVEL:
+                    out.append(Action("expel", face, t))
+    out.append(PASS)
+    return out
+
+
+# -- carrying a play out ----------------------------------------------------------------------
+
+
+def play_card(s: State, p: int, a: Action) -> None:
+    """Pay for and lay the card (the action is already known to be legal)."""
+    cid = p * 52 + a.card
+    s.hand[p].remove(cid)
+    kind = C_KIND[cid]
+    if kind is Kind.LND:
+        s.home[p].append(cid)
+        s.lnd_played = True
+        if a.tax:
+            for lf in a.tax:
+                tax_lnd(s, p, p * 52 + lf)
+        emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
+        return
+    pay(s, p, a.card, a.tax, a.spend)
+    if kind is Kind.CRE:
+        s.field[p].append(cid)
+        s.inactive[cid] = True
+        emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
+             rule="R5")
+    elif a.verb == "expel":
+        _expel(s, p, cid, a.target)
+    else:
+        _attach(s, p, cid, a.target)
+
+
+def _attach(s: State, p: int, e: int, target: int) -> None:
+    s.host[e] = target
+    if target == STACK:
+        s.stack.append(e)
+        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
+    elif target in DOMAIN:
+        q = DOMAIN.index(target)
+        s.domain[q].append(e)
+        where = f"{rlr(q)}'s Domain"
+    else:
+        s.enhs.setdefault(target, []).append(e)
+        where = f"{ref_text(target)} ({entity_text(s, target)})"
+    emit(s, "play", f"{rlr(p)} plays {card_text(e)} on {where}", p, rule="R18")
+
+
+def _expel(s: State, p: int, e: int, target: int) -> None:
+    """Expel (rule 1100): destinations and damage per R22-R24."""
+    how, diff, suit = expel_outcome(s, e, target)
+    assert how != LEVEL
+    trumped = how == TRUMP
+    b = bonus(diff) if how in (TRUMP,) or how > LEVEL else 0
+    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
+    what = entity_text(s, target)
+    if target == STACK:
+        top = s.stack[-1]
+        leave_play(s, top, discard=True)
+        to_pile(s, e, discard=True)
+        t = s.trump
+        now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
+        emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
+             f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
+        return
+    kind = C_KIND[target]
+    where = s.host.get(target, NONE)
+    dom_damage = 0
+    if kind is Kind.ENH and where in DOMAIN:
+        q = DOMAIN.index(where)
+        if q != p:
+            ce = [0, 0, 0, 0]
+            ce[C_SUIT[e]] = C_RANK[e]
+            w, _, d, _ = rank_counts((ce[0], ce[1], ce[2], ce[3]), domain_counts(s, q), s.trump)
+            dom_damage = bonus(d) if w == 0 else 0
+    detail = f"{verb} in {suit_name(suit)}" if suit >= 0 else verb
+    dest = "Discard" if trumped else "Recycle"
+    if kind is Kind.CRE:
+        dmg = b
+        total = s.damage[target] + dmg
+        if total >= tgh(s, target):
+            trumped = True
+            dest = "Discard (eliminated)"
+        leave_play(s, target, discard=trumped)
+        to_pile(s, e, discard=True)
+        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to {dest}",
+             p, rule="R24")
+        return
+    leave_play(s, target, discard=trumped)
+    to_pile(s, e, discard=True)
+    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24")
+    if dom_damage:
+        q = DOMAIN.index(where)
+        damage_rlr(s, q, dom_damage, f"{card_text(e)} beats the Domain")
+
+
+def diagnose_play(s: State, p: int, a: Action) -> str:
+    """The rule that forbids a play (called only once an action is known to be illegal)."""
+    cid = p * 52 + a.card
+    if cid not in s.hand[p]:
+        return f"R7: {card_text(cid)} is not in {rlr(p)}'s Hand"
+    kind = C_KIND[cid]
+    if kind is Kind.LND:
+        if a.target != NONE or a.verb != "play":
+            return "R6: a Lnd is played to its Home, with no target"
+        if p != s.phasing:
+            return "R6: only the phasing Rlr may play a Lnd"
+        if s.lnd_played:
+            return "R6: only one Lnd may be played per turn"
+        return "R6: this Lnd cannot be played now"
+    avail, total = available(s, p)
+    if not affordable(a.card, avail, total):
+        return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"
+    if kind is Kind.CRE:
+        return "R7: a Cre is played to its own Field, with no target"
+    if a.target == NONE:
+        return "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
+    if a.verb == "play" and a.target == STACK:
+        top = card_text(s.stack[-1])
+        return f"R22: an Enh goes on the Trumps stack only if at least the top card's value ({top})"
+    if a.verb == "expel":
+        return _diagnose_expel(s, cid, a.target)
+    return "R18: that is not a target on the table"
+
+
+def _diagnose_expel(s: State, e: int, target: int) -> str:
+    if target == STACK:
+        return "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack"
+    if target in DOMAIN or not _on_table(s, target):
+        return "R23: expel a Cre, a Lnd or one Enh that is on the table"
+    what = entity_text(s, target)
+    kind = C_KIND[target]
+    if kind is Kind.LND:
+        return f"R23: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot ({what})"
+    if kind is Kind.CRE:
+        return f"R23: a Cre is expelled only by outranking or outtrumping it ({what})"
+    if C_SUIT[target] == s.trump:
+        return f"R23: a trump-suit Enh is expelled only by outtrumping it ({what})"
+    return f"R23: {card_text(e)} must outshow, outrank or outtrump {what}"
+
+
+def _on_table(s: State, cid: int) -> bool:
+    if not 0 <= cid < 104:
+        return False
+    owner = OWNER[cid]
+    return cid in s.host or cid in s.field[owner] or cid in s.home[owner]
+
+
+def is_window(phase: Phase) -> bool:
+    return phase in (Phase.WINDOW1, Phase.WINDOW2)
+
+
+__all__ = ["deal_damage"]

@@ -1,0 +1,283 @@
+"""The game state: every zone of both Rlrs, the Trumps stack, pools, life and the turn (rule 100).
+
+Layout for speed (see the design notes): a physical card is an int ``cid`` in 0-103,
+``owner = cid // 52`` and ``face = cid % 52`` (an index into the tables of
+:mod:`parlor.rules.cards`). Zones are plain lists (the top of a pile is the *end* of its
+list); per-card status lives in lists indexed by cid, so :meth:`State.clone` is a handful
+of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in text.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
+from parlor.rules.events import Event
+
+N_CARDS = 104
+START_LIFE = 20
+HAND_LIMIT = 7
+MAX_ATTACKERS = 6
+MAX_BLOCKERS = 3
+
+#: Target codes beside card ids: a Rlr's Domain and the Trumps stack.
+DOMAIN = (200, 201)
+STACK = 300
+NONE = -1
+
+OWNER: tuple[int, ...] = tuple(cid // 52 for cid in range(N_CARDS))
+FACE: tuple[int, ...] = tuple(cid % 52 for cid in range(N_CARDS))
+C_SUIT: tuple[int, ...] = tuple(SUIT[f] for f in FACE)
+C_RANK: tuple[int, ...] = tuple(RANK[f] for f in FACE)
+C_KIND: tuple[Kind, ...] = tuple(KIND[f] for f in FACE)
+PWR_OF: tuple[int, ...] = tuple(PWR[f] for f in FACE)
+TGH_OF: tuple[int, ...] = tuple(TGH[f] for f in FACE)
+
+
+class Phase(enum.IntEnum):
+    """Which decision the game waits for (rule 300/400)."""
+
+    TRIM = 0  # P recycles down to 7 before drawing
+    KEEP = 1  # P keeps one drawn card or Redraws
+    WINDOW1 = 2  # first play window, P first
+    ATTACK = 3  # P declares attackers one at a time, or ends the turn
+    BLOCK = 4  # O assigns blockers one at a time
+    ABILITY_P = 5  # P's ability step
+    ABILITY_O = 6  # O's ability step
+    WINDOW2 = 7  # second play window, O first
+    SPLIT = 8  # P splits an attacker's Pwr among its blockers
+    BONUS = 9  # the winning side distributes the group bonus
+    DOMAIN_BONUS = 10  # O distributes the Domain's bonus to unblocked attackers
+    OVER = 11
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Game settings (rulings that offer an option; tournament variants)."""
+
+    max_turns: int = 200  # R17: a draw after this many turns in all
+    match_play: bool = False  # R30: Discard piles closed to view in match play
+    single_draw: tuple[bool, bool] = (False, False)  # R32: per Rlr, single-card draws
+    auto: bool = True  # forced steps and single legal choices happen by themselves
+
+    def __str__(self) -> str:
+        parts = [f"max_turns={self.max_turns}"]
+        if self.match_play:
+            parts.append("match_play")
+        for p, on in enumerate(self.single_draw):
+            if on:
+                parts.append(f"single_draw={p + 1}")
+        if not self.auto:
+            parts.append("step")
+        return " ".join(parts)
+
+    @staticmethod
+    def parse(text: str) -> Settings:
+        max_turns, match, single, auto = 200, False, [False, False], True
+        for part in text.split():
+            key, _, value = part.partition("=")
+            if key == "max_turns":
+                max_turns = int(value)
+            elif key == "match_play":
+                match = True
+            elif key == "single_draw":
+                single[int(value) - 1] = True
+            elif key == "step":
+                auto = False
+            else:
+                raise ValueError(f"unknown setting {part!r}")
+        return Settings(max_turns, match, (single[0], single[1]), auto)
+
+
+@dataclass(slots=True)
+class Combat:
+    """One attack of a Turn Cycle, from declaration to resolution (rule 1000)."""
+
+    attackers: list[int] = field(default_factory=list)
+    blockers: dict[int, list[int]] = field(default_factory=dict)  # attacker -> its blockers
+    blocking: dict[int, int] = field(default_factory=dict)  # blocker -> attacker
+    blocked: set[int] = field(default_factory=set)  # attackers that were ever blocked (R15)
+    used: set[int] = field(default_factory=set)  # Cres that used an ability (R28)
+    # resolution bookkeeping
+    pending: dict[int, int] = field(default_factory=dict)  # combat damage not yet dealt
+    split_queue: list[int] = field(default_factory=list)  # attackers whose Pwr P splits
+    split_left: int = 0
+    bonus_left: int = 0
+    bonus_to: list[int] = field(default_factory=list)  # Cres that may take bonus points
+    o_dealt: bool = False  # O was dealt damage in this combat (R16)
+
+    def copy(self) -> Combat:
+        return Combat(
+            list(self.attackers),
+            {a: list(b) for a, b in self.blockers.items()},
+            dict(self.blocking),
+            set(self.blocked),
+            set(self.used),
+            dict(self.pending),
+            list(self.split_queue),
+            self.split_left,
+            self.bonus_left,
+            list(self.bonus_to),
+            self.o_dealt,
+        )
+
+
+class State:
+    """A complete position. Mutate only through :mod:`parlor.rules.engine`."""
+
+    __slots__ = (
+        "actor",
+        "combat",
+        "damage",
+        "discard",
+        "domain",
+        "draw",
+        "drawn",
+        "enhs",
+        "field",
+        "hand",
+        "history",
+        "home",
+        "host",
+        "inactive",
+        "life",
+        "lnd_played",
+        "log",
+        "phase",
+        "phasing",
+        "pool",
+        "public_recycle",
+        "pwr_mod",
+        "recycle",
+        "redrawn",
+        "result",
+        "settings",
+        "shuffle_seed",
+        "shuffles",
+        "stack",
+        "taxed",
+        "terminal",
+        "tgh_mod",
+        "turn",
+        "winner",
+        "_legal",
+    )
+
+    def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
+        self.settings = settings or Settings()
+        self.shuffle_seed = shuffle_seed
+        self.shuffles = 0
+        self.draw: list[list[int]] = [[], []]
+        self.recycle: list[list[int]] = [[], []]
+        self.discard: list[list[int]] = [[], []]
+        self.hand: list[list[int]] = [[], []]
+        self.home: list[list[int]] = [[], []]
+        self.field: list[list[int]] = [[], []]
+        self.domain: list[list[int]] = [[], []]
+        self.stack: list[int] = []
+        self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
+        self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
+        self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn the card was taxed (R4)
+        self.inactive = [False] * N_CARDS  # R5
+        self.damage = [0] * N_CARDS  # R12
+        self.terminal = [False] * N_CARDS
+        self.pwr_mod = [0] * N_CARDS  # Sally (R28)
+        self.tgh_mod = [0] * N_CARDS  # Sally, Harry (R28)
+        self.life = [START_LIFE, START_LIFE]
+        self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
+        self.drawn: list[int] = []
+        self.turn = 1
+        self.phasing = 0
+        self.actor = 0
+        self.phase = Phase.KEEP
+        self.lnd_played = False
+        self.redrawn = False
+        self.combat: Combat | None = None
+        self.winner: int | None = None
+        self.result = ""
+        self.log: list[Event] | None = []
+        self.history: list[object] = []
+        self._legal: list[object] | None = None
+
+    # -- small queries used everywhere -----------------------------------------------------
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.phasing
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def trump(self) -> int | None:
+        """The current trump suit: the suit of the top card of the Trumps stack (rule 801)."""
+        return C_SUIT[self.stack[-1]] if self.stack else None
+
+    def cards_of(self, host: int) -> list[int]:
+        return self.enhs.get(host, [])
+
+    def clone(self) -> State:
+        """An independent copy (events and history lists are copied too)."""
+        s = State.__new__(State)
+        s.settings = self.settings
+        s.shuffle_seed, s.shuffles = self.shuffle_seed, self.shuffles
+        s.draw = [self.draw[0][:], self.draw[1][:]]
+        s.recycle = [self.recycle[0][:], self.recycle[1][:]]
+        s.discard = [self.discard[0][:], self.discard[1][:]]
+        s.hand = [self.hand[0][:], self.hand[1][:]]
+        s.home = [self.home[0][:], self.home[1][:]]
+        s.field = [self.field[0][:], self.field[1][:]]
+        s.domain = [self.domain[0][:], self.domain[1][:]]
+        s.stack = self.stack[:]
+        s.enhs = {h: e[:] for h, e in self.enhs.items()}
+        s.host = dict(self.host)
+        s.taxed = self.taxed[:]
+        s.inactive = self.inactive[:]
+        s.damage = self.damage[:]
+        s.terminal = self.terminal[:]
+        s.pwr_mod = self.pwr_mod[:]
+        s.tgh_mod = self.tgh_mod[:]
+        s.life = self.life[:]
+        s.pool = [self.pool[0][:], self.pool[1][:]]
+        s.public_recycle = [set(self.public_recycle[0]), set(self.public_recycle[1])]
+        s.drawn = self.drawn[:]
+        s.turn, s.phasing, s.actor, s.phase = self.turn, self.phasing, self.actor, self.phase
+        s.lnd_played, s.redrawn = self.lnd_played, self.redrawn
+        s.combat = self.combat.copy() if self.combat else None
+        s.winner, s.result = self.winner, self.result
+        s.log = None if self.log is None else self.log[:]
+        s.history = self.history[:]
+        s._legal = self._legal
+        return s
+
+    def zones(self) -> dict[str, list[int]]:
+        """Every place a card can be, by name (for invariants and notation)."""
+        out: dict[str, list[int]] = {}
+        for p in (0, 1):
+            for name in ("draw", "recycle", "discard", "hand", "home", "field", "domain"):
+                out[f"{p + 1}.{name}"] = getattr(self, name)[p]
+        out["stack"] = self.stack
+        out["drawn"] = self.drawn
+        out["attached"] = [e for h, es in self.enhs.items() for e in es]
+        return out
+
+
+def card_text(cid: int) -> str:
+    """``KS`` for a card id (the face only)."""
+    return str(CARDS[FACE[cid]])
+
+
+def ref_text(cid: int) -> str:
+    """An owner-qualified reference to a card on the table: ``2:KS`` (or ``D1``, ``T``)."""
+    if cid == STACK:
+        return "T"
+    if cid in DOMAIN:
+        return f"D{cid - DOMAIN[0] + 1}"
+    return f"{OWNER[cid] + 1}:{card_text(cid)}"
+
+
+def cid_of(owner: int, card: Card) -> int:
+    return owner * 52 + card.index

@@ -1,0 +1,219 @@
+"""Low-level table mechanics shared by plays and combat: spot counts of cards on the table,
+moving cards between zones, taxing, damage and the event log."""
+
+from __future__ import annotations
+
+import random
+
+from parlor.rules.cards import Kind, Suit, spot
+from parlor.rules.events import Event
+from parlor.rules.ranking import EMPTY, Counts
+from parlor.rules.state import (
+    C_KIND,
+    C_RANK,
+    C_SUIT,
+    DOMAIN,
+    NONE,
+    OWNER,
+    PWR_OF,
+    STACK,
+    TGH_OF,
+    State,
+    card_text,
+)
+
+SPOT: tuple[int, ...] = tuple(spot(C_RANK[c]) for c in range(104))
+SUIT_NAME = tuple(s.title for s in Suit)
+
+
+def rlr(p: int) -> str:
+    return f"Rlr {p + 1}"
+
+
+def emit(s: State, kind: str, text: str, player: int | None = None,
+         secret: str | None = None, rule: str = "") -> None:
+    """Append an event to the log (no-op when the log is switched off for playouts)."""
+    if s.log is not None:
+        s.log.append(Event(kind, text, player, secret, rule))
+
+
+# -- spot counts on the table (R25) ----------------------------------------------------------
+
+
+def counts(s: State, cid: int) -> Counts:
+    """Counts of a Cre or Lnd with its Enhs, or of a lone Enh."""
+    c = [0, 0, 0, 0]
+    c[C_SUIT[cid]] = SPOT[cid]
+    for e in s.enhs.get(cid, ()):
+        if C_RANK[e] > c[C_SUIT[e]]:
+            c[C_SUIT[e]] = C_RANK[e]
+    return (c[0], c[1], c[2], c[3])
+
+
+def domain_counts(s: State, p: int) -> Counts:
+    c = [0, 0, 0, 0]
+    for e in s.domain[p]:
+        if C_RANK[e] > c[C_SUIT[e]]:
+            c[C_SUIT[e]] = C_RANK[e]
+    return (c[0], c[1], c[2], c[3])
+
+
+def group_counts(s: State, cids: list[int]) -> Counts:
+    out = EMPTY
+    for cid in cids:
+        c = counts(s, cid)
+        out = (max(out[0], c[0]), max(out[1], c[1]), max(out[2], c[2]), max(out[3], c[3]))
+    return out
+
+
+def entity_text(s: State, cid: int) -> str:
+    """``JH/3C``: a card and the Enhs on it, as players read it."""
+    if cid in DOMAIN:
+        return "D:" + "/".join(card_text(e) for e in s.domain[DOMAIN.index(cid)])
+    if cid == STACK:
+        return "the Trumps stack"
+    return "/".join([card_text(cid), *(card_text(e) for e in s.enhs.get(cid, ()))])
+
+
+def group_text(s: State, cids: list[int]) -> str:
+    return "+".join(entity_text(s, c) for c in cids) or "nobody"
+
+
+def lnd_yield(s: State, lnd: int) -> int:
+    """The suit of mnr a Lnd gives when taxed (R21): the trump suit if it carries a trump Enh."""
+    t = s.trump
+    if t is not None:
+        for e in s.enhs.get(lnd, ()):
+            if C_SUIT[e] == t:
+                return t
+    return C_SUIT[lnd]
+
+
+# -- Cre status ------------------------------------------------------------------------------
+
+
+def pwr(s: State, cid: int) -> int:
+    """Damage a Cre deals: nothing while inactive or taxed (rule 703, 705)."""
+    if s.inactive[cid] or s.taxed[cid] != NONE:
+        return 0
+    return max(0, PWR_OF[cid] + s.pwr_mod[cid])
+
+
+def tgh(s: State, cid: int) -> int:
+    return TGH_OF[cid] + s.tgh_mod[cid]
+
+
+def tax(s: State, cid: int) -> None:
+    """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
+    s.taxed[cid] = s.phasing
+
+
+def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
+    """Mark damage on a Cre; at its Tgh it becomes terminal but stays until untax (R12)."""
+    if amount <= 0:
+        return
+    s.damage[cid] += amount
+    note = ""
+    if s.damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
+        s.terminal[cid] = True
+        note = ", terminal"
+    if s.log is not None:
+        emit(s, "damage", f"{card_text(cid)} of {rlr(OWNER[cid])} takes {amount} damage "
+             f"({why}){note}", rule="R12")
+
+
+def damage_rlr(s: State, p: int, amount: int, why: str) -> None:
+    if amount <= 0:
+        return
+    s.life[p] -= amount
+    emit(s, "life", f"{rlr(p)} loses {amount} life ({why}): {s.life[p]} left", p)
+
+
+# -- moving cards -----------------------------------------------------------------------------
+
+
+def to_pile(s: State, cid: int, discard: bool, face_up: bool = True) -> None:
+    """Put a card on its owner's Discard or Recycle pile (R19, R24)."""
+    owner = OWNER[cid]
+    if discard:
+        s.discard[owner].append(cid)
+    else:
+        s.recycle[owner].append(cid)
+        if face_up:
+            s.public_recycle[owner].add(cid)
+
+
+def clear_status(s: State, cid: int) -> None:
+    s.taxed[cid] = NONE
+    s.inactive[cid] = False
+    s.damage[cid] = 0
+    s.terminal[cid] = False
+    s.pwr_mod[cid] = 0
+    s.tgh_mod[cid] = 0
+
+
+def leave_play(s: State, cid: int, discard: bool) -> None:
+    """Take a card off the table with the Enhs on it, each to its owner's pile of the same
+    kind (R19); a Cre also leaves any combat (R15)."""
+    kind = C_KIND[cid]
+    owner = OWNER[cid]
+    if kind is Kind.ENH:
+        where = s.host.pop(cid)
+        if where == STACK:
+            s.stack.remove(cid)
+        elif where in DOMAIN:
+            s.domain[DOMAIN.index(where)].remove(cid)
+        else:
+            s.enhs[where].remove(cid)
+    else:
+        (s.field if kind is Kind.CRE else s.home)[owner].remove(cid)
+        for e in s.enhs.pop(cid, ()):
+            del s.host[e]
+            to_pile(s, e, discard)
+        if s.combat is not None:
+            leave_combat(s, cid)
+    clear_status(s, cid)
+    to_pile(s, cid, discard)
+
+
+def leave_combat(s: State, cid: int) -> None:
+    cb = s.combat
+    assert cb is not None
+    if cid in cb.blocking:
+        attacker = cb.blocking.pop(cid)
+        cb.blockers[attacker].remove(cid)
+    if cid in cb.blockers:
+        for b in cb.blockers.pop(cid):
+            cb.blocking[b] = NONE  # still a participant, blocking nobody (R15)
+    if cid in cb.attackers:
+        cb.attackers.remove(cid)
+    cb.pending.pop(cid, None)
+    if cid in cb.bonus_to:
+        cb.bonus_to.remove(cid)
+
+
+def shuffle(s: State, cards: list[int]) -> None:
+    """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
+    rng = random.Random(f"{s.shuffle_seed}/{s.shuffles}")
+    s.shuffles += 1
+    rng.shuffle(cards)
+
+
+def draw_one(s: State, p: int) -> int | None:
+    """The top card of the Draw pile, reshuffling the Recycle pile in when Draw is empty and a
+    card is needed (R29); None when both are depleted."""
+    if not s.draw[p]:
+        if not s.recycle[p]:
+            return None
+        s.draw[p] = s.recycle[p]
+        s.recycle[p] = []
+        s.public_recycle[p].clear()
+        shuffle(s, s.draw[p])
+        emit(s, "reshuffle", f"{rlr(p)} shuffles the Recycle pile into the Draw pile "
+             f"({len(s.draw[p])} cards)", p, rule="R29")
+    return s.draw[p].pop()
+
+
+def suit_name(suit: int) -> str:
+    return SUIT_NAME[suit]
+
