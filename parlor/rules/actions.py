@@ -135,7 +135,7 @@ def _parse_play(verb: str, rest: list[str]) -> Action:
     target = NONE
     if rest and rest[0].lower() in ("on", "at"):
         if (rest[0].lower() == "at") != (verb == "expel"):
-            raise ActionParseError(f"write 'play CARD on TARGET' or 'expel CARD at TARGET'")
+            raise ActionParseError("write 'play CARD on TARGET' or 'expel CARD at TARGET'")
         target, rest = parse_ref(rest[1]), rest[2:]
     elif verb == "expel":
         raise ActionParseError("an expel needs a target: expel 4H at 2:KS")

@@ -381,4 +381,4 @@ def _unblocked_damage(s: State) -> bool:
     return True
 
 
-__all__ = ["Combat", "MAX_ATTACKERS"]
+__all__ = ["MAX_ATTACKERS", "Combat"]

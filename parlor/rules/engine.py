@@ -65,6 +65,7 @@ def new_game(seed: int | None = None, settings: Settings | None = None,
     if rng is None:
         rng = random.Random(seed)
     s = State(settings)
+    s.seed = seed
     for p in (0, 1):
         cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
         rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
@@ -476,9 +477,9 @@ def _diagnose_block(s: State, a: Action) -> str:
 
 __all__ = [
     "DOMAIN",
+    "DONE",
     "END",
     "PASS",
-    "DONE",
     "apply",
     "check",
     "clear_status",

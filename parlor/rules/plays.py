@@ -3,7 +3,7 @@ and paying for it all out of the mnr pool (rules 500, 600, 800, 1100)."""
 
 from __future__ import annotations
 
-from parlor.rules.actions import Action, IllegalActionError
+from parlor.rules.actions import Action
 from parlor.rules.cards import COST, Kind
 from parlor.rules.ranking import LEVEL, TRUMP, bonus, outshows, rank_counts
 from parlor.rules.state import (
@@ -189,7 +189,7 @@ def window_actions(s: State, p: int) -> list[Action]:
                 enh_faces.append(cid)
     if enh_faces:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
-        lone = [e for e in s.host if s.host[e] != STACK]
+        lone = [e for h in hosts for e in s.enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
         for e in enh_faces:
             face = FACE[e]

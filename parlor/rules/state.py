@@ -127,6 +127,7 @@ class State:
     """A complete position. Mutate only through :mod:`parlor.rules.engine`."""
 
     __slots__ = (
+        "_legal",
         "actor",
         "combat",
         "damage",
@@ -152,6 +153,7 @@ class State:
         "recycle",
         "redrawn",
         "result",
+        "seed",
         "settings",
         "shuffle_seed",
         "shuffles",
@@ -161,11 +163,11 @@ class State:
         "tgh_mod",
         "turn",
         "winner",
-        "_legal",
     )
 
     def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
         self.settings = settings or Settings()
+        self.seed: int | None = None  # the deal's seed, when dealt from one (for records)
         self.shuffle_seed = shuffle_seed
         self.shuffles = 0
         self.draw: list[list[int]] = [[], []]
@@ -222,7 +224,7 @@ class State:
     def clone(self) -> State:
         """An independent copy (events and history lists are copied too)."""
         s = State.__new__(State)
-        s.settings = self.settings
+        s.settings, s.seed = self.settings, self.seed
         s.shuffle_seed, s.shuffles = self.shuffle_seed, self.shuffles
         s.draw = [self.draw[0][:], self.draw[1][:]]
         s.recycle = [self.recycle[0][:], self.recycle[1][:]]

@@ -1,7 +1,7 @@
 """The ranking calculus: every worked example of the rules text, one named test each.
 
 Test names cite docs/rules.md (902 spot counts, 903 compare, 904 beats, 905 bonus, 906 worked
-examples, 711.3 Carry examples, 1005 Domain examples, 1106 expel examples) and the rulings
+examples, 711.3 Carry examples, 1004 Domain examples, 1106 expel examples) and the rulings
 (R25 spot counts, R26 compare, R27 ability checks). Each assertion pins the whole result
 (winner, kind, differential, bonus, deciding suit), so a change in the arithmetic fails a test.
 Side 0 is the first argument of ``compare``, side 1 the second.
@@ -292,28 +292,28 @@ def test_1102_1_lone_nontrump_enh_can_be_outshown() -> None:
     assert compare("5C", "4H").outshown == 1
 
 
-# --- 1005 / R26: unblocked attackers against a Domain ------------------------------------------
+# --- 1004 / R26: unblocked attackers against a Domain ------------------------------------------
 
 
-def test_1005_r26_domain_6s_5c_beats_ks_4s_kc_bonus_1() -> None:
+def test_1004_r26_domain_6s_5c_beats_ks_4s_kc_bonus_1() -> None:
     r = compare("KS/4S+KC", "D:6S/5C")
     check(r, 1, "rank", 2, 1, S)
     assert r.explain() == "D:6S/5C outranks KS/4S+KC in Spades, 6 to 4: bonus 1"
 
 
-def test_1005_r26_domain_5s_5c_smallest_lead_at_m_bonus_1() -> None:
+def test_1004_r26_domain_5s_5c_smallest_lead_at_m_bonus_1() -> None:
     r = compare("KS/4S+KC", "D:5S/5C")
     check(r, 1, "rank", 1, 1, S)
     assert r.explain() == "D:5S/5C outranks KS/4S+KC in Spades, 5 to 4: bonus 1"
 
 
-def test_1005_r26_domain_4s_5c_spades_level_clubs_bonus_2() -> None:
+def test_1004_r26_domain_4s_5c_spades_level_clubs_bonus_2() -> None:
     r = compare("KS/4S+KC", "D:4S/5C")
     check(r, 1, "rank", 4, 2, C)
     assert r.explain() == "D:4S/5C outranks KS/4S+KC in Clubs, 5 to 1: bonus 2"
 
 
-def test_1005_3_r26_trump_attacker_gets_nothing_against_empty_domain() -> None:
+def test_1004_3_r26_trump_attacker_gets_nothing_against_empty_domain() -> None:
     # "An unblocked attacking card of the trump suit gains no bonus against a Domain with no Enh"
     check(compare("KS", "D:", trump="S"), None, None, 0, 0, None)
     check(compare("KS/6S+QS", "D:", trump="S"), None, None, 0, 0, None)

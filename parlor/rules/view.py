@@ -1,0 +1,290 @@
+"""What one Rlr may see (R30), and full states resampled from it for search.
+
+:func:`view` is a projection: two states that differ only in cards hidden from ``player``
+give equal views. Nothing hidden leaves in it, not even as a card id: hidden zones are
+counts. :func:`resample` builds a full state that agrees with a view, filling the hidden
+cards at random (OpenSpiel's ``resample_from_infostate``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlor.rules.actions import Action
+from parlor.rules.state import (
+    DOMAIN,
+    NONE,
+    OWNER,
+    PWR_OF,
+    STACK,
+    TGH_OF,
+    Combat,
+    Phase,
+    Settings,
+    State,
+    card_text,
+    ref_text,
+)
+from parlor.rules.table import entity_text
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """A Lnd or Cre on the table with its Enhs and status, as anyone sees it."""
+
+    ref: str  # owner-qualified, "2:KS"
+    card: str  # "KS"
+    enhs: tuple[str, ...]  # owner-qualified Enhs on it, in play order
+    text: str  # "KS/4S"
+    taxed_on: int | None  # the Rlr (1/2) on whose turn it was taxed
+    inactive: bool = False
+    damage: int = 0
+    terminal: bool = False
+    pwr: int = 0
+    tgh: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One Rlr's half of the spread."""
+
+    life: int
+    pool: tuple[int, int, int, int]
+    hand: tuple[str, ...] | None  # None when hidden from the viewer
+    hand_count: int
+    draw_count: int
+    recycle_count: int
+    recycle_known: tuple[str, ...]  # face-up cards there, or all of them for their owner
+    discard: tuple[str, ...] | None  # None when closed (match play)
+    discard_count: int
+    home: tuple[TableCard, ...]
+    field: tuple[TableCard, ...]
+    domain: tuple[str, ...]  # owner-qualified Enhs
+
+
+@dataclass(frozen=True, slots=True)
+class CombatView:
+    attackers: tuple[str, ...]
+    blocks: tuple[tuple[str, str], ...]  # (blocker, attacker or "-")
+    blocked: tuple[str, ...]
+    used: tuple[str, ...]
+    pending: tuple[tuple[str, int], ...]
+    split: tuple[str, ...]
+    split_left: int
+    bonus_left: int
+    bonus_to: tuple[str, ...]
+    o_dealt: bool
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The game as ``player`` (0 or 1) sees it."""
+
+    player: int
+    settings: Settings
+    turn: int
+    phasing: int
+    phase: str
+    actor: int
+    trump: str | None  # suit letter
+    stack: tuple[str, ...]  # owner-qualified, bottom to top
+    sides: tuple[SideView, SideView]
+    drawn: tuple[str, ...] | None  # the phasing Rlr's drawn cards (None if hidden)
+    drawn_count: int
+    lnd_played: bool
+    redrawn: bool
+    combat: CombatView | None
+    legal: tuple[str, ...]  # the viewer's legal actions, when it is the viewer's decision
+    winner: int | None
+    result: str
+    log: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data."""
+        from dataclasses import asdict
+
+        d = asdict(self)
+        d["settings"] = str(self.settings)
+        return d
+
+
+def _table_card(s: State, cid: int) -> TableCard:
+    t = s.taxed[cid]
+    return TableCard(
+        ref=ref_text(cid),
+        card=card_text(cid),
+        enhs=tuple(ref_text(e) for e in s.enhs.get(cid, ())),
+        text=entity_text(s, cid),
+        taxed_on=None if t == NONE else t + 1,
+        inactive=s.inactive[cid],
+        damage=s.damage[cid],
+        terminal=s.terminal[cid],
+        pwr=PWR_OF[cid] + s.pwr_mod[cid],
+        tgh=TGH_OF[cid] + s.tgh_mod[cid],
+    )
+
+
+def _side(s: State, q: int, viewer: int) -> SideView:
+    own = q == viewer
+    known = s.recycle[q] if own else [c for c in s.recycle[q] if c in s.public_recycle[q]]
+    closed = s.settings.match_play
+    return SideView(
+        life=s.life[q],
+        pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
+        hand=tuple(card_text(c) for c in s.hand[q]) if own else None,
+        hand_count=len(s.hand[q]),
+        draw_count=len(s.draw[q]),
+        recycle_count=len(s.recycle[q]),
+        recycle_known=tuple(card_text(c) for c in sorted(known)),
+        discard=None if closed else tuple(card_text(c) for c in s.discard[q]),
+        discard_count=len(s.discard[q]),
+        home=tuple(_table_card(s, c) for c in s.home[q]),
+        field=tuple(_table_card(s, c) for c in s.field[q]),
+        domain=tuple(ref_text(e) for e in s.domain[q]),
+    )
+
+
+def _combat(cb: Combat) -> CombatView:
+    return CombatView(
+        attackers=tuple(ref_text(a) for a in cb.attackers),
+        blocks=tuple((ref_text(b), "-" if a == NONE else ref_text(a))
+                     for b, a in cb.blocking.items()),
+        blocked=tuple(ref_text(a) for a in sorted(cb.blocked)),
+        used=tuple(ref_text(u) for u in sorted(cb.used)),
+        pending=tuple((ref_text(c), n) for c, n in sorted(cb.pending.items())),
+        split=tuple(ref_text(a) for a in cb.split_queue),
+        split_left=cb.split_left,
+        bonus_left=cb.bonus_left,
+        bonus_to=tuple(ref_text(c) for c in cb.bonus_to),
+        o_dealt=cb.o_dealt,
+    )
+
+
+def view(s: State, player: int) -> View:
+    """Everything ``player`` may see now, and nothing else (R30)."""
+    from parlor.rules.engine import legal_actions
+
+    own_draw = s.phasing == player
+    return View(
+        player=player,
+        settings=s.settings,
+        turn=s.turn,
+        phasing=s.phasing,
+        phase=s.phase.name.lower(),
+        actor=s.actor,
+        trump=None if s.trump is None else "CDHS"[s.trump],
+        stack=tuple(ref_text(c) for c in s.stack),
+        sides=(_side(s, 0, player), _side(s, 1, player)),
+        drawn=tuple(card_text(c) for c in s.drawn) if own_draw else None,
+        drawn_count=len(s.drawn),
+        lnd_played=s.lnd_played,
+        redrawn=s.redrawn,
+        combat=_combat(s.combat) if s.combat else None,
+        legal=tuple(str(a) for a in legal_actions(s)) if s.actor == player else (),
+        winner=s.winner,
+        result=s.result,
+        log=tuple(e.text_for(player) for e in s.log or ()),
+    )
+
+
+# -- resampling ---------------------------------------------------------------------------------
+
+
+def resample(v: View, rng: random.Random) -> State:
+    """A full state consistent with view ``v``: public zones as shown, hidden cards dealt at
+    random into the hidden zones with the sizes the view shows."""
+    from parlor.rules.actions import parse_ref
+    from parlor.rules.cards import Card
+
+    def face(owner: int, text: str) -> int:
+        return owner * 52 + Card.parse(text).index
+
+    s = State(v.settings, shuffle_seed=rng.getrandbits(64))
+    s.log = None
+    s.turn, s.phasing, s.actor = v.turn, v.phasing, v.actor
+    s.phase = Phase[v.phase.upper()]
+    s.lnd_played, s.redrawn = v.lnd_played, v.redrawn
+    s.winner, s.result = v.winner, v.result
+    seen: set[int] = set()
+    for e in v.stack:
+        cid = parse_ref(e)
+        s.stack.append(cid)
+        s.host[cid] = STACK
+    for q, side in enumerate(v.sides):
+        s.life[q] = side.life
+        s.pool[q] = list(side.pool)
+        for zone, cards in ((s.home[q], side.home), (s.field[q], side.field)):
+            for tc in cards:
+                cid = parse_ref(tc.ref)
+                zone.append(cid)
+                s.taxed[cid] = NONE if tc.taxed_on is None else tc.taxed_on - 1
+                s.inactive[cid], s.damage[cid], s.terminal[cid] = (
+                    tc.inactive, tc.damage, tc.terminal)
+                s.pwr_mod[cid] = tc.pwr - PWR_OF[cid]
+                s.tgh_mod[cid] = tc.tgh - TGH_OF[cid]
+                for e in tc.enhs:
+                    ecid = parse_ref(e)
+                    s.enhs.setdefault(cid, []).append(ecid)
+                    s.host[ecid] = cid
+        for e in side.domain:
+            ecid = parse_ref(e)
+            s.domain[q].append(ecid)
+            s.host[ecid] = DOMAIN[q]
+        if side.discard is not None:
+            s.discard[q] = [face(q, c) for c in side.discard]
+        if side.hand is not None:
+            s.hand[q] = [face(q, c) for c in side.hand]
+        s.recycle[q] = [face(q, c) for c in side.recycle_known]
+        if q != v.player:
+            s.public_recycle[q] = set(s.recycle[q])
+    if v.drawn is not None:
+        s.drawn = [face(v.phasing, c) for c in v.drawn]
+    for zone in (s.stack, *s.home, *s.field, *s.domain, *s.discard, *s.hand, *s.recycle,
+                 s.drawn, *(es for es in s.enhs.values())):
+        seen.update(zone)
+    if v.combat is not None:
+        s.combat = _combat_from(v.combat)
+    for q, side in enumerate(v.sides):
+        unknown = [c for c in range(q * 52, q * 52 + 52) if c not in seen]
+        rng.shuffle(unknown)
+        if side.hand is None:
+            s.hand[q], unknown = unknown[: side.hand_count], unknown[side.hand_count:]
+        if v.drawn is None and q == v.phasing:
+            s.drawn, unknown = unknown[: v.drawn_count], unknown[v.drawn_count:]
+        hidden_recycle = side.recycle_count - len(s.recycle[q])
+        s.recycle[q] += unknown[:hidden_recycle]
+        unknown = unknown[hidden_recycle:]
+        if side.discard is None:
+            s.discard[q], unknown = unknown[: side.discard_count], unknown[side.discard_count:]
+        s.draw[q] = unknown
+    return s
+
+
+def _combat_from(cv: CombatView) -> Combat:
+    from parlor.rules.actions import parse_ref
+
+    cb = Combat()
+    cb.attackers = [parse_ref(a) for a in cv.attackers]
+    for b, a in cv.blocks:
+        bc = parse_ref(b)
+        ac = NONE if a == "-" else parse_ref(a)
+        cb.blocking[bc] = ac
+        if ac != NONE:
+            cb.blockers.setdefault(ac, []).append(bc)
+    cb.blocked = {parse_ref(a) for a in cv.blocked}
+    cb.used = {parse_ref(u) for u in cv.used}
+    cb.pending = {parse_ref(c): n for c, n in cv.pending}
+    cb.split_queue = [parse_ref(a) for a in cv.split]
+    cb.split_left, cb.bonus_left = cv.split_left, cv.bonus_left
+    cb.bonus_to = [parse_ref(c) for c in cv.bonus_to]
+    cb.o_dealt = cv.o_dealt
+    return cb
+
+
+def legal_from_view(v: View) -> list[Action]:
+    return [Action.parse(a) for a in v.legal]
+
+
+__all__ = ["OWNER", "View", "legal_from_view", "resample", "view"]
