@@ -65,6 +65,8 @@ class Action(NamedTuple):
         return Action(self.verb, self.card, self.target) if self.tax or self.spend else self
 
     def __str__(self) -> str:
+        if self.verb == "resign" and self.target != NONE:
+            return f"resign {self.target + 1}"  # which Rlr resigns: 1 or 2
         words = [self.verb]
         if self.card != NONE:
             words.append(card_text(self.card))
@@ -117,6 +119,8 @@ def _parse(words: list[str]) -> Action:
     verb, rest = words[0].lower(), words[1:]
     if verb in BARE_VERBS and not rest:
         return Action(verb)
+    if verb == "resign" and rest in (["1"], ["2"]):
+        return Action(verb, NONE, int(rest[0]) - 1)
     if verb == "redraw":
         return Action(verb, _face(rest[0])) if rest else Action(verb)
     if verb in CARD_VERBS and len(rest) == 1:

@@ -122,8 +122,9 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
         raise GameOverError(f"R16: the game is over ({s.result})")
     who = s.actor if player is None else player
     if action.verb == "resign":
+        who = who if action.target == NONE else action.target
         _resign(s, who)
-        s.history.append(action if player is None else Action("resign", NONE, who))
+        s.history.append(Action("resign", NONE, who))
         return s
     if who != s.actor:
         raise WrongTurnError(f"R7: it is {rlr(s.actor)}'s decision, not {rlr(who)}'s")
@@ -276,7 +277,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
             untaxed += 1
         s.inactive[cid] = False
     if untaxed:
-        emit(s, "untax", f"{rlr(p)} untaxes {untaxed} card(s) taxed on their turn", p, rule="R4")
+        emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
     for q in (0, 1):
         for cre in list(s.field[q]):
             if s.terminal[cre]:
@@ -317,14 +318,19 @@ def _draw(s: State, p: int) -> None:
         emit(s, "draw", f"{rlr(p)} has no cards left to draw", p, rule="R29")
         _after_draw(s)
         return
-    names = ", ".join(card_text(c) for c in s.drawn)
-    emit(s, "draw", f"{rlr(p)} draws {len(s.drawn)} card(s)", p, f"You draw {names}", "R29")
+    if s.log is not None:
+        names = ", ".join(card_text(c) for c in s.drawn)
+        emit(s, "draw", f"{rlr(p)} draws {_cards(len(s.drawn))}", p, f"You draw {names}", "R29")
     if n == 1:
         s.hand[p].append(s.drawn.pop())
         emit(s, "keep", f"{rlr(p)} keeps the single drawn card", p, rule="R32")
         _after_draw(s)
         return
     s.phase, s.actor = Phase.KEEP, p
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
 
 
 def _keep_actions(s: State) -> list[Action]:
@@ -345,10 +351,11 @@ def _keep_or_redraw(s: State, a: Action) -> None:
         s.drawn.remove(cid)
         s.hand[p].append(cid)
         s.recycle[p].extend(s.drawn)
-        others = ", ".join(card_text(c) for c in s.drawn)
+        if s.log is not None:
+            others = ", ".join(card_text(c) for c in s.drawn)
+            mine = f"You keep {card_text(cid)}" + (f" and recycle {others}" if others else "")
+            emit(s, "keep", f"{rlr(p)} keeps a card and recycles the other", p, mine, "R29")
         s.drawn.clear()
-        emit(s, "keep", f"{rlr(p)} keeps a card and recycles the other", p,
-             f"You keep {card_text(cid)}" + (f" and recycle {others}" if others else ""), "R29")
         _after_draw(s)
         return
     recycled = list(s.drawn)
@@ -359,8 +366,10 @@ def _keep_or_redraw(s: State, a: Action) -> None:
     s.recycle[p].extend(recycled)
     s.drawn.clear()
     s.redrawn = True
-    emit(s, "redraw", f"{rlr(p)} Redraws, recycling {len(recycled)} cards; the turn will end",
-         p, "You Redraw, recycling " + ", ".join(card_text(c) for c in recycled), "R29")
+    if s.log is not None:
+        mine = "You Redraw, recycling " + ", ".join(card_text(c) for c in recycled)
+        emit(s, "redraw", f"{rlr(p)} Redraws, recycling {_cards(len(recycled))}; the turn ends",
+             p, mine, "R29")
     _draw(s, p)
 
 

@@ -298,9 +298,8 @@ def replay(text: str, upto: int | None = None) -> State:
     for n, (line_no, action) in enumerate(actions):
         if upto is not None and n >= upto:
             break
-        who = action.target if action.verb == "resign" and action.target != NONE else None
         try:
-            apply(s, Action("resign") if who is not None else action, who)
+            apply(s, action)
         except ValueError as exc:
             raise RecordError(f"line {line_no}: {action}: {exc}") from None
     return s

@@ -281,7 +281,8 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
             ce[C_SUIT[e]] = C_RANK[e]
             w, _, d, _ = rank_counts((ce[0], ce[1], ce[2], ce[3]), domain_counts(s, q), s.trump)
             dom_damage = bonus(d) if w == 0 else 0
-    detail = f"{verb} in {suit_name(suit)}" if suit >= 0 else verb
+    theirs = counts(s, target)[suit] if suit >= 0 else 0
+    detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}" if suit >= 0 else verb
     dest = "Discard" if trumped else "Recycle"
     if kind is Kind.CRE:
         dmg = b
