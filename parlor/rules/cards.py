@@ -37,7 +37,7 @@ class Suit(enum.IntEnum):
 
     @property
     def colour(self) -> str:
-        """'red' for Hearts and Diamonds, 'black' for Spades and Clubs (rule 201)."""
+        """'red' for Hearts and Diamonds, 'black' for Spades and Clubs (rule 202)."""
         return COLOUR[self]
 
     @property
@@ -60,7 +60,7 @@ COLOUR: tuple[str, ...] = ("black", "red", "red", "black")
 
 
 class Kind(enum.Enum):
-    """Card types by value, common to all suits (rule 202)."""
+    """Card types by value, common to all suits (rule 201)."""
 
     ENH = "Enh"  # 2-6
     LND = "Lnd"  # 7-10
@@ -68,7 +68,7 @@ class Kind(enum.Enum):
 
 
 class Ability(enum.Enum):
-    """The five special feature abilities of court cards and Aces (rule 710)."""
+    """The five special feature abilities of court cards and Aces (rules 707-711)."""
 
     VOLLEY = "Volley"
     SALLY = "Sally"
@@ -83,12 +83,12 @@ TEXT_RANK: dict[str, int] = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
 TEXT_RANK.update({str(v): v for v in range(2, 11)})
 TEXT_RANK["T"] = 10
 
-#: Cre Pwr/Tgh by rank (rule 701): A 1/1, J 1/2, Q 2/2, K 2/3.
+#: Cre Pwr/Tgh by rank (rule 205): A 1/1, J 1/2, Q 2/2, K 2/3.
 PWR_TGH: dict[int, tuple[int, int]] = {1: (1, 1), 11: (1, 2), 12: (2, 2), 13: (2, 3)}
 
 
 def _abilities(rank: int, suit: Suit) -> frozenset[Ability]:
-    """The ability table (rule 710): Volley JC JS; Sally KH KC KS; Harry JH KD JD;
+    """The ability table (rules 707-711): Volley JC JS; Sally KH KC KS; Harry JH KD JD;
     Ally KC QS; Carry every Queen."""
     table = {
         Ability.VOLLEY: {(11, Suit.CLUBS), (11, Suit.SPADES)},
@@ -148,12 +148,12 @@ class Card:
 
     @property
     def pwr(self) -> int:
-        """Cre power (rule 701); 0 for other kinds."""
+        """Cre power (rule 205); 0 for other kinds."""
         return PWR[self.index]
 
     @property
     def tgh(self) -> int:
-        """Cre toughness (rule 701); 0 for other kinds."""
+        """Cre toughness (rule 205); 0 for other kinds."""
         return TGH[self.index]
 
     @property
@@ -232,7 +232,7 @@ IS_RED: tuple[bool, ...] = tuple(COLOUR[s] == "red" for s in SUIT)
 
 
 def deck() -> list[Card]:
-    """A full 52-card deck in index order (rule 102)."""
+    """A full 52-card deck in index order (rule 104)."""
     return list(CARDS)
 
 

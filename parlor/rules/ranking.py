@@ -28,7 +28,7 @@ EMPTY: Counts = (0, 0, 0, 0)
 
 #: How a comparison was decided: rank_counts() returns these codes.
 LEVEL, TRUMP, RANK = 0, 1, 2
-#: Carry booster (rule 716, R27): each Enh of the Queen's own suit on her counts this much more.
+#: Carry booster (rules 706.3, 711.3, R27): a Queen's own-suit Enhs count this much more.
 CARRY_BOOST = 4
 MAX_BONUS = 3
 _KIND_TEXT: dict[Kind, Literal["Cre", "Lnd", "Enh"]] = {
@@ -99,7 +99,7 @@ class Entity:
 @dataclass(frozen=True, slots=True)
 class Group:
     """A designated grouping (attackers, blockers, targets); counts are the members' highest
-    per suit (rule 912).
+    per suit (rule 902.3).
 
     >>> str(Group.parse("KS/4S+KC")), Group.parse("KS/4S+KC").counts
     ('KS/4S+KC', (1, 0, 0, 4))
@@ -141,7 +141,7 @@ def counts_of(spots: object) -> Counts:
 
 
 def merge(*many: Counts) -> Counts:
-    """Group counts: the highest per suit over the members (rule 912)."""
+    """Group counts: the highest per suit over the members (rule 902.3)."""
     if not many:
         return EMPTY
     return (
@@ -167,7 +167,7 @@ def carry_counts(queen: Entity) -> Counts:
 
 
 def outshows(x: Counts, y: Counts) -> bool:
-    """X outshows Y: X's highest count is above Y's highest and in a suit Y lacks (rule 903)."""
+    """X outshows Y: X's highest count is above Y's highest and in a suit Y lacks (rule 903.4)."""
     top = max(x)
     if top <= max(y):
         return False
@@ -178,7 +178,7 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     """R26 on count tuples: ``(winner, how, differential, suit)``.
 
     ``winner`` is 0, 1 or -1 (level); ``how`` is TRUMP, RANK or LEVEL; ``suit`` is the
-    deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 906).
+    deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 903.5).
     """
     if not any(a) or not any(b):
         return -1, LEVEL, 0, -1
@@ -216,7 +216,7 @@ def _drop(c: Counts, suit: int) -> Counts:
 
 
 def bonus(differential: int) -> int:
-    """Outranking/outtrumping bonus: half the differential rounded up, 1..3 (rule 1004)."""
+    """Outranking/outtrumping bonus: half the differential rounded up, 1..3 (rule 905)."""
     return min(MAX_BONUS, (differential + 1) // 2)
 
 

@@ -215,7 +215,7 @@ class State:
 
     @property
     def trump(self) -> int | None:
-        """The current trump suit: the suit of the top card of the Trumps stack (rule 801)."""
+        """The current trump suit: the suit of the top card of the Trumps stack (rule 103)."""
         return C_SUIT[self.stack[-1]] if self.stack else None
 
     def cards_of(self, host: int) -> list[int]:

@@ -93,7 +93,7 @@ def lnd_yield(s: State, lnd: int) -> int:
 
 
 def pwr(s: State, cid: int) -> int:
-    """Damage a Cre deals: nothing while inactive or taxed (rule 703, 705)."""
+    """Damage a Cre deals: nothing while inactive or taxed (rules 703, 704)."""
     if s.inactive[cid] or s.taxed[cid] != NONE:
         return 0
     return max(0, PWR_OF[cid] + s.pwr_mod[cid])
