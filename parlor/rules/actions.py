@@ -62,7 +62,8 @@ class Action(NamedTuple):
     @property
     def base(self) -> Action:
         """The same decision with automatic payment."""
-        return Action(self.verb, self.card, self.target) if self.tax or self.spend else self
+        explicit = self.tax is not None or self.spend is not None  # "tax" alone taxes nothing
+        return Action(self.verb, self.card, self.target) if explicit else self
 
     def __str__(self) -> str:
         if self.verb == "resign" and self.target != NONE:

@@ -42,6 +42,12 @@ from parlor.rules.table import (
 )
 
 CARRY_BOOST = 4
+#: Each face's abilities in a fixed order. Iterating the frozensets of ABILITIES follows string
+#: hashing, which changes from process to process, and the order of legal actions must not
+#: (seeded games must replay). Carry before Ally keeps the golden game logs as recorded.
+_ORDER = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
+ABILITY_ORDER: tuple[tuple[Ability, ...], ...] = tuple(
+    tuple(a for a in _ORDER if a in ABILITIES[f]) for f in range(52))
 
 
 # -- declaring attackers and blockers (R8-R10) -----------------------------------------------
@@ -142,7 +148,7 @@ def ability_actions(s: State, p: int) -> list[Action]:
             continue
         face = FACE[u]
         untaxed = s.taxed[u] == NONE
-        for ab in ABILITIES[face]:
+        for ab in ABILITY_ORDER[face]:
             if ab is Ability.VOLLEY and untaxed:
                 for t in combatants:
                     if C_RANK[u] == 11 and C_SUIT[u] == 0 and t in cb.attackers and (

@@ -259,16 +259,16 @@ def _resign(s: State, who: int) -> None:
 
 def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     """Untax, end inactivity and damage, burn, then trim or draw (rules 304, R1, R4, R5, R12)."""
+    s.combat = None
     if not first_turn:
-        s.turn += 1
-        if s.turn > s.settings.max_turns:
+        if s.turn >= s.settings.max_turns:
             s.phase = Phase.OVER
             s.result = f"Draw: the turn limit of {s.settings.max_turns} turns is reached"
             emit(s, "draw_game", s.result, rule="R17")
             return
+        s.turn += 1
     s.phasing = s.actor = p
     s.lnd_played = s.redrawn = False
-    s.combat = None
     emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
     untaxed = 0
     for cid in range(104):

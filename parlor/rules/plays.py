@@ -337,6 +337,9 @@ def _diagnose_expel(s: State, e: int, target: int) -> str:
         return "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack"
     if target in DOMAIN or not _on_table(s, target):
         return "R23: expel a Cre, a Lnd or one Enh that is on the table"
+    if s.host.get(target) == STACK:  # 805.3: the stack is expelled only through its top
+        return ("R22: only the top card of the Trumps stack can be expelled, by a higher Enh "
+                f"of its suit ('expel {card_text(e)} at T')")
     what = entity_text(s, target)
     kind = C_KIND[target]
     if kind is Kind.LND:

@@ -210,7 +210,7 @@ def draw_one(s: State, p: int) -> int | None:
         s.public_recycle[p].clear()
         shuffle(s, s.draw[p])
         emit(s, "reshuffle", f"{rlr(p)} shuffles the Recycle pile into the Draw pile "
-             f"({len(s.draw[p])} cards)", p, rule="R29")
+             f"({len(s.draw[p])} card{'' if len(s.draw[p]) == 1 else 's'})", p, rule="R29")
     return s.draw[p].pop()
 
 

@@ -57,6 +57,7 @@ class SideView:
     draw_count: int
     recycle_count: int
     recycle_known: tuple[str, ...]  # face-up cards there, or all of them for their owner
+    recycle_face_up: tuple[str, ...]  # put there face up by an expel: known to both
     discard: tuple[str, ...] | None  # None when closed (match play)
     discard_count: int
     home: tuple[TableCard, ...]
@@ -128,7 +129,7 @@ def _table_card(s: State, cid: int) -> TableCard:
 
 def _side(s: State, q: int, viewer: int) -> SideView:
     own = q == viewer
-    known = s.recycle[q] if own else [c for c in s.recycle[q] if c in s.public_recycle[q]]
+    face_up = [c for c in s.recycle[q] if c in s.public_recycle[q]]
     closed = s.settings.match_play
     return SideView(
         life=s.life[q],
@@ -137,7 +138,8 @@ def _side(s: State, q: int, viewer: int) -> SideView:
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=tuple(card_text(c) for c in sorted(known)),
+        recycle_known=tuple(card_text(c) for c in sorted(s.recycle[q] if own else face_up)),
+        recycle_face_up=tuple(card_text(c) for c in sorted(face_up)),
         discard=None if closed else tuple(card_text(c) for c in s.discard[q]),
         discard_count=len(s.discard[q]),
         home=tuple(_table_card(s, c) for c in s.home[q]),
@@ -237,8 +239,7 @@ def resample(v: View, rng: random.Random) -> State:
         if side.hand is not None:
             s.hand[q] = [face(q, c) for c in side.hand]
         s.recycle[q] = [face(q, c) for c in side.recycle_known]
-        if q != v.player:
-            s.public_recycle[q] = set(s.recycle[q])
+        s.public_recycle[q] = {face(q, c) for c in side.recycle_face_up}
     if v.drawn is not None:
         s.drawn = [face(v.phasing, c) for c in v.drawn]
     for zone in (s.stack, *s.home, *s.field, *s.domain, *s.discard, *s.hand, *s.recycle,
