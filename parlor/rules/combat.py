@@ -116,11 +116,7 @@ def side_counts(s: State, cid: int) -> Counts:
 
 def ability_works(s: State, user: int, target: int, user_counts: Counts | None = None) -> bool:
     """An ability works unless the target's side beats the user's side (R27)."""
-    cb = s.combat
-    assert cb is not None
-    f = fight(cb, target)
-    mine = user_counts or (side_counts(s, user) if f != NONE and fight(cb, user) == f
-                           else counts(s, user))
+    mine = user_counts or side_counts(s, user)  # a blocker's side is its group (706.1)
     return rank_counts(side_counts(s, target), mine, s.trump)[0] != 0
 
 

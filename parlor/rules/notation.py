@@ -42,6 +42,11 @@ from parlor.rules.state import (
 )
 
 ZONES = ("hand", "draw", "recycle", "discard", "home", "field", "domain")
+KEYS = frozenset(
+    {"settings", "turn", "phasing", "phase", "actor", "shuffle", "lnd_played", "redrawn",
+     "trumps", "drawn", "combat", "winner", "result"}
+    | {f"{n}.{k}" for n in (1, 2) for k in (*ZONES, "life", "pool")}
+)
 
 
 class PositionError(ValueError):
@@ -140,7 +145,10 @@ def parse_position(text: str) -> State:
         key, sep, value = line.partition(":")
         if not sep:
             raise PositionError(f"{raw!r}: write 'key: value'")
-        fields[key.strip().lower()] = value.strip()
+        key = key.strip().lower()
+        if key not in KEYS:
+            raise PositionError(f"{raw.strip()!r}: unknown key {key!r} (see docs/notation.md)")
+        fields[key] = value.strip()
     placed: set[int] = set()
 
     def place(cid: int) -> int:

@@ -282,7 +282,11 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
             w, _, d, _ = rank_counts((ce[0], ce[1], ce[2], ce[3]), domain_counts(s, q), s.trump)
             dom_damage = bonus(d) if w == 0 else 0
     theirs = counts(s, target)[suit] if suit >= 0 else 0
-    detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}" if suit >= 0 else verb
+    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
+        detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
+                  f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
+    else:
+        detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
     dest = "Discard" if trumped else "Recycle"
     if kind is Kind.CRE:
         dmg = b
