@@ -1,4 +1,4 @@
-# The two commands of the README: `make test` and (once the web app exists) `make run`.
+# The two commands of the README: `make test` and `make run` (the web app).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
 LINT_PATHS := $(wildcard parlor tests bench)
 
-.PHONY: test lint typecheck pytest bench clean
+.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium run
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,23 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict parlor
 
-pytest: $(STAMP)
+pytest: $(STAMP) tmux chromium
 	$(BIN)/pytest parlor tests
+
+# tests/test_play_terminal.py drives `parlor play` in a real terminal: tmux, a Debian package.
+tmux:
+	@command -v tmux >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
+
+# tests/web/test_e2e.py drives the web app in Debian's chromium (never `playwright install`).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
+run: $(STAMP)
+	$(BIN)/parlor serve --host 127.0.0.1 --port 8000
+
+bench-web: $(STAMP)
+	$(BIN)/python bench/web.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

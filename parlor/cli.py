@@ -5,7 +5,9 @@
 ``simulate`` plays ``n`` games dealt from the seeds ``seed``, ``seed + 1``, … and prints the
 wins of each seat (Rlr 1 and Rlr 2 as seated; who goes first is dealt at random, rule 106),
 the draws, the mean number of turns and the games per second. A progress bar is drawn on
-stderr when it is a terminal. ``serve``, ``play`` and ``tournament`` are placeholders.
+stderr when it is a terminal. ``play`` (:mod:`parlor.play`), ``tournament``
+(:mod:`parlor.tournament_cli`) and ``serve`` (:mod:`parlor.web.serve`) are added by their
+modules.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
     2 games, seeds 3..4, Rlr 1: random, Rlr 2: random
@@ -217,13 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="worker processes (default 1: play in this process)")
     sim.set_defaults(func=cmd_simulate)
 
-    for name, text in (
-        ("serve", "run the web app"),
-        ("play", "play a game in the terminal"),
-        ("tournament", "run a round-robin between computer players"),
-    ):
-        p = sub.add_parser(name, help=f"{text} (not available yet)")
-        p.set_defaults(func=cmd_not_available)
+    from parlor import play, tournament_cli  # the terminal game and the tournament (1300)
+    from parlor.web import serve  # the web app
+
+    play.add_parser(sub)
+    tournament_cli.add_parser(sub)
+    serve.add_parser(sub)
     return parser
 
 

@@ -67,13 +67,6 @@ def test_game_count_must_be_positive(bad: str, capsys: pytest.CaptureFixture[str
     assert "argument -n/--games" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["serve", "play", "tournament"])
-def test_placeholders_are_not_available(command: str,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([command]) == 2
-    assert capsys.readouterr().err == f"parlor {command}: not available yet\n"
-
-
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "usage: parlor" in capsys.readouterr().err

@@ -15,7 +15,8 @@ from the tournament's seed and the round number alone, so a tournament replays e
     (0, 8)
 
 The choices this module makes where rule 1300 leaves the point open (1301 says pairing is
-"by agreement") are numbered 1307-1312 in ``docs/rules.md``; :data:`RULES_NOTE` is that text.
+"by agreement") are numbered 1307-1312, after rule 1306 of ``docs/rules.md``;
+:data:`RULES_NOTE` is their text, to be added there.
 
 * **Payouts** by the winner's life at the end of the game (1303): above 8 the loser pays all
   its talents, 5-8 a ransom of (life - 4) is set and the loser plays on with single-card
@@ -60,11 +61,10 @@ class Payout:
 
     def describe(self) -> str:
         if self.bracket == "all":
-            return "the loser pays all its talents (1303.1)"
+            return "above 8, the loser pays all (1303.1)"
         if self.bracket == "one":
-            return "the loser pays one talent (1303.3)"
-        return (f"no payment now: the loser plays on with single-card draws until a teammate "
-                f"pays a ransom of {self.ransom} (1303.2)")
+            return "below 5, the loser pays one (1303.3)"
+        return f"5 to 8, a ransom of {self.ransom} (1303.2)"
 
 
 def payout(winner_life: int) -> Payout:
@@ -149,7 +149,7 @@ class Pairing:
 class Round:
     number: int
     pairings: tuple[Pairing, ...]
-    sitting_out: tuple[int, ...]  # players in the tournament who have no game (1307.4)
+    sitting_out: tuple[int, ...]  # players in the tournament who have no game (1307.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +349,7 @@ def settle(t: Tournament, o: Outcome) -> Tournament:
     _set(players, w, wins=players[w].wins + 1)
     _set(players, loser, losses=players[loser].losses + 1)
     how = " by resignation" if o.how == "resign" else ""
-    log.append(f"{head} {players[w].name} beats {players[loser].name}{how} with "
+    log.append(f"{head} {players[w].name} beats {players[loser].name}{how}, "
                f"{o.winner_life} life left: {pay.describe()}")
     paid = 0
     if pay.bracket == "ransom":
@@ -454,7 +454,7 @@ def pay_ransoms(t: Tournament) -> Tournament:
 
 
 def sit_out(t: Tournament, rnd: Round) -> Tournament:
-    """Count the round's sitters (they play no game and pay nothing, 1307.4)."""
+    """Count the round's sitters (they play no game and pay nothing, 1307.2)."""
     players = list(t.players)
     for i in rnd.sitting_out:
         _set(players, i, byes=players[i].byes + 1)
@@ -566,8 +566,8 @@ team (1301), in as many games as the teams allow.
 - 1307.3 Down the order, each unpaired player meets the first unpaired player of another team
   whom it has met the fewest times, so long as everyone else left can still be paired. The higher
   player sits as Rlr 1; who goes first is still dealt at random (106).
-- 1307.4 Each game is dealt from a seed drawn from the tournament's seed, so a tournament replays
-  exactly.
+- 1307.4 Each game is dealt from a seed drawn from the tournament's seed, so the pairings and
+  deals of a tournament replay exactly.
 
 **1308.** Ransom [Choice]. Ransoms are paid between rounds, after all the round's games, oldest
 first. The prisoner's teammates pay, never the prisoner itself: the teammate with the most
@@ -585,7 +585,8 @@ to one, lapses, and in the second case the prisoner is released without payment.
 **1312.** The tournament ends after the set number of rounds, or sooner once no two players still
 in are of different teams. Players are ranked by talents. Equal talents share a place, and
 players tied for the most talents share the win. Team totals are shown for information only.
-A game that reaches the turn limit (1203) is a draw and pays nothing (1305).
+A game that reaches the turn limit (1203) is a draw and pays nothing (1305). The payout uses the
+winner's life when the game ends, a resignation included.
 """
 
 

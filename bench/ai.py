@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Round robin of the computer opponents: win rates, an Elo ladder and think times.
+
+    python bench/ai.py [--levels novice,casual,...] [--games N] [--workers N] [--seed N]
+                       [--pairs a:b,c:d] [--out results.jsonl]
+
+Every pair of levels plays ``--games`` games (seats alternate: even games the first-named
+level is Rlr 1), each dealt from its own seed; draws (the 200-turn limit) count half.
+``--pairs`` plays only the listed pairings instead of the full round robin (for example
+``expert:random,expert:greedy``). Think time is the wall-clock time of each ``act`` call
+that reached the agent (single legal choices are applied by the engine and never reach it),
+reported as p50/p95/max per level, and separately for the decisions the level searches.
+Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
+worse when the cores are shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from parlor.ai.levels import NAMES, level_name, make_agent  # noqa: E402
+from parlor.ai.match import play_game  # noqa: E402
+
+SEARCHED_PHASES = ("window1", "window2", "attack", "block", "ability_p", "ability_o")
+
+
+@dataclass
+class Game:
+    a: str
+    b: str
+    index: int
+    seed: int
+    score_a: float  # 1 win, 0.5 draw, 0 loss
+    turns: int
+    think_a: list[float]
+    think_b: list[float]
+    searched_a: list[float]
+    searched_b: list[float]
+
+
+def run_one(task: tuple[str, str, int, int]) -> Game:
+    a, b, index, base_seed = task
+    seed = base_seed + index
+    flip = index % 2 == 1  # odd games: b is Rlr 1
+    agent_a = make_agent(a, seed * 7919 + 1)
+    agent_b = make_agent(b, seed * 7919 + 2)
+    seats = [agent_b, agent_a] if flip else [agent_a, agent_b]
+    r = play_game(seats, seed)
+    sa, sb = (1, 0) if flip else (0, 1)
+    score = 0.5 if r.winner is None else 1.0 if r.winner == sa else 0.0
+
+    def searched(seat: int) -> list[float]:
+        return [t for ph in SEARCHED_PHASES for t in r.think_phase[seat].get(ph, [])]
+
+    return Game(a, b, index, seed, score, r.turns, r.think[sa], r.think[sb], searched(sa),
+                searched(sb))
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    score: float = 0.0
+    wins: int = 0
+    draws: int = 0
+
+
+@dataclass
+class Times:
+    all: list[float] = field(default_factory=list)
+    searched: list[float] = field(default_factory=list)
+
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def elo_fit(levels: list[str], tallies: dict[tuple[str, str], Tally],
+            iterations: int = 2000) -> dict[str, float]:
+    """Bradley-Terry ratings on the Elo scale (400 per factor of 10 in odds), fitted by
+    gradient ascent; the first level is pinned at 0. Draws count half a win each way; a
+    half-game prior against an equal opponent keeps 100% results finite."""
+    r = {lv: 0.0 for lv in levels}
+    k = math.log(10) / 400
+    for _ in range(iterations):
+        grad = {lv: 0.0 for lv in levels}
+        for (a, b), t in tallies.items():
+            if not t.games:
+                continue
+            p = 1 / (1 + math.exp(-k * (r[a] - r[b])))
+            g = (t.score + 0.5) - (t.games + 1) * p
+            grad[a] += g
+            grad[b] -= g
+        for lv in levels[1:]:
+            r[lv] += 2.0 * grad[lv]
+    base = r[levels[0]]
+    return {lv: x - base for lv, x in r.items()}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="Round robin of the Parlor Magic AI levels.")
+    p.add_argument("--levels", default="novice,casual,intermediate,strong,expert",
+                   help=f"comma-separated levels (1-5 or names: {', '.join(NAMES)})")
+    p.add_argument("--pairs", default="",
+                   help="only these pairings, e.g. expert:random,expert:greedy")
+    p.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
+    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--seed", type=int, default=1000, help="seed of the first game's deal")
+    p.add_argument("--out", default="", help="append one JSON line per game to this file")
+    args = p.parse_args(argv)
+    if args.pairs:
+        pairs = []
+        for item in args.pairs.split(","):
+            a, sep, b = item.partition(":")
+            if not sep:
+                p.error(f"--pairs: write a:b, not {item!r}")
+            pairs.append((level_name(a), level_name(b)))
+        args.pairs = pairs
+        args.levels = list(dict.fromkeys(x for pair in pairs for x in pair))
+    else:
+        args.levels = [level_name(x) for x in args.levels.split(",") if x.strip()]
+        args.pairs = list(itertools.combinations(args.levels, 2))
+    return args
+
+
+def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> None:
+    tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    times: dict[str, Times] = defaultdict(Times)
+    turns: list[int] = []
+    for g in games:
+        t = tallies[(g.a, g.b)]
+        t.games += 1
+        t.score += g.score_a
+        t.wins += g.score_a == 1.0
+        t.draws += g.score_a == 0.5
+        times[g.a].all += g.think_a
+        times[g.b].all += g.think_b
+        times[g.a].searched += g.searched_a
+        times[g.b].searched += g.searched_b
+        turns.append(g.turns)
+    n_games = sum(t.games for t in tallies.values())
+    print(f"{n_games} games in {seconds:.0f} s; mean length {sum(turns) / max(1, len(turns)):.0f}"
+          " turns")
+    print()
+    print("Pairings (score of the first level; draws count half; 95% interval):")
+    for (a, b), t in tallies.items():
+        rate = t.score / t.games
+        half = 1.96 * math.sqrt(max(rate * (1 - rate), 0.25 / t.games) / t.games)
+        losses = t.games - t.wins - t.draws
+        print(f"  {a:>12} vs {b:<12} {t.wins:4d}-{losses:<4d} ({t.draws} draws)  "
+              f"{100 * rate:5.1f}%  +-{100 * half:4.1f}")
+    print()
+    width = max(8, *(len(x) for x in levels)) + 1
+    print("Win rate of the row level against the column level:")
+    print(" " * width + "".join(f"{x[:10]:>11}" for x in levels))
+    for a in levels:
+        cells = []
+        for b in levels:
+            if (a, b) in tallies:
+                t = tallies[(a, b)]
+                cells.append(f"{100 * t.score / t.games:10.0f}%")
+            elif (b, a) in tallies:
+                t = tallies[(b, a)]
+                cells.append(f"{100 * (1 - t.score / t.games):10.0f}%")
+            else:
+                cells.append(f"{'-':>11}")
+        print(f"{a:<{width}}" + "".join(cells))
+    print()
+    ratings = elo_fit(levels, dict(tallies))
+    print(f"Elo ladder (Bradley-Terry, {levels[0]} = 0):")
+    for lv in sorted(levels, key=lambda x: -ratings[x]):
+        print(f"  {lv:<{width}} {ratings[lv]:7.0f}")
+    print()
+    print("Think time per decision that reached the agent (ms):")
+    print(f"  {'level':<{width}} {'n':>7} {'p50':>8} {'p95':>8} {'max':>8} {'mean':>8}   "
+          f"{'searched n':>10} {'p50':>8} {'p95':>8}")
+    for lv in levels:
+        tm = times[lv]
+        xs, ss = tm.all, tm.searched
+        mean = 1000 * sum(xs) / len(xs) if xs else float("nan")
+        print(f"  {lv:<{width}} {len(xs):7d} {1000 * pct(xs, .5):8.1f} {1000 * pct(xs, .95):8.1f}"
+              f" {1000 * max(xs, default=float('nan')):8.1f} {mean:8.1f}   {len(ss):10d}"
+              f" {1000 * pct(ss, .5):8.1f} {1000 * pct(ss, .95):8.1f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    tasks = [(a, b, i, args.seed) for a, b in args.pairs for i in range(args.games)]
+    print(f"Python {platform.python_version()}, {os.cpu_count()} cpus, {args.workers} worker(s);"
+          f" {args.games} games per pairing, {len(args.pairs)} pairing(s), seed {args.seed}")
+    start = time.perf_counter()
+    games: list[Game] = []
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115
+    try:
+        with Pool(args.workers) as pool:
+            for g in pool.imap_unordered(run_one, tasks):
+                games.append(g)
+                if out is not None:
+                    out.write(json.dumps({"a": g.a, "b": g.b, "index": g.index, "seed": g.seed,
+                                          "score_a": g.score_a, "turns": g.turns,
+                                          "think_a": g.think_a, "think_b": g.think_b,
+                                          "searched_a": g.searched_a,
+                                          "searched_b": g.searched_b}) + "\n")
+                    out.flush()
+                done = len(games)
+                if done % max(1, len(tasks) // 20) == 0 or done == len(tasks):
+                    print(f"  {done}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
+                          file=sys.stderr, flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    print()
+    print_report(args.levels, games, time.perf_counter() - start)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Web app targets: a move's round trip with many games at once, and the first page's weight.
+
+    python bench/web.py [--games 50] [--seconds 60] [--think 0.3,1.5] [--pace 0.9]
+                        [--level novice] [--workers 2] [--stress]
+
+Starts ``python -m parlor.web`` on a free port of 127.0.0.1 with a fresh SQLite file,
+creates ``--games`` games, then plays them all at once: one asyncio client per game waits
+for its decision (long polling, as the page does), thinks a random time in ``--think``
+seconds, picks a random legal action and POSTs it. The computer plays at the server's
+readable pace (``--pace``, the default 0.9 s between its actions). The round trip timed is
+the POST, from the request to the reply: the action checked, applied and committed to SQLite,
+and the new view returned (the computer's answer is not in it: it comes later, from the
+worker pool). ``--stress`` removes both the players' thinking and the pace, to measure the
+saturated throughput (then the latency is mostly the queue of 50 players all waiting).
+
+Targets: median < 50 ms with 50 games; first page load < 300 KB (the HTML, the stylesheet,
+every JS module and the icon; compressed as sent, and uncompressed).
+
+Only loopback addresses are used, and the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, port: int, workers: int, pace: float) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PARLOR_AI_WORKERS=str(workers))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "parlor.web", "--port", str(port), "--db", f"sqlite:///{db}",
+         "--pace", str(pace)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def play(client: httpx.AsyncClient, gid: str, token: str, moves: int, seed: int,
+               times: list[float], deadline: float, think: tuple[float, float]) -> int:
+    rng = random.Random(seed)
+    headers = {"X-Parlor-Token": token}
+    after, done = -1, 0
+    snap: dict[str, Any] | None = None
+    while done < moves and time.monotonic() < deadline:
+        if snap is None or not snap["your_turn"]:  # wait for the computer (long polling)
+            r = await client.get(f"/api/games/{gid}", headers=headers,
+                                 params={"after": after, "wait": 10, "log_from": 10**6})
+            snap = r.json()
+            after = snap["version"]
+        if snap["status"] != "live":
+            break
+        if not snap["your_turn"]:
+            continue
+        if think[1] > 0:
+            await asyncio.sleep(rng.uniform(*think))
+        action = rng.choice(snap["view"]["legal"])
+        start = time.perf_counter()
+        r = await client.post(f"/api/games/{gid}/actions", headers=headers,
+                              json={"action": action, "version": snap["version"],
+                                    "log_from": 10**6})
+        elapsed = time.perf_counter() - start
+        if r.status_code != 200:
+            raise SystemExit(f"move refused: {r.status_code} {r.text}")
+        times.append(elapsed)
+        snap = r.json()
+        after = snap["version"]
+        done += 1
+    return done
+
+
+async def round_trips(base: str, games: int, moves: int, level: str, seconds: float,
+                      think: tuple[float, float] = (0.0, 0.0)) -> tuple[list[float], float, int]:
+    limits = httpx.Limits(max_connections=games * 2 + 10, max_keepalive_connections=games * 2)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        made = []
+        for i in range(games):
+            r = await client.post("/api/games", json={"level": level, "seed": 1000 + i})
+            r.raise_for_status()
+            made.append((r.json()["id"], r.json()["token"]))
+        client.cookies.clear()
+        times: list[float] = []
+        start = time.perf_counter()
+        deadline = time.monotonic() + seconds
+        counts = await asyncio.gather(*(play(client, gid, tok, moves, i, times, deadline, think)
+                                        for i, (gid, tok) in enumerate(made)))
+        return times, time.perf_counter() - start, sum(counts)
+
+
+def page_weight(base: str) -> tuple[int, int, list[tuple[str, int, int]]]:
+    """Bytes of the first load of a game page and everything it pulls in: (sent, raw, rows)."""
+    rows: list[tuple[str, int, int]] = []
+    with httpx.Client(base_url=base, headers={"Accept-Encoding": "gzip"}) as c:
+        r = c.post("/games", content=b"level=novice&max_turns=200",
+                   headers={"content-type": "application/x-www-form-urlencoded"},
+                   follow_redirects=True)
+        r.raise_for_status()
+        rows.append((str(r.url.path), r.num_bytes_downloaded, len(r.content)))
+        html = r.text
+        todo = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+        seen: set[str] = set()
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            a = c.get(path)
+            a.raise_for_status()
+            rows.append((path, a.num_bytes_downloaded, len(a.content)))
+            if path.endswith(".js"):
+                folder = path.rsplit("/", 1)[0]
+                for mod in re.findall(r'from "\./([^"]+)"', a.text):
+                    todo.append(f"{folder}/{mod}")
+    return sum(x[1] for x in rows), sum(x[2] for x in rows), rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--moves", type=int, default=1000, help="most moves per game")
+    ap.add_argument("--seconds", type=float, default=60, help="play this long (default 60)")
+    ap.add_argument("--think", default="0.3,1.5",
+                    help="a player's thinking time, LOW,HIGH seconds (default 0.3,1.5)")
+    ap.add_argument("--pace", type=float, default=0.9,
+                    help="the server's pace for the computer (default 0.9 s)")
+    ap.add_argument("--stress", action="store_true", help="no thinking and no pace")
+    ap.add_argument("--level", default="novice", help="the computer's level (default novice)")
+    ap.add_argument("--workers", type=int, default=2, help="the computer's worker processes")
+    args = ap.parse_args()
+    lo, _, hi = args.think.partition(",")
+    think = (0.0, 0.0) if args.stress else (float(lo), float(hi or lo))
+    pace = 0.0 if args.stress else args.pace
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(Path(tmp) / "bench.db", port, args.workers, pace)
+        try:
+            sent, raw, rows = page_weight(base)
+            print("First page load (a new game's table):")
+            for path, s, r in rows:
+                print(f"  {path:<28} {s / 1024:7.1f} KB sent  {r / 1024:7.1f} KB raw")
+            print(f"  {'total':<28} {sent / 1024:7.1f} KB sent  {raw / 1024:7.1f} KB raw"
+                  f"   (target < 300 KB)")
+            times, wall, total = asyncio.run(
+                round_trips(base, args.games, args.moves, args.level, args.seconds, think))
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    ms = sorted(t * 1000 for t in times)
+    q = statistics.quantiles(ms, n=100) if len(ms) > 1 else ms * 99
+    how = "stress: no thinking, no pace" if args.stress else \
+        f"players think {think[0]}-{think[1]} s, computer pace {pace} s"
+    print(f"\nMove round trip, {args.games} concurrent games against '{args.level}', {how}"
+          f"\n({total} moves in {wall:.1f} s, {total / wall:.0f} moves/s):")
+    print(f"  median {statistics.median(ms):6.1f} ms   p90 {q[89]:6.1f} ms   "
+          f"p99 {q[98]:6.1f} ms   max {ms[-1]:6.1f} ms   (target: median < 50 ms)")
+    print(f"  machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

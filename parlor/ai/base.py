@@ -1,0 +1,96 @@
+"""The agent interface shared by every computer opponent.
+
+An agent sees only its own :class:`~parlor.rules.view.View` and the legal actions; it never
+receives the full state. Whatever it needs to know about hidden cards it samples itself with
+:func:`~parlor.rules.view.resample` from its own seeded ``random.Random``, so two states
+that look the same to it get the same answer from agents built with the same seed.
+
+``budget`` is the wall-clock time in seconds the caller allows for this decision (None: the
+agent's own default). Agents may use less: forced and cheap decisions take no search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from parlor.rules.actions import Action
+from parlor.rules.state import State
+from parlor.rules.view import View, resample
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One alternative an agent considered: its win estimate (0-1, for the agent) and how many
+    samples or search visits stand behind it (0 when it was not evaluated at all)."""
+
+    action: Action
+    value: float
+    visits: int
+
+    def describe(self) -> str:
+        """A log line such as ``attack KS: 71% win estimate``."""
+        if self.visits == 0:
+            return f"{self.action}"
+        return f"{self.action}: {round(100 * self.value)}% win estimate"
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A computer opponent."""
+
+    name: str
+    budget: float
+
+    def act(self, view: View, legal: Sequence[Action], budget: float | None = None) -> Action:
+        """The action to play (always one of ``legal``)."""
+        ...
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        """The alternatives considered, best first (for a hint button or a log line)."""
+        ...
+
+
+class BaseAgent:
+    """Common plumbing: the seeded generator, the budget, ``act`` in terms of ``explain``."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = 0, budget: float = 0.0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.budget = budget
+
+    def act(self, view: View, legal: Sequence[Action], budget: float | None = None) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return self.explain(view, legal, budget)[0].action
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        raise NotImplementedError
+
+    def sample(self, view: View) -> State:
+        """A full state consistent with the view (hidden cards from this agent's generator)."""
+        return resample(view, self.rng)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, seed={self.seed})"
+
+
+class RandomAgent(BaseAgent):
+    """Uniformly random legal actions (the floor every level must beat)."""
+
+    name = "random"
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        pick = self.rng.randrange(len(legal))
+        order = [legal[pick], *(a for i, a in enumerate(legal) if i != pick)]
+        return [Choice(a, 0.5, 0) for a in order]
+
+
+__all__ = ["Agent", "BaseAgent", "Choice", "RandomAgent"]

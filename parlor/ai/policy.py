@@ -1,0 +1,320 @@
+"""The cheap policy: a score per legal action from a few table lookups, no state copies.
+
+It drives the search's rollouts (epsilon-greedy over these scores), the Greedy agent's
+continuation after its candidate action, and the lower levels' noise ("plausible moves").
+Scores are in the same rough card units as :mod:`parlor.ai.evaluate`; higher is better for
+the actor; ``pass``/``done`` sit near 0 so that a play must look useful to be chosen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from parlor.ai.evaluate import cre_base, cre_counts, hand_card_value
+from parlor.rules.actions import Action
+from parlor.rules.cards import IS_RED, Kind
+from parlor.rules.ranking import rank_counts
+from parlor.rules.state import (
+    C_KIND,
+    C_RANK,
+    C_SUIT,
+    DOMAIN,
+    NONE,
+    OWNER,
+    PWR_OF,
+    STACK,
+    TGH_OF,
+    Phase,
+    State,
+)
+
+BAD = -100.0
+
+
+def _pwr_now(s: State, c: int) -> int:
+    if s.inactive[c] or s.taxed[c] != NONE:
+        return 0
+    return max(0, PWR_OF[c] + s.pwr_mod[c])
+
+
+def _left(s: State, c: int) -> int:
+    """Toughness left before a Cre becomes terminal."""
+    return TGH_OF[c] + s.tgh_mod[c] - s.damage[c]
+
+
+def _suit_presence(s: State, p: int) -> list[float]:
+    """How much Rlr p stands to gain from each suit being trump."""
+    w = [0.0, 0.0, 0.0, 0.0]
+    for c in s.field[p]:
+        if s.terminal[c]:
+            continue
+        w[C_SUIT[c]] += 1.0
+        for e in s.enhs.get(c, ()):
+            w[C_SUIT[e]] += 0.6
+    for e in s.domain[p]:
+        w[C_SUIT[e]] += 0.4
+    for lnd in s.home[p]:
+        w[C_SUIT[lnd]] += 0.15
+    return w
+
+
+def trump_gain(s: State, p: int, suit: int) -> float:
+    """How much better suit ``suit`` as trump is for p than the current trump."""
+    mine, theirs = _suit_presence(s, p), _suit_presence(s, 1 - p)
+    cur = s.trump
+    now = 0.0 if cur is None else mine[cur] - theirs[cur]
+    return (mine[suit] - theirs[suit]) - now
+
+
+def _enh_on_entity_gain(counts: tuple[int, int, int, int], e: int, trump: int | None) -> float:
+    """How much Enh ``e`` adds to an entity's counts (0 when a higher one of its suit is
+    already there)."""
+    suit, r = C_SUIT[e], C_RANK[e]
+    have = counts[suit]
+    if r <= have:
+        return 0.0
+    g = 0.25 * (r - have)
+    if suit == trump:
+        g += 0.8
+    if have == 0 and r > max(counts):
+        g += 0.3  # a new top suit: outshows more
+    return g
+
+
+def window_score(s: State, p: int, a: Action) -> float:
+    if a.verb == "pass":
+        return 0.0
+    cid = p * 52 + a.card
+    kind = C_KIND[cid]
+    o = 1 - p
+    if kind is Kind.LND:
+        return 8.0
+    if kind is Kind.CRE:
+        return 3.0 + cre_base(cid) * 0.5
+    t = a.target
+    r = C_RANK[cid]
+    cost = 0.25 * r  # the card and the mnr
+    trump = s.trump
+    if a.verb == "expel":
+        if t == STACK:
+            below = s.stack[-2] if len(s.stack) > 1 else NONE
+            new = None if below == NONE else C_SUIT[below]
+            cur = C_SUIT[s.stack[-1]]
+            gain = (0.0 if new is None else trump_gain(s, p, new)) - trump_gain(s, p, cur)
+            return gain * 0.8 - cost
+        if t < 104:
+            owner = OWNER[t]
+            k = C_KIND[t]
+            if k is Kind.CRE:
+                if owner == p:
+                    return BAD
+                return 2.5 + cre_base(t) + (1.0 if s.enhs.get(t) else 0.0) - cost
+            if k is Kind.LND:
+                return (2.0 - cost) if owner == o else BAD
+            host = s.host.get(t, NONE)
+            if host in DOMAIN:
+                side = DOMAIN.index(host)
+            elif host == STACK:
+                return BAD
+            else:
+                side = OWNER[host]
+            if side == p:
+                return BAD
+            return 0.6 + 0.2 * C_RANK[t] - cost
+        return BAD
+    # play an Enh on a target
+    if t == STACK:
+        return 1.2 * trump_gain(s, p, C_SUIT[cid]) - cost + 0.3
+    if t in DOMAIN:
+        q = DOMAIN.index(t)
+        if q != p:
+            return BAD
+        c = [0, 0, 0, 0]
+        for e in s.domain[p]:
+            if C_RANK[e] > c[C_SUIT[e]]:
+                c[C_SUIT[e]] = C_RANK[e]
+        g = _enh_on_entity_gain((c[0], c[1], c[2], c[3]), cid, trump)
+        attackers = sum(1 for x in s.field[o] if not s.terminal[x])
+        return (g * (0.6 + 0.3 * min(attackers, 3)) - cost) if g > 0 else BAD
+    owner = OWNER[t]
+    if owner != p:
+        return BAD
+    if C_KIND[t] is Kind.LND:
+        if trump is not None and C_SUIT[cid] == trump and C_SUIT[t] != trump:
+            return 0.4 - cost
+        return BAD
+    if s.terminal[t]:
+        return BAD
+    g = _enh_on_entity_gain(cre_counts(s, t), cid, trump)
+    if g <= 0:
+        return BAD
+    return 0.5 + 1.2 * g + 0.2 * PWR_OF[t] - cost
+
+
+def attack_score(s: State, a: Action) -> float:
+    p = s.phasing
+    o = 1 - p
+    if a.verb == "done":
+        return 0.3
+    if a.verb == "end":
+        return 0.0
+    c = p * 52 + a.card
+    blockers = [b for b in s.field[o] if s.taxed[b] == NONE]
+    if not blockers:
+        return 2.0
+    cb = s.combat
+    declared = len(cb.attackers) if cb is not None else 0
+    mine_pwr = _pwr_now(s, c)
+    left = _left(s, c)
+    best_block = max(_pwr_now(s, b) for b in blockers)
+    mine = cre_counts(s, c)
+    outranked = any(rank_counts(cre_counts(s, b), mine, s.trump)[0] == 0 for b in blockers)
+    v = 0.2
+    if left > best_block and not outranked:
+        v += 1.0  # survives any single blocker
+    if any(_left(s, b) <= mine_pwr for b in blockers):
+        v += 0.4  # a blocker would die
+    if len(blockers) <= declared:
+        v += 0.8  # more attackers than blockers: some get through
+    total = sum(_pwr_now(s, x) for x in s.field[p] if s.taxed[x] == NONE)
+    if total >= s.life[o] + 2 * len(blockers):
+        v += 2.0
+    if left <= best_block:
+        v -= 0.4 * cre_base(c) / 3.0
+    return v
+
+
+def block_score(s: State, a: Action) -> float:
+    o = s.opponent
+    cb = s.combat
+    assert cb is not None
+    if a.verb == "done":
+        return 0.0
+    b = o * 52 + a.card
+    t = a.target
+    incoming = sum(_pwr_now(s, x) for x in cb.attackers if x not in cb.blocked)
+    already = cb.blockers.get(t, [])
+    atk_pwr = _pwr_now(s, t)
+    survives = _left(s, b) > atk_pwr or (already and atk_pwr <= 1)
+    kills = _pwr_now(s, b) + sum(_pwr_now(s, x) for x in already) >= _left(s, t)
+    outranked = rank_counts(cre_counts(s, t), cre_counts(s, b), s.trump)[0] == 0
+    v = -0.6  # the blocker stays taxed through my own turn (R4)
+    if survives and not outranked:
+        v += 1.0 + 0.3 * atk_pwr
+    elif not survives:
+        v -= cre_base(b) * 0.5
+    if kills:
+        v += cre_base(t) * 0.7
+    if incoming >= s.life[o] - 1:
+        v += 4.0 + atk_pwr  # a chump block to stay alive
+    if already:
+        v -= 0.5
+    return v
+
+
+def ability_score(s: State, p: int, a: Action) -> float:
+    if a.verb == "done":
+        return 0.0
+    u = p * 52 + a.card
+    cb = s.combat
+    assert cb is not None
+    in_combat = u in cb.attackers or u in cb.blocking
+    lost = 0.8 * _pwr_now(s, u) if in_combat else 0.0
+    t = a.target
+    if a.verb == "volley":
+        if _left(s, t) <= 1 + cb.pending.get(t, 0):
+            return 1.0 + cre_base(t) - lost
+        return 0.3 - lost
+    if a.verb == "ally":
+        return 0.5 + 0.8 * _pwr_now(s, t) + 0.3 * PWR_OF[t] - lost
+    if a.verb == "carry":
+        return 0.2 - lost if s.hand[p] else -0.3
+    if a.verb == "sally":
+        if C_SUIT[u] == 2 and _left(s, u) <= 1:
+            return -1.0
+        return 0.8
+    if a.verb == "harry":
+        if C_SUIT[u] == 2 and C_RANK[u] == 11:
+            return 0.3 - lost
+        return 0.8
+    return 0.0
+
+
+def point_score(s: State, a: Action) -> float:
+    """Splitting Pwr or bonus points: finish off the Cre closest to terminal, no overkill."""
+    t = a.target
+    cb = s.combat
+    pending = cb.pending.get(t, 0) if cb is not None else 0
+    left = _left(s, t) - pending
+    if left <= 0:
+        return -5.0
+    return 2.0 + 0.3 * cre_base(t) - 0.7 * left
+
+
+def keep_score(s: State, a: Action) -> float:
+    p = s.phasing
+    if a.verb == "redraw":
+        return -3.0
+    cid = p * 52 + a.card
+    n = len(s.home[p])
+    lnds = sum(1 for c in s.hand[p] if C_KIND[c] is Kind.LND)
+    return hand_card_value(s, p, cid, n, lnds)
+
+
+def trim_score(s: State, a: Action) -> float:
+    p = s.phasing
+    cid = p * 52 + a.card
+    n = len(s.home[p])
+    lnds = sum(1 for c in s.hand[p] if C_KIND[c] is Kind.LND and c != cid)
+    return -hand_card_value(s, p, cid, n, lnds)
+
+
+def action_score(s: State, a: Action) -> float:
+    """The cheap score of ``a`` for the Rlr to act in ``s``."""
+    ph = s.phase
+    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+        return window_score(s, s.actor, a)
+    if ph is Phase.ATTACK:
+        return attack_score(s, a)
+    if ph is Phase.BLOCK:
+        return block_score(s, a)
+    if ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+        return ability_score(s, s.actor, a)
+    if ph is Phase.SPLIT or ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+        return point_score(s, a)
+    if ph is Phase.KEEP:
+        return keep_score(s, a)
+    if ph is Phase.TRIM:
+        return trim_score(s, a)
+    return 0.0
+
+
+def best_action(s: State, legal: Sequence[Action]) -> Action:
+    best = legal[0]
+    best_v = -1e9
+    for a in legal:
+        v = action_score(s, a)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def ranked(s: State, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+    """Legal actions with their cheap scores, best first (stable for ties)."""
+    scored = [(action_score(s, a), i, a) for i, a in enumerate(legal)]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [(v, a) for v, _, a in scored]
+
+
+def epsilon_action(s: State, legal: Sequence[Action], rng: random.Random,
+                   epsilon: float) -> Action:
+    """The cheap policy's choice; with probability ``epsilon`` a random action among those
+    that do not look outright bad."""
+    if epsilon > 0.0 and rng.random() < epsilon:
+        ok = [a for a in legal if action_score(s, a) > BAD / 2]
+        return rng.choice(ok or list(legal))
+    return best_action(s, legal)
+
+
+__all__ = ["IS_RED", "action_score", "best_action", "epsilon_action", "ranked"]

@@ -1,0 +1,291 @@
+"""Information-set Monte Carlo tree search with determinization (SO-ISMCTS).
+
+Each iteration deals a fresh *determinization* of the agent's view
+(:func:`~parlor.rules.view.resample`: the hidden cards at random), walks one shared tree
+whose edges are actions (an edge counts how often it was *available* as well as visited, so
+that actions that exist only in some deals are judged fairly), expands one new edge, plays a
+fast *rollout* with the epsilon-greedy cheap policy (:mod:`parlor.ai.policy`) for both
+Rlrs until the horizon (by default the start of the turn after the opponent's next one),
+evaluates the position with :func:`~parlor.ai.evaluate.win_prob` and backs the estimate up.
+
+* **Priors.** The root's edges start from the Greedy agent's one-step estimate (a couple of
+  virtual visits each), so a short search is never worse than Greedy's judgement and a long
+  one can overrule it. Deeper nodes widen progressively in the cheap policy's order (the
+  best few actions first, more as the node is visited).
+* **Anytime.** The search stops at the time budget (or ``max_iterations``) and plays the
+  most visited root action.
+* **Where the time goes.** Only decisions that shape the game are searched: play windows,
+  attacks, blocks and abilities. Keeping a drawn card and trimming the Hand use Greedy's
+  one-step look (the Hand evaluation decides them); splitting damage and bonus points use
+  the cheap policy (finish the weakest Cre, no overkill). Forced and single-choice decisions
+  take no time at all, and a window where every play looks outright bad (Enhs on the
+  opponent's side, expelling one's own cards) is passed without search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from parlor.ai.base import BaseAgent, Choice
+from parlor.ai.determinize import Determinizer
+from parlor.ai.evaluate import DEFAULT, Weights, win_prob
+from parlor.ai.greedy import one_step, settle
+from parlor.ai.policy import BAD, action_score, best_action, epsilon_action
+from parlor.ai.sim import play, safe_choices, safe_legal
+from parlor.rules.actions import Action
+from parlor.rules.state import Phase, State
+from parlor.rules.view import View
+
+SEARCHED = frozenset({Phase.WINDOW1, Phase.WINDOW2, Phase.ATTACK, Phase.BLOCK,
+                      Phase.ABILITY_P, Phase.ABILITY_O})
+LOOKED_AHEAD = frozenset({Phase.KEEP, Phase.TRIM})
+PRIOR_SHARE = 0.4
+
+
+class _Edge:
+    __slots__ = ("action", "avail", "child", "n", "n0", "stage", "w")
+
+    def __init__(self, action: Action, n: float = 0.0, w: float = 0.0) -> None:
+        self.action = action
+        self.n = n
+        self.n0 = n  # virtual visits of the prior
+        self.stage = 0  # sequential halving: the rounds it took part in
+        self.w = w
+        self.avail = 1.0
+        self.child: _Node | None = None
+
+
+class _Node:
+    __slots__ = ("edges", "visits")
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, _Edge] = {}
+        self.visits = 0
+
+
+class SearchAgent(BaseAgent):
+    """ISMCTS over determinizations with cheap-policy rollouts and evaluation at a horizon.
+
+    ``budget``: seconds per searched decision (the caller's budget caps it);
+    ``max_iterations``: a cap on iterations (with it, and no time pressure, the agent is
+    fully reproducible); ``horizon``: rollouts stop when this many turns have started
+    after the root's turn; ``epsilon``: rollout randomness; ``c``: UCB exploration.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = 0, budget: float = 0.5,
+                 max_iterations: int | None = None, horizon: int = 2, epsilon: float = 0.1,
+                 c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
+                 widen: float = 2.0, root: str = "halving", root_width: int = 8,
+                 name: str | None = None, weights: Weights = DEFAULT) -> None:
+        super().__init__(seed, budget)
+        self.weights = weights
+        self.max_iterations = max_iterations
+        self.horizon = horizon
+        self.epsilon = epsilon
+        self.c = c
+        self.prior_visits = prior_visits
+        self.root_samples = root_samples
+        self.widen = widen
+        self.root = root
+        self.root_width = root_width
+        if name:
+            self.name = name
+        self.last_iterations = 0
+
+    # -- the interface ---------------------------------------------------------------------
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        if len(legal) == 1:
+            return [Choice(legal[0], 0.5, 0)]
+        t0 = time.perf_counter()
+        limit = self.budget if budget is None else budget
+        det = Determinizer(view, self.rng)
+        first = det.deal()
+        choices = safe_choices(first, list(legal))
+        if len(choices) == 1:
+            return [Choice(choices[0], 0.5, 0)]
+        phase = first.phase
+        if phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
+            a = best_action(first, choices)
+            return [Choice(a, 0.5, 0)] + [Choice(x, 0.5, 0) for x in choices if x != a]
+        if phase in LOOKED_AHEAD or phase not in SEARCHED:
+            return self._greedy(det, first, choices)
+        if phase in (Phase.WINDOW1, Phase.WINDOW2) and all(
+            action_score(first, a) <= BAD / 2 for a in choices if a.verb != "pass"
+        ):
+            rest = [x for x in choices if x.verb != "pass"]
+            return [Choice(x, 0.5, 0) for x in [*(a for a in choices if a.verb == "pass"),
+                                                  *rest]]
+        return self._search(det, first, choices, t0 + limit)
+
+    # -- one-step look (Greedy) ------------------------------------------------------------
+
+    def _greedy(self, det: Determinizer, first: State, choices: list[Action]) -> list[Choice]:
+        me = det.me
+        states = [first] + [det.deal() for _ in range(self.root_samples)]
+        values = [sum(one_step(s, a, me, w=self.weights) for s in states) / len(states)
+                  for a in choices]
+        order = sorted(range(len(choices)), key=lambda i: -values[i])
+        return [Choice(choices[i], values[i], len(states)) for i in order]
+
+    # -- the search ------------------------------------------------------------------------
+
+    def _priors(self, root: _Node, first: State, choices: list[Action], me: int,
+                deadline: float) -> list[Action]:
+        """Greedy's one-step estimate of each root action on the first determinization, as
+        ``prior_visits`` virtual visits; in the cheap policy's order, for at most
+        PRIOR_SHARE of the time (the rest start unvisited). Returns the actions best first."""
+        start = time.perf_counter()
+        prior_end = start + PRIOR_SHARE * (deadline - start)
+        ordered = sorted(choices, key=lambda a: -action_score(first, a))
+        values: dict[Action, float] = {}
+        for a in ordered:
+            if self.max_iterations is None and time.perf_counter() >= prior_end:
+                root.edges[a] = _Edge(a)
+                continue
+            v = one_step(first, a, me, w=self.weights)
+            values[a] = v
+            root.edges[a] = _Edge(a, self.prior_visits, self.prior_visits * v)
+        root.visits = 1
+        return sorted(ordered, key=lambda a: -values.get(a, -1.0))
+
+    def _search(self, det: Determinizer, first: State, choices: list[Action],
+                deadline: float) -> list[Choice]:
+        me = det.me
+        root = _Node()
+        end_turn = first.turn + self.horizon
+        ranked_choices = self._priors(root, first, choices, me, deadline)
+        if self.root == "halving":
+            iterations = self._halving(det, root, ranked_choices, me, end_turn, deadline)
+        else:
+            iterations = self._ucb(det, root, set(choices), me, end_turn, deadline)
+        self.last_iterations = iterations
+        if self.root == "halving":
+            edges = sorted(root.edges.values(),
+                           key=lambda e: (-e.stage, -(e.w / e.n if e.n else 0.0)))
+        else:
+            edges = sorted(root.edges.values(), key=lambda e: (-e.n, -e.w))
+        return [Choice(e.action, e.w / e.n if e.n else 0.5,
+                       round(e.n - e.n0)) for e in edges]
+
+    def _ucb(self, det: Determinizer, root: _Node, allowed: set[Action], me: int,
+             end_turn: int, deadline: float) -> int:
+        """Plain SO-ISMCTS: UCB at every node, the root included."""
+        iterations = 0
+        cap = self.max_iterations
+        while True:
+            if cap is not None and iterations >= cap:
+                break
+            if time.perf_counter() >= deadline and (cap is None or iterations > 0):
+                break
+            self._iterate(det.deal(), root, me, end_turn, allowed, None, self.rng)
+            iterations += 1
+        return iterations
+
+    def _halving(self, det: Determinizer, root: _Node, ranked_choices: list[Action], me: int,
+                 end_turn: int, deadline: float) -> int:
+        """Sequential halving at the root: the best ``root_width`` actions by prior share the
+        same determinizations (and rollout seeds) round by round, so that they are compared
+        on equal deals; after each round the worse half is dropped. Below each root action
+        the tree is ISMCTS as usual."""
+        cands = ranked_choices[: self.root_width]
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        start = time.perf_counter()
+        cap = self.max_iterations
+        per_round = None if cap is None else max(1, -(-cap // rounds))
+        iterations = 0
+        allowed = set(cands)
+        for r in range(rounds):
+            round_end = start + (deadline - start) * (r + 1) / rounds
+            done = 0
+            while True:
+                if per_round is not None:
+                    if done >= per_round:
+                        break
+                elif done and time.perf_counter() >= round_end:
+                    break
+                base = det.deal()
+                seed = self.rng.getrandbits(32)
+                for a in cands:
+                    s = base.clone()
+                    self._iterate(s, root, me, end_turn, allowed, a, random.Random(seed))
+                    iterations += 1
+                done += len(cands)
+            for a in cands:
+                root.edges[a].stage = r + 1
+            if r < rounds - 1 and len(cands) > 2:
+                cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
+                cands = cands[: max(2, (len(cands) + 1) // 2)]
+                allowed = set(cands)
+        return iterations
+
+    def _iterate(self, s: State, root: _Node, me: int, end_turn: int,
+                 allowed: set[Action], first_action: Action | None,
+                 rng: random.Random) -> None:
+        path: list[tuple[_Edge, int]] = []
+        node = root
+        expanded = False
+        while s.phase is not Phase.OVER and s.turn < end_turn:
+            if node is root and first_action is not None:
+                edge = root.edges[first_action]
+                play(s, first_action)
+                path.append((edge, me))
+                if edge.child is None:
+                    edge.child = _Node()
+                node = edge.child
+                continue
+            legal = safe_legal(s)
+            if node is root:
+                cands = [a for a in legal if a in allowed]
+                if not cands:
+                    break
+            else:
+                k = 1 + int(self.widen * math.sqrt(node.visits))
+                if len(legal) > k:
+                    scored = sorted(legal, key=lambda a: -action_score(s, a))
+                    cands = scored[:k]
+                else:
+                    cands = legal
+            node.visits += 1
+            edges = node.edges
+            fresh = [a for a in cands if a not in edges or edges[a].n == 0]
+            if fresh:
+                a = fresh[0]
+                edge = edges.get(a) or _Edge(a)
+                edges[a] = edge
+                player = s.actor
+                play(s, a)
+                path.append((edge, player))
+                expanded = True
+                break
+            best: _Edge | None = None
+            best_u = -1.0
+            c = self.c
+            for a in cands:
+                e = edges[a]
+                e.avail += 1.0
+                u = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+                if u > best_u:
+                    best, best_u = e, u
+            assert best is not None
+            player = s.actor
+            play(s, best.action)
+            path.append((best, player))
+            if best.child is None:
+                best.child = _Node()
+            node = best.child
+        if expanded or node is not root:
+            settle(s, end_turn, rng, self.epsilon)
+        v = win_prob(s, me, self.weights)
+        for edge, player in path:
+            edge.n += 1.0
+            edge.w += v if player == me else 1.0 - v
+
+
+__all__ = ["SearchAgent", "epsilon_action"]

@@ -1,0 +1,9 @@
+"""Saved games: each game is its settings, seed and the actions applied, one row per action.
+
+The store knows nothing of the rules: it keeps records (docs/notation.md) and the metadata the
+web app lists. A game is rebuilt by replaying its record through :mod:`parlor.rules`.
+"""
+
+from parlor.store.db import GameRow, GameStore, StoreConflict, StoredGame, default_url
+
+__all__ = ["GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url"]

@@ -1,0 +1,414 @@
+"""The HTTP layer: pages, the JSON API and static files (FastAPI).
+
+Pages are rendered on the server (Jinja2); the table itself is drawn in the browser by a few
+JS modules from the JSON snapshot, which holds only the human's view, legal actions and log.
+Every game has a secret player token, kept in the cookie ``pm_<game id>`` (or sent as the
+``X-Parlor-Token`` header by API clients). See :mod:`parlor.web.games` for the rules of
+acting, and docs in README.md for the endpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import urllib.parse
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+
+from parlor import __version__
+from parlor.store import GameRow, GameStore
+from parlor.web.computer import accepted_levels, available_levels, default_level
+from parlor.web.conductor import Conductor
+from parlor.web.config import WebConfig
+from parlor.web.games import BadAction, GameError, GameNotFound, Games, LiveGame
+from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
+
+HERE = Path(__file__).resolve().parent
+COOKIE_PREFIX = "pm_"
+TOKEN_HEADER = "x-parlor-token"
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_TURNS_CHOICES = (200, 60, 20, 8)
+log = logging.getLogger("parlor.web")
+
+
+def _json_script(data: Any) -> str:
+    """JSON safe to embed in a <script> element."""
+    return (json.dumps(data, separators=(",", ":"))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def create_app(config: WebConfig | None = None) -> FastAPI:
+    config = config or WebConfig.from_env()
+    store = GameStore(config.database_url)
+    games = Games(store, config.max_cached)
+    conductor = Conductor(games, config)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["tojson_script"] = _json_script
+    levels = available_levels()
+    accepted = accepted_levels()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await conductor.start()
+        try:
+            yield
+        finally:
+            await conductor.stop()
+            store.close()
+
+    app = FastAPI(title="Parlor Magic", version=__version__, lifespan=lifespan,
+                  docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.games = games
+    app.state.conductor = conductor
+    app.state.config = config
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def token_for(request: Request, game_id: str) -> str | None:
+        return request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + game_id)
+
+    def tokens_of(request: Request) -> dict[str, str]:
+        found = {k[len(COOKIE_PREFIX):]: v for k, v in request.cookies.items()
+                 if k.startswith(COOKIE_PREFIX) and _ID.match(k[len(COOKIE_PREFIX):])}
+        return found
+
+    def set_token(response: Response, game_id: str, token: str) -> None:
+        response.set_cookie(COOKIE_PREFIX + game_id, token, max_age=3600 * 24 * 365,
+                            httponly=True, samesite="strict", path="/")
+
+    async def live_game(game_id: str) -> LiveGame:
+        """From memory at once, or replayed from the store in a thread."""
+        if not _ID.match(game_id):
+            raise GameNotFound(f"there is no game {game_id!r}")
+        live = games.cached(game_id)
+        return live if live is not None else await asyncio.to_thread(games.get, game_id)
+
+    async def load(request: Request, game_id: str) -> LiveGame:
+        live = await live_game(game_id)
+        games.authorize(live, token_for(request, game_id))
+        return live
+
+    def wants_html(request: Request) -> bool:
+        return not request.url.path.startswith("/api/") and \
+            "text/html" in request.headers.get("accept", "text/html")
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        context.setdefault("title", "Parlor Magic")
+        context["glossary"] = GLOSSARY
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+        return page(request, "error.html", status=status, title=title, message=message,
+                    status_code=status)
+
+    def row_dict(r: GameRow) -> dict[str, Any]:
+        return {
+            "id": r.id, "kind": r.kind, "level": r.level, "turn": r.turn, "status": r.status,
+            "result": r.result, "title": r.title, "created": r.created, "updated": r.updated,
+            "moves": r.version, "settings": r.settings,
+            "seed": r.seed if (r.status == "over" or r.kind == "replay") else None,
+            "url": f"/replay/{r.id}" if r.kind == "replay" else f"/g/{r.id}",
+        }
+
+    def new_game_args(data: dict[str, Any]) -> tuple[str, int | None, int]:
+        level = str(data.get("level") or default_level())
+        if level not in accepted:
+            raise BadAction(f"unknown level {level!r}: choose one of {', '.join(levels)}")
+        raw_seed = data.get("seed")
+        seed: int | None = None
+        if raw_seed not in (None, ""):
+            try:
+                seed = int(str(raw_seed).strip())
+            except ValueError:
+                raise BadAction(f"the seed must be a whole number, not {raw_seed!r}") from None
+            if not 0 <= seed < 2**31:
+                raise BadAction("the seed must be between 0 and 2147483647")
+        raw_turns = data.get("max_turns", 200)
+        try:
+            max_turns = int(str(raw_turns))
+        except ValueError:
+            raise BadAction(f"max_turns must be a whole number, not {raw_turns!r}") from None
+        if not 2 <= max_turns <= 1000:
+            raise BadAction("max_turns must be between 2 and 1000")
+        return level, seed, max_turns
+
+    async def form_of(request: Request) -> dict[str, str]:
+        body = (await request.body()).decode("utf-8", "replace")
+        if len(body) > 300_000:
+            raise BadAction("the form is too large")
+        return {k: v[-1] for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items()}
+
+    async def json_of(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > 300_000:
+            raise BadAction("the request is too large")
+        try:
+            data = json.loads(raw or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise BadAction("the request body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise BadAction("the request body must be a JSON object")
+        return data
+
+    def int_param(value: str | None, name: str, default: int, lo: int, hi: int) -> int:
+        if value is None or value == "":
+            return default
+        try:
+            n = int(value)
+        except ValueError:
+            raise BadAction(f"{name} must be a whole number, not {value!r}") from None
+        if not lo <= n <= hi:
+            raise BadAction(f"{name} must be between {lo} and {hi}")
+        return n
+
+    # -- errors --------------------------------------------------------------------------------
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, exc: GameError) -> Response:
+        if wants_html(request):
+            titles = {404: "No such game", 403: "Not your game", 500: "This game is broken"}
+            return error_page(request, exc.status, titles.get(exc.status, "Refused"),
+                              exc.message)
+        return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra},
+                            status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        parts = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}"
+                 for e in exc.errors()]
+        return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
+                            status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if wants_html(request):
+            title = "Page not found" if exc.status_code == 404 else "Error"
+            msg = "There is nothing at this address." if exc.status_code == 404 \
+                else str(exc.detail)
+            return error_page(request, exc.status_code, title, msg)
+        return JSONResponse({"error": "http_error", "message": str(exc.detail)},
+                            status_code=exc.status_code)
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> Response:
+        rows = await asyncio.to_thread(games.owned, tokens_of(request))
+        return page(request, "home.html", levels=levels, default_level=default_level(),
+                    games=[row_dict(r) for r in rows],
+                    turn_choices=MAX_TURNS_CHOICES)
+
+    @app.post("/games")
+    async def new_game_form(request: Request) -> Response:
+        level, seed, max_turns = new_game_args(await form_of(request))
+        live, token = await asyncio.to_thread(games.create, level, seed, max_turns)
+        conductor.kick(live.id)
+        resp = RedirectResponse(f"/g/{live.id}", status_code=303)
+        set_token(resp, live.id, token)
+        return resp
+
+    @app.get("/g/{game_id}", response_class=HTMLResponse)
+    async def game_page(request: Request, game_id: str, t: str | None = None) -> Response:
+        if t is not None:  # a link to continue in another browser: keep the token in a cookie
+            live = await live_game(game_id)
+            games.authorize(live, t)
+            resp = RedirectResponse(f"/g/{game_id}", status_code=303)
+            set_token(resp, game_id, t)
+            return resp
+        live = await load(request, game_id)
+        if not live.is_play:
+            return RedirectResponse(f"/replay/{game_id}", status_code=303)
+        snap = games.snapshot(live, 0)
+        if snap["thinking"]:
+            conductor.kick(game_id)
+        return page(request, "game.html", snapshot=snap, levels=levels,
+                    title=f"Parlor Magic — {live.row.title}",
+                    share_url=f"/g/{game_id}?t={token_for(request, game_id)}")
+
+    @app.post("/g/{game_id}/rematch")
+    async def rematch_form(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        new, token = await asyncio.to_thread(
+            games.create, live.row.level, None, _max_turns(live.row.settings))
+        conductor.kick(new.id)
+        resp = RedirectResponse(f"/g/{new.id}", status_code=303)
+        set_token(resp, new.id, token)
+        return resp
+
+    @app.get("/g/{game_id}/record.txt")
+    async def record_file(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        text = games.record_text(live)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="parlor-{game_id}.txt"'})
+
+    @app.get("/replay/{game_id}", response_class=HTMLResponse)
+    async def replay_page(request: Request, game_id: str, step: str | None = None) -> Response:
+        live = await load(request, game_id)
+        n = int_param(step, "step", 0, 0, 10**6)
+        snap = await asyncio.to_thread(games.replay_snapshot, live, n, live.human)
+        return page(request, "replay.html", snapshot=snap, title=f"Replay — {live.row.title}")
+
+    @app.post("/import")
+    async def import_form(request: Request) -> Response:
+        data = await form_of(request)
+        live, token = await asyncio.to_thread(games.import_record, data.get("record", ""))
+        resp = RedirectResponse(f"/replay/{live.id}", status_code=303)
+        set_token(resp, live.id, token)
+        return resp
+
+    @app.get("/rules", response_class=HTMLResponse)
+    async def rules_page(request: Request) -> Response:
+        doc = rules_doc("rules.md")
+        return page(request, "rules.html", doc=doc, rulings=ruling_index_html(doc),
+                    title="Parlor Magic — rules")
+
+    @app.get("/notation", response_class=HTMLResponse)
+    async def notation_page(request: Request) -> Response:
+        doc = rules_doc("notation.md")
+        return page(request, "rules.html", doc=doc, rulings="", title="Parlor Magic — notation")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    # -- API -----------------------------------------------------------------------------------
+
+    @app.get("/api/levels")
+    async def api_levels() -> dict[str, Any]:
+        return {"levels": levels, "accepted": accepted, "default": default_level()}
+
+    @app.post("/api/games", status_code=201)
+    async def api_new_game(request: Request) -> Response:
+        level, seed, max_turns = new_game_args(await json_of(request))
+        live, token = await asyncio.to_thread(games.create, level, seed, max_turns)
+        conductor.kick(live.id)
+        snap = games.snapshot(live, 0)
+        resp = JSONResponse({"id": live.id, "token": token, "url": f"/g/{live.id}",
+                             "snapshot": snap}, status_code=201)
+        set_token(resp, live.id, token)
+        return resp
+
+    @app.get("/api/games")
+    async def api_games(request: Request) -> dict[str, Any]:
+        rows = await asyncio.to_thread(games.owned, tokens_of(request))
+        return {"games": [row_dict(r) for r in rows]}
+
+    @app.get("/api/games/{game_id}")
+    async def api_state(request: Request, game_id: str, after: str | None = None,
+                        wait: str | None = None, log_from: str | None = None) -> Response:
+        live = await load(request, game_id)
+        after_v = int_param(after, "after", -1, -1, 10**7)
+        wait_s = float(int_param(wait, "wait", 0, 0, 30))
+        start = int_param(log_from, "log_from", 0, 0, 10**7)
+        changed = conductor.changed_event(game_id)
+        snap = games.snapshot(live, start)
+        if snap["thinking"]:
+            conductor.kick(game_id)
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), timeout=wait_s)
+            snap = games.snapshot(live, start)
+        snap["thinking_now"] = game_id in conductor.thinking
+        return JSONResponse(snap)
+
+    @app.post("/api/games/{game_id}/actions")
+    async def api_act(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        data = await json_of(request)
+        action, version = data.get("action"), data.get("version")
+        if not isinstance(action, str):
+            raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
+                            "the move number the table showed")
+        start = data.get("log_from", 0)
+        start = start if isinstance(start, int) and start >= 0 else 0
+        snap = games.act(live, version, action, start)
+        conductor.notify(game_id)
+        if snap["thinking"]:
+            conductor.kick(game_id)
+        return JSONResponse(snap)
+
+    @app.get("/api/games/{game_id}/hint")
+    async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
+        live = await load(request, game_id)
+        v = None if version is None else int_param(version, "version", 0, 0, 10**7)
+        advice = await conductor.hint(live, v)
+        return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
+                             "source": advice.source, "seconds": round(advice.seconds, 3),
+                             "version": v})
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def api_rematch(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        new, token = await asyncio.to_thread(
+            games.create, live.row.level, None, _max_turns(live.row.settings))
+        conductor.kick(new.id)
+        resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
+                            status_code=201)
+        set_token(resp, new.id, token)
+        return resp
+
+    @app.get("/api/games/{game_id}/record")
+    async def api_record(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        return PlainTextResponse(games.record_text(live))
+
+    @app.post("/api/records", status_code=201)
+    async def api_import(request: Request) -> Response:
+        ctype = request.headers.get("content-type", "")
+        if ctype.startswith("application/json"):
+            text = (await json_of(request)).get("record")
+        else:
+            raw = await request.body()
+            if len(raw) > 300_000:
+                raise BadAction("the record is too large")
+            text = raw.decode("utf-8", "replace")
+        if not isinstance(text, str) or not text.strip():
+            raise BadAction("send the game record as text, or as {\"record\": \"...\"}")
+        live, token = await asyncio.to_thread(games.import_record, text)
+        resp = JSONResponse({"id": live.id, "token": token, "url": f"/replay/{live.id}",
+                             "steps": len(live.actions)}, status_code=201)
+        set_token(resp, live.id, token)
+        return resp
+
+    @app.get("/api/replays/{game_id}")
+    async def api_replay(request: Request, game_id: str, step: str | None = None,
+                         seat: str | None = None) -> Response:
+        live = await load(request, game_id)
+        n = int_param(step, "step", 0, 0, 10**6)
+        who = int_param(seat, "seat", 1, 1, 2) - 1
+        return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
+
+    return app
+
+
+def _max_turns(settings: str) -> int:
+    m = re.search(r"max_turns=(\d+)", settings)
+    return int(m.group(1)) if m else 200
+
+
+
+__all__ = ["create_app"]

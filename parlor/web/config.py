@@ -1,0 +1,43 @@
+"""Settings of the web app, from the environment or ``parlor serve`` options."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from parlor.store import default_url
+
+
+def _float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    database_url: str = "sqlite:///parlor.db"
+    pace: float = 0.9  # at least this many seconds between two of the computer's actions
+    think_budget: float = 0.0  # seconds per decision; 0: the level's own budget
+    hint_budget: float = 0.0  # seconds the expert may think for a hint; 0: its own
+    workers: int = 2  # processes (or threads) where the computer thinks
+    worker_kind: str = "process"  # "process" or "thread"
+    max_cached: int = 500  # live games kept in memory
+    default_level: str = ""
+
+    @staticmethod
+    def from_env() -> WebConfig:
+        """``PARLOR_DATABASE_URL``, ``PARLOR_PACE``, ``PARLOR_THINK``, ``PARLOR_HINT``,
+        ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``."""
+        return WebConfig(
+            database_url=default_url(),
+            pace=_float("PARLOR_PACE", 0.9),
+            think_budget=_float("PARLOR_THINK", 0.0),
+            hint_budget=_float("PARLOR_HINT", 0.0),
+            workers=max(1, int(_float("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
+            worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
+        )
+
+
+__all__ = ["WebConfig"]

@@ -1,0 +1,550 @@
+"""Live games: the in-memory cache of states, one lock per game, and every change committed
+to the store before it is accepted. No HTTP here: :mod:`parlor.web.app` calls these methods
+from its worker threads.
+
+Each game has a *version*, the number of actions in its record. A client sends the version
+it saw with each action; any other version (a double click, a second tab, a replayed
+request) is refused and changes nothing. A game is rebuilt after a restart by replaying its
+record from the store, so it resumes exactly.
+
+Only :func:`parlor.rules.view.view` data for the human, the human's legal actions and the
+log sentences as the human may read them leave through :meth:`Games.snapshot`.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
+
+from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
+from parlor.rules.actions import WrongTurnError as EngineWrongTurn
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.notation import RecordError, parse_record, record
+from parlor.rules.state import Settings, State
+from parlor.rules.view import View, view
+from parlor.store import GameRow, GameStore, StoreConflict
+from parlor.web.explain import why
+
+#: Replay checkpoints: a saved state every this many actions.
+CHECKPOINT = 32
+MAX_RECORD_BYTES = 256 * 1024
+MAX_RECORD_ACTIONS = 20_000
+
+
+class GameError(Exception):
+    """A request the game refuses; ``status`` is the HTTP status, ``code`` a short name."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class GameNotFound(GameError):
+    status, code = 404, "not_found"
+
+
+class NotYourGame(GameError):
+    status, code = 403, "forbidden"
+
+
+class StaleVersion(GameError):
+    status, code = 409, "stale"
+
+
+class WrongTurn(GameError):
+    status, code = 409, "not_your_turn"
+
+
+class GameOver(GameError):
+    status, code = 409, "game_over"
+
+
+class BadAction(GameError):
+    status, code = 400, "bad_action"
+
+
+class IllegalAction(GameError):
+    status, code = 422, "illegal"
+
+
+class GameBroken(GameError):
+    status, code = 500, "broken"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def agent_seed(seed: int, version: int) -> int:
+    """The computer's seed for its decision at ``version``: a replayed game decides alike."""
+    return (seed * 1_000_003 + version * 7919 + 17) & 0x7FFF_FFFF
+
+
+class LiveGame:
+    """A game in memory: its row, its state and its lock."""
+
+    __slots__ = ("actions", "changed_at", "checkpoints", "driving", "lock", "row", "state",
+                 "token_hash")
+
+    def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
+        self.row = row
+        self.token_hash = token_hash
+        self.state = state
+        self.actions = actions  # the record's actions (kept for replays)
+        self.lock = threading.Lock()
+        self.changed_at = time.monotonic()
+        self.checkpoints: dict[int, State] = {}
+        self.driving = False
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def human(self) -> int:
+        return self.row.human
+
+    @property
+    def computer(self) -> int:
+        return 1 - self.row.human
+
+    @property
+    def is_play(self) -> bool:
+        return self.row.kind == "play"
+
+    def computer_to_act(self) -> bool:
+        s = self.state
+        return self.is_play and not s.is_over and s.actor == self.computer
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerJob:
+    """Everything the computer needs for one decision, and nothing from the live state."""
+
+    game_id: str
+    version: int
+    level: str
+    seed: int
+    view: View
+    legal: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class HintJob:
+    version: int
+    seed: int
+    view: View
+    legal: list[str]
+
+
+def _status(s: State) -> str:
+    return "over" if s.is_over else "live"
+
+
+def _log_entries(s: State, player: int, start: int) -> list[dict[str, Any]]:
+    """Log sentences as ``player`` may read them (``Event.text_for``), with their kind, rule
+    and "why"."""
+    events = s.log or []
+    out = []
+    for i in range(max(0, start), len(events)):
+        e = events[i]
+        text = e.text_for(player)
+        entry: dict[str, Any] = {"n": i, "text": text, "kind": e.kind, "rule": e.rule}
+        w = why(e.kind, text)
+        if w is not None:
+            entry["why"] = w
+        out.append(entry)
+    return out
+
+
+def view_payload(v: View) -> dict[str, Any]:
+    """``v.to_dict()`` without the log (sent apart, as entries with their kind and rule).
+
+    The same dict, built without ``dataclasses.asdict``'s deep copies (a test checks they
+    are equal), because every reply carries one.
+
+    >>> from parlor.rules.engine import new_game
+    >>> s = new_game(3)
+    >>> expected = view(s, 0).to_dict()
+    >>> del expected["log"]
+    >>> view_payload(view(s, 0)) == expected
+    True
+    """
+    d: dict[str, Any] = _plain(v)
+    d.pop("log", None)
+    d["settings"] = str(v.settings)
+    return d
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(x: Any) -> Any:
+    """dataclasses.asdict for the view's value types (dataclasses, tuples, scalars)."""
+    t = type(x)
+    if t in _SCALARS:
+        return x
+    if t is tuple or t is list:
+        return t(_plain(y) for y in x)
+    names = _FIELDS.get(t)
+    if names is None:
+        if not is_dataclass(x):
+            return x
+        names = _FIELDS[t] = tuple(f.name for f in fields(x))
+    return {n: _plain(getattr(x, n)) for n in names}
+
+
+def table_view(s: State, player: int) -> View:
+    """``view(s, player)`` without its log (whose sentences are sent apart, from
+    ``Event.text_for``): the view of a shallow copy whose log is switched off, so the live
+    state is not touched and the whole log is not rebuilt at every reply."""
+    quiet = copy.copy(s)
+    quiet.log = None
+    return view(quiet, player)
+
+
+class Games:
+    """The live games of one server: cache, locks, store."""
+
+    def __init__(self, store: GameStore, max_cached: int = 500) -> None:
+        self.store = store
+        self.max_cached = max_cached
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
+
+    # -- creating and loading ------------------------------------------------------------------
+
+    def create(self, level: str, seed: int | None = None, max_turns: int = 200,
+               human: int = 0) -> tuple[LiveGame, str]:
+        """A new game against the computer; returns it and the player's secret token."""
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        settings = Settings(max_turns=max_turns)
+        state = new_game(seed, settings)
+        token = secrets.token_urlsafe(24)
+        now = time.time()
+        row = GameRow(id=new_id(), kind="play", human=human, level=level, seed=seed,
+                      settings=str(settings), created=now, updated=now, version=0,
+                      turn=state.turn, status=_status(state), result=state.result,
+                      title=f"You against {level}")
+        moves = [str(a) for a in state.history]  # none unless the deal applied something
+        row = replace(row, version=len(moves))
+        self.store.insert(row, hash_token(token), moves)
+        live = LiveGame(row, hash_token(token), state, moves)
+        self._remember(live)
+        return live, token
+
+    def import_record(self, text: str) -> tuple[LiveGame, str]:
+        """Store a game record for step-by-step replay; raises BadAction naming the line."""
+        if len(text.encode()) > MAX_RECORD_BYTES:
+            raise BadAction(f"a record is at most {MAX_RECORD_BYTES // 1024} KB")
+        try:
+            settings, seed, parsed = parse_record(text)
+        except (RecordError, ValueError) as exc:
+            raise BadAction(f"not a game record: {exc}") from None
+        if len(parsed) > MAX_RECORD_ACTIONS:
+            raise BadAction(f"a record has at most {MAX_RECORD_ACTIONS} actions")
+        state = new_game(seed, settings)
+        for line_no, action in parsed:
+            try:
+                apply(state, action)
+            except ValueError as exc:
+                raise BadAction(f"line {line_no}: {action}: {exc}") from None
+        moves = [str(a) for a in state.history]
+        token = secrets.token_urlsafe(24)
+        now = time.time()
+        row = GameRow(id=new_id(), kind="replay", human=0, level="-", seed=seed,
+                      settings=str(settings), created=now, updated=now, version=len(moves),
+                      turn=state.turn, status=_status(state), result=state.result,
+                      title=f"Imported record, seed {seed}")
+        self.store.insert(row, hash_token(token), moves)
+        live = LiveGame(row, hash_token(token), state, moves)
+        self._remember(live)
+        return live, token
+
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory (no store access: safe on the event loop)."""
+        with self._cache_lock:
+            live = self._cache.get(game_id)
+            if live is not None:
+                self._cache.move_to_end(game_id)
+            return live
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game (replayed from the store when not in memory); GameNotFound."""
+        if not game_id or len(game_id) > 32:
+            raise GameNotFound(f"there is no game {game_id!r}")
+        with self._cache_lock:
+            live = self._cache.get(game_id)
+            if live is not None:
+                self._cache.move_to_end(game_id)
+                return live
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:  # one replay per game, even when two requests race
+            with self._cache_lock:
+                live = self._cache.get(game_id)
+            if live is None:
+                live = self._load(game_id)
+                self._remember(live)
+        with self._cache_lock:
+            self._loading.pop(game_id, None)
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        stored = self.store.load(game_id)
+        if stored is None:
+            raise GameNotFound(f"there is no game {game_id!r}")
+        row = stored.row
+        try:
+            state = new_game(row.seed, Settings.parse(row.settings))
+            for n, text in enumerate(stored.actions):
+                try:
+                    apply(state, text)
+                except ValueError as exc:
+                    raise GameBroken(f"game {game_id} does not replay at action {n + 1} "
+                                     f"({text}): {exc}") from None
+        except ValueError as exc:
+            if isinstance(exc, GameError):
+                raise
+            raise GameBroken(f"game {game_id} cannot be rebuilt: {exc}") from None
+        return LiveGame(row, stored.token_hash, state, list(stored.actions))
+
+    def _remember(self, live: LiveGame) -> None:
+        with self._cache_lock:
+            self._cache[live.id] = live
+            self._cache.move_to_end(live.id)
+            while len(self._cache) > self.max_cached:
+                victim = next((g for g in self._cache.values()
+                               if not g.driving and not g.lock.locked()), None)
+                if victim is None or victim is live:
+                    break
+                del self._cache[victim.id]
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (tests: the next get replays it from the store)."""
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    # -- access ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def authorize(live: LiveGame, token: str | None) -> None:
+        if not token or not hmac.compare_digest(hash_token(token), live.token_hash):
+            raise NotYourGame("this game belongs to another browser: it needs its player "
+                              "token")
+
+    def owned(self, tokens: dict[str, str]) -> list[GameRow]:
+        """The saved games whose tokens these are (game id -> token), most recent first."""
+        hashes = self.store.token_hashes(list(tokens)[:500])
+        ok = [gid for gid, h in hashes.items()
+              if hmac.compare_digest(hash_token(tokens[gid]), h)]
+        return self.store.rows(ok)
+
+    # -- what the human sees ----------------------------------------------------------------------
+
+    def snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
+        with live.lock:
+            return self._snapshot(live, log_from)
+
+    def _snapshot(self, live: LiveGame, log_from: int) -> dict[str, Any]:
+        s = live.state
+        v = table_view(s, live.human)
+        over = s.is_over
+        return {
+            "id": live.id,
+            "kind": live.row.kind,
+            "version": live.row.version,
+            "level": live.row.level,
+            "settings": live.row.settings,
+            "status": _status(s),
+            "you": live.human,
+            "seed": live.row.seed if over else None,
+            "thinking": live.computer_to_act(),
+            "your_turn": not over and s.actor == live.human,
+            "view": view_payload(v),
+            "log": _log_entries(s, live.human, log_from),
+            "log_total": len(s.log or ()),
+        }
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
+        """Apply the human's action if ``version`` is current and the action legal; commit it
+        to the store, then return the new snapshot. Refusals change nothing."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
+        try:
+            action = Action.parse(text)
+        except ActionParseError as exc:
+            raise BadAction(str(exc)) from None
+        with live.lock:
+            if not live.is_play:
+                raise BadAction("this is an imported record: it can be replayed, not played")
+            s = live.state
+            if version != live.row.version:
+                raise StaleVersion(
+                    f"that click was made on an out-of-date table (move {version}; the game "
+                    f"is at move {live.row.version}). Nothing was done: the table is now up "
+                    "to date.", version=live.row.version)
+            if s.is_over:
+                raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+            if action.verb == "resign":
+                action = Action("resign")
+            elif s.actor != live.human:
+                raise WrongTurn("it is the computer's decision: wait for it",
+                                version=live.row.version)
+            trial = s.clone()
+            try:
+                apply(trial, action, player=live.human)
+            except GameOverError as exc:
+                raise GameOver(str(exc), version=live.row.version) from None
+            except EngineWrongTurn as exc:
+                raise WrongTurn(str(exc), version=live.row.version) from None
+            except IllegalActionError as exc:
+                raise IllegalAction(str(exc), version=live.row.version) from None
+            self._commit(live, trial)
+            return self._snapshot(live, log_from)
+
+    def _commit(self, live: LiveGame, trial: State) -> None:
+        """Store the new actions of ``trial`` and only then make it the live state."""
+        new = [str(a) for a in trial.history[len(live.state.history):]]
+        version = live.row.version
+        try:
+            self.store.append_many(live.id, version, new, turn=trial.turn,
+                                   status=_status(trial), result=trial.result)
+        except StoreConflict:
+            self.forget(live.id)  # another server process wrote: reload next time
+            raise StaleVersion("the game changed elsewhere; reload the page") from None
+        live.state = trial
+        live.actions.extend(new)
+        live.row = replace(live.row, version=version + len(new), turn=trial.turn,
+                           status=_status(trial), result=trial.result, updated=time.time())
+        live.changed_at = time.monotonic()
+
+    # -- the computer ---------------------------------------------------------------------------
+
+    def computer_job(self, live: LiveGame) -> ComputerJob | None:
+        with live.lock:
+            if not live.computer_to_act():
+                return None
+            s = live.state
+            # the log stays here: agents decide from the table, and it would be pickled
+            return ComputerJob(live.id, live.row.version, live.row.level,
+                               agent_seed(live.row.seed, live.row.version),
+                               table_view(s, live.computer),
+                               [str(a) for a in legal_actions(s)])
+
+    def apply_computer(self, live: LiveGame, version: int, text: str) -> bool:
+        """Apply the computer's decision made at ``version`` (False if the game moved on)."""
+        with live.lock:
+            if live.row.version != version or not live.computer_to_act():
+                return False
+            s = live.state
+            legal = [str(a) for a in legal_actions(s)]
+            if text not in legal:  # never trust a worker's answer blindly
+                text = legal[agent_seed(live.row.seed, version) % len(legal)]
+            trial = s.clone()
+            apply(trial, text, player=live.computer)
+            self._commit(live, trial)
+            return True
+
+    def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
+        with live.lock:
+            s = live.state
+            if not live.is_play or s.is_over:
+                raise GameOver("the game is over", version=live.row.version)
+            if version is not None and version != live.row.version:
+                raise StaleVersion("the table has changed: ask again",
+                                   version=live.row.version)
+            if s.actor != live.human:
+                raise WrongTurn("a hint is for your own decision: the computer is deciding",
+                                version=live.row.version)
+            return HintJob(live.row.version, agent_seed(live.row.seed, live.row.version) ^ 1,
+                           table_view(s, live.human),
+                           [str(a) for a in legal_actions(s)])
+
+    # -- records and replays --------------------------------------------------------------------
+
+    def record_text(self, live: LiveGame) -> str:
+        """The game record; only once the game is over (it names every hidden card)."""
+        with live.lock:
+            if live.is_play and not live.state.is_over:
+                raise GameOver("a record can be exported when the game is over: it shows "
+                               "the computer's cards", version=live.row.version)
+            return record(live.state)
+
+    def replay_snapshot(self, live: LiveGame, step: int, seat: int) -> dict[str, Any]:
+        """The table after the first ``step`` actions, as Rlr ``seat`` saw it."""
+        with live.lock:
+            if live.is_play and not live.state.is_over:
+                raise GameOver("a game can be replayed once it is over",
+                               version=live.row.version)
+            total = len(live.actions)
+            step = max(0, min(step, total))
+            s = self._state_at(live, step)
+            v = table_view(s, seat)
+            return {
+                "id": live.id,
+                "kind": live.row.kind,
+                "step": step,
+                "steps": total,
+                "seat": seat,
+                "seed": live.row.seed,
+                "settings": live.row.settings,
+                "title": live.row.title,
+                "last": live.actions[step - 1] if step else None,
+                "next": live.actions[step] if step < total else None,
+                "view": view_payload(v),
+                "log": _log_entries(s, seat, 0),
+                "log_total": len(s.log or ()),
+            }
+
+    def _state_at(self, live: LiveGame, step: int) -> State:
+        base = (step // CHECKPOINT) * CHECKPOINT
+        start = max((k for k in live.checkpoints if k <= base), default=None)
+        if start is None:
+            s = new_game(live.row.seed, Settings.parse(live.row.settings))
+            start = 0
+        else:
+            s = live.checkpoints[start].clone()
+        for k in range(start, step):
+            if k % CHECKPOINT == 0 and k not in live.checkpoints:
+                live.checkpoints[k] = s.clone()
+            apply(s, live.actions[k])
+        return s
+
+
+__all__ = [
+    "BadAction",
+    "ComputerJob",
+    "GameBroken",
+    "GameError",
+    "GameNotFound",
+    "GameOver",
+    "Games",
+    "HintJob",
+    "IllegalAction",
+    "LiveGame",
+    "NotYourGame",
+    "StaleVersion",
+    "WrongTurn",
+    "agent_seed",
+    "hash_token",
+]

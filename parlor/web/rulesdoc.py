@@ -1,0 +1,288 @@
+"""The rules page: ``docs/rules.md`` rendered to HTML on the server, with an anchor per rule.
+
+A small Markdown renderer of our own, for the subset the docs use: headings, paragraphs,
+nested ``-`` lists, tables, code fences and the inline forms ``**bold**``, ``*em*``,
+`` `code` `` and ``[text](url)``. Rule paragraphs (``**903.**``) and sub-rules (``- 903.4``)
+get anchors ``#r903`` and ``#r903.4``; rule numbers in the text link to them, and each
+ruling tag ``[R13]`` links to an index of the rules that apply it (``#R13``)::
+
+    >>> md = "## 900 Ranking\\n\\n**903.** Compare [R26]:\\n- 903.1 See (903.2).\\n- 903.2 Trumps."
+    >>> doc = render(md)
+    >>> 'id="r903"' in doc.html, 'id="r903.1"' in doc.html, 'href="#r903.2"' in doc.html
+    (True, True, True)
+    >>> doc.rulings["R26"]
+    ['903']
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
+
+_RULE_HEAD = re.compile(r"^\*\*(\d{3,4})\.\*\*\s*")
+_SUB_RULE = re.compile(r"^(\d{3,4}\.\d+)\s+")
+_RULING = re.compile(r"\[(R\d{1,2})\]")
+_NUMBER = re.compile(r"(?<![\w.:/-])(\d{3,4}(?:\.\d+)?)(?![\w%])")
+_INLINE = re.compile(r"(`[^`]+`)|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"
+                     r"|\[([^\]]+)\]\(([^)\s]+)\)")
+
+#: Tooltips for the game's abbreviations (also used by the browser client).
+GLOSSARY: dict[str, str] = {
+    "Rlr": "Ruler: one of the two players",
+    "Lnd": "Land (a 7 to 10): taxed for one point of mnr of its suit",
+    "Enh": "Enhancement (a 2 to 6): played on a card, a Domain or the Trumps stack; ranks, "
+           "trumps and expels",
+    "Cre": "Creature (an A, J, Q or K): attacks and blocks; Pwr/Tgh A 1/1, J 1/2, Q 2/2, "
+           "K 2/3",
+    "Mnr": "Manor: the mana of Parlor Magic, one point per taxed Lnd, of the Lnd's suit",
+    "mnr": "Manor: the mana of Parlor Magic, one point per taxed Lnd, of the Lnd's suit",
+}
+_TERMS = re.compile(r"\b(Rlrs?|Lnds?|Enhs?|Cres?|[Mm]nr)\b")
+
+
+@dataclass(slots=True)
+class RulesDoc:
+    html: str
+    rules: list[str] = field(default_factory=list)  # every rule id with an anchor, in order
+    rulings: dict[str, list[str]] = field(default_factory=dict)  # "R13" -> rule ids
+    toc: list[tuple[str, str]] = field(default_factory=list)  # (anchor, heading)
+
+
+def _anchor_for_number(number: str, known: set[str]) -> str | None:
+    if number in known:
+        return f"r{number}"
+    base = number.partition(".")[0]
+    return f"r{base}" if base in known else None
+
+
+def _inline(text: str, known: set[str], current: list[str]) -> str:
+    """Inline Markdown to HTML, with rule numbers, rulings and abbreviations linked."""
+    out: list[str] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        out.append(_plain(text[pos:m.start()], known, current))
+        code, bold, em, label, url = m.groups()
+        if code:
+            out.append(f"<code>{html.escape(code[1:-1])}</code>")
+        elif bold is not None:
+            out.append(f"<strong>{_inline(bold, known, current)}</strong>")
+        elif em is not None:
+            out.append(f"<em>{_inline(em, known, current)}</em>")
+        else:
+            target = url
+            if url.endswith("rules.md"):
+                target = "/rules"
+            elif url.endswith("notation.md"):
+                target = "/notation"
+            out.append(f'<a href="{html.escape(target)}">{html.escape(label)}</a>')
+        pos = m.end()
+    out.append(_plain(text[pos:], known, current))
+    return "".join(out)
+
+
+def _plain(text: str, known: set[str], current: list[str]) -> str:
+    escaped = html.escape(text, quote=False)
+
+    def ruling(m: re.Match[str]) -> str:
+        return f'[<a class="ruling" href="#{m.group(1)}">{m.group(1)}</a>]'
+
+    def number(m: re.Match[str]) -> str:
+        anchor = _anchor_for_number(m.group(1), known)
+        if anchor is None or (current and m.group(1) == current[0]):
+            return m.group(0)
+        return f'<a class="rule-ref" href="#{anchor}">{m.group(1)}</a>'
+
+    def term(m: re.Match[str]) -> str:
+        word = m.group(1)
+        tip = GLOSSARY.get(word.rstrip("s"), GLOSSARY.get(word, ""))
+        return f'<abbr class="term" title="{html.escape(tip)}">{word}</abbr>'
+
+    parts = re.split(r"(\[R\d{1,2}\]|\[Choice\])", escaped)
+    done = []
+    for part in parts:
+        if _RULING.fullmatch(part):
+            done.append(_RULING.sub(ruling, part))
+        elif part == "[Choice]":
+            done.append('[<a class="ruling" href="#choices">Choice</a>]')
+        else:
+            done.append(_TERMS.sub(term, _NUMBER.sub(number, part)))
+    return "".join(done)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def render(markdown: str) -> RulesDoc:
+    """Render the rules Markdown (see the module doc for the subset)."""
+    lines = markdown.splitlines()
+    known: set[str] = set()
+    for line in lines:
+        s = line.strip()
+        m = _RULE_HEAD.match(s) or (_SUB_RULE.match(s[2:]) if s.startswith("- ") else None)
+        if m:
+            known.add(m.group(1))
+    doc = RulesDoc("")
+    out: list[str] = []
+    para: list[str] = []
+    current: list[str] = []  # the rule being rendered (its own number is not linked)
+    list_stack: list[int] = []  # indents of open <ul>s
+    item_open: list[bool] = []
+    table: list[str] = []
+    in_code = False
+    code: list[str] = []
+
+    def note_rulings(text: str, rule: str | None) -> None:
+        if rule is None:
+            return
+        for r in _RULING.findall(text):
+            ids = doc.rulings.setdefault(r, [])
+            if rule not in ids:
+                ids.append(rule)
+
+    def flush_para() -> None:
+        if para:
+            text = " ".join(para)
+            m = _RULE_HEAD.match(text)
+            if m:
+                rule = m.group(1)
+                current[:] = [rule]
+                doc.rules.append(rule)
+                note_rulings(text, rule)
+                body = _inline(text[m.end():], known, current)
+                out.append(f'<p class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
+                           f"{rule}.</a> {body}</p>")
+            else:
+                note_rulings(text, current[0] if current else None)
+                out.append(f"<p>{_inline(text, known, current)}</p>")
+            para.clear()
+
+    def close_lists(indent: int = -1) -> None:
+        while list_stack and list_stack[-1] > indent:
+            if item_open and item_open[-1]:
+                out.append("</li>")
+            item_open.pop()
+            list_stack.pop()
+            out.append("</ul>")
+
+    def flush_table() -> None:
+        if not table:
+            return
+        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table]
+        out.append('<table class="doc-table"><thead><tr>')
+        out.extend(f"<th>{_inline(c, known, current)}</th>" for c in rows[0])
+        out.append("</tr></thead><tbody>")
+        for r in rows[2:]:
+            out.append("<tr>" + "".join(f"<td>{_inline(c, known, current)}</td>" for c in r)
+                       + "</tr>")
+        out.append("</tbody></table>")
+        table.clear()
+
+    for raw in lines:
+        if in_code:
+            if raw.strip().startswith("```"):
+                out.append(f"<pre><code>{html.escape(chr(10).join(code))}</code></pre>")
+                code.clear()
+                in_code = False
+            else:
+                code.append(raw)
+            continue
+        stripped = raw.strip()
+        indent = len(raw) - len(raw.lstrip(" "))
+        if stripped.startswith("```"):
+            flush_para()
+            close_lists()
+            in_code = True
+            continue
+        if stripped.startswith("|"):
+            flush_para()
+            close_lists()
+            table.append(stripped)
+            continue
+        flush_table()
+        if not stripped:
+            flush_para()
+            close_lists()
+            continue
+        if stripped.startswith("#"):
+            flush_para()
+            close_lists()
+            level = len(stripped) - len(stripped.lstrip("#"))
+            title = stripped[level:].strip()
+            m = re.match(r"(\d{3,4}) ", title)
+            anchor = f"s{m.group(1)}" if m else _slug(title)
+            if title.startswith("Choices made"):
+                anchor = "choices"
+            tag = f"h{min(level, 4)}"
+            if level == 2:
+                doc.toc.append((anchor, title))
+                current.clear()
+            out.append(f'<{tag} id="{anchor}">{_inline(title, known, current)}</{tag}>')
+            continue
+        if stripped.startswith("- "):
+            flush_para()
+            if not list_stack or indent > list_stack[-1]:
+                if list_stack and not item_open[-1]:
+                    out.append("<li>")
+                    item_open[-1] = True
+                out.append("<ul>")
+                list_stack.append(indent)
+                item_open.append(False)
+            else:
+                close_lists(indent)
+                if item_open and item_open[-1]:
+                    out.append("</li>")
+                    item_open[-1] = False
+            body = stripped[2:]
+            m = _SUB_RULE.match(body)
+            rule = m.group(1) if m else None
+            if m and rule is not None:
+                doc.rules.append(rule)
+                note_rulings(body, rule)
+                out.append(f'<li class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
+                           f"{rule}</a> {_inline(body[m.end():], known, current)}")
+            else:
+                note_rulings(body, current[0] if current else None)
+                out.append(f"<li>{_inline(body, known, current)}")
+            item_open[-1] = True
+            continue
+        if list_stack and indent > list_stack[-1]:
+            out.append(" " + _inline(stripped, known, current))  # continuation of an item
+            # rulings on continuation lines belong to the item's rule
+            note_rulings(stripped, current[0] if current else None)
+            continue
+        close_lists()
+        para.append(stripped)
+    flush_para()
+    close_lists()
+    flush_table()
+    doc.html = "\n".join(out)
+    return doc
+
+
+def ruling_index_html(doc: RulesDoc) -> str:
+    """The index of rulings: each ``[Rn]`` and the rules that apply it."""
+    items = []
+    for r in sorted(doc.rulings, key=lambda x: int(x[1:])):
+        links = ", ".join(f'<a href="#r{n}">{n}</a>' for n in doc.rulings[r])
+        items.append(f'<li id="{r}"><strong>{r}</strong>: {links}</li>')
+    return '<ul class="rulings">' + "".join(items) + "</ul>"
+
+
+@cache
+def rules_doc(name: str = "rules.md") -> RulesDoc:
+    """The rendered document (cached); a short note when the docs folder is absent."""
+    path = DOCS / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return RulesDoc(f"<p>The document {html.escape(name)} is not installed.</p>")
+    return render(text)
+
+
+__all__ = ["GLOSSARY", "RulesDoc", "render", "rules_doc", "ruling_index_html"]

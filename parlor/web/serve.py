@@ -1,0 +1,68 @@
+"""``parlor serve``: the web app on uvicorn.
+
+    parlor serve [--host 127.0.0.1] [--port 8000] [--db URL] [--pace SECONDS] [--workers N]
+
+Games are stored in SQLite (``./parlor.db``) unless ``--db`` or ``PARLOR_DATABASE_URL``
+names another SQLAlchemy URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from dataclasses import replace
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``parlor serve`` on the subparsers of the ``parlor`` command."""
+    p = sub.add_parser("serve", help="run the web app",
+                       description="Run the web app: play against the computer in a browser.")
+    add_arguments(p)
+    p.set_defaults(func=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="SQLAlchemy URL of the games database (default: "
+                             "PARLOR_DATABASE_URL, or sqlite:///parlor.db)")
+    parser.add_argument("--pace", type=float, default=None, metavar="SECONDS",
+                        help="least time between two of the computer's actions (default 0.9)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="processes where the computer thinks (default: up to 4)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from parlor.web.app import create_app
+    from parlor.web.config import WebConfig
+
+    config = WebConfig.from_env()
+    if args.db:
+        config = replace(config, database_url=args.db)
+    if args.pace is not None:
+        config = replace(config, pace=max(0.0, args.pace))
+    if args.workers is not None:
+        config = replace(config, workers=max(1, args.workers))
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(config)
+    print(f"Parlor Magic at http://{args.host}:{args.port}  (games in {config.database_url})",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get(
+        "PARLOR_LOG_LEVEL", "warning"), access_log=False)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="parlor serve", description="Run the web app.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

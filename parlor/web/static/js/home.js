@@ -1,0 +1,16 @@
+// The home page: a fan of cards, and loading a record file into the import box.
+import { cardSVG } from "./cards.js";
+
+const fan = document.getElementById("fan");
+if (fan) {
+  fan.innerHTML = ["KS", "QH", "9D", "4C", "AS"].map((c, i) =>
+    `<span class="fan-card" style="--r:${(i - 2) * 9}deg">${cardSVG(c)}</span>`).join("");
+}
+const file = document.getElementById("record-file");
+const area = document.getElementById("record");
+if (file && area) {
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (f) area.value = await f.text();
+  });
+}

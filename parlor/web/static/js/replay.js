@@ -1,0 +1,83 @@
+// Step-by-step replay of a finished or imported game, from either Rlr's seat.
+import { renderLog } from "./log.js";
+import { emptyMarks, PHASES, renderTable } from "./table.js";
+import { esc, richText } from "./text.js";
+
+const app = document.getElementById("app");
+const gameId = app.dataset.game;
+const logEl = document.getElementById("log");
+const phaseEl = document.getElementById("phase");
+const msgEl = document.getElementById("message");
+const slider = document.getElementById("step");
+const playBtn = document.getElementById("play");
+const seatBtn = document.getElementById("seat");
+
+let snap = JSON.parse(document.getElementById("snapshot").textContent);
+let timer = null;
+let loading = false;
+
+function render() {
+  const seat = snap.seat;
+  renderTable({ view: snap.view, me: seat, names: seat === 0 ? ["Rlr 1", "Rlr 2"] : ["Rlr 1", "Rlr 2"], marks: emptyMarks() });
+  const v = snap.view;
+  phaseEl.innerHTML = `<span class="turn">Step ${snap.step} of ${snap.steps}</span> · Turn ${v.turn} · ${richText(PHASES[v.phase] || v.phase)}` +
+    (v.phase === "over" ? ` — ${richText(v.result)}` : ` — Rlr ${v.actor + 1} to decide`);
+  msgEl.innerHTML = snap.last ? `Last action: <code>${esc(snap.last)}</code>` + (snap.next ? ` · next: <code>${esc(snap.next)}</code>` : "") : (snap.next ? `First action: <code>${esc(snap.next)}</code>` : "");
+  renderLog(logEl, snap.log, { replace: true });
+  slider.value = String(snap.step);
+  slider.max = String(snap.steps);
+  slider.setAttribute("aria-valuetext", `step ${snap.step} of ${snap.steps}`);
+  seatBtn.textContent = `Rlr ${seat + 1}'s seat`;
+  seatBtn.setAttribute("aria-label", `Viewing from Rlr ${seat + 1}'s seat; switch seats`);
+}
+
+async function go(step, seat = snap.seat) {
+  if (loading) return;
+  loading = true;
+  try {
+    const n = Math.max(0, Math.min(step, snap.steps));
+    const r = await fetch(`/api/replays/${gameId}?step=${n}&seat=${seat + 1}`, { credentials: "same-origin" });
+    if (r.ok) {
+      snap = await r.json();
+      render();
+      history.replaceState(null, "", `/replay/${gameId}?step=${snap.step}`);
+    } else {
+      msgEl.textContent = "This step cannot be shown.";
+    }
+  } finally {
+    loading = false;
+  }
+}
+
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  playBtn.textContent = "Play";
+  playBtn.setAttribute("aria-pressed", "false");
+}
+
+document.getElementById("first").addEventListener("click", () => { stop(); go(0); });
+document.getElementById("prev").addEventListener("click", () => { stop(); go(snap.step - 1); });
+document.getElementById("next").addEventListener("click", () => { stop(); go(snap.step + 1); });
+document.getElementById("last").addEventListener("click", () => { stop(); go(snap.steps); });
+slider.addEventListener("change", () => { stop(); go(Number(slider.value)); });
+seatBtn.addEventListener("click", () => go(snap.step, 1 - snap.seat));
+playBtn.addEventListener("click", () => {
+  if (timer) return stop();
+  playBtn.textContent = "Pause";
+  playBtn.setAttribute("aria-pressed", "true");
+  timer = setInterval(() => {
+    if (snap.step >= snap.steps) return stop();
+    go(snap.step + 1);
+  }, 700);
+  return null;
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.matches("input[type=text], textarea, select")) return;
+  if (ev.key === "ArrowRight") { stop(); go(snap.step + 1); }
+  if (ev.key === "ArrowLeft") { stop(); go(snap.step - 1); }
+  if (ev.key === "Home") { stop(); go(0); }
+  if (ev.key === "End") { stop(); go(snap.steps); }
+});
+
+render();

@@ -1,0 +1,242 @@
+// Draws the full spread from a view (the JSON of parlor.rules.view.View) into the page.
+// It marks what the controller says is selectable, selected or a target; it decides nothing.
+import { backSVG, cardName, cardSVG, face, kind, SUIT_NAMES } from "./cards.js";
+import { esc } from "./text.js";
+
+const SUITS = ["C", "D", "H", "S"];
+
+function suitIcon(suit, cls = "") {
+  return `<svg class="suit-icon ${cls}" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-${suit}" class="s-${suit}"/></svg>`;
+}
+
+function markClasses(key, marks) {
+  const c = [];
+  if (marks.selectable.has(key)) c.push("selectable");
+  if (marks.selected === key) c.push("selected");
+  if (marks.targets.has(key)) c.push("target");
+  if (marks.hinted.has(key)) c.push("hinted");
+  if (marks.paying.has(key)) c.push("paying");
+  else if (marks.payable.has(key)) c.push("payable");
+  return c.join(" ");
+}
+
+function interactive(key, marks) {
+  const active = marks.selectable.has(key) || marks.targets.has(key) || marks.payable.has(key);
+  return active ? ` tabindex="0" role="button"` : ` tabindex="-1"`;
+}
+
+function enhNames(enhs) {
+  return enhs.map((e) => cardName(face(e))).join(" and ");
+}
+
+function statusWords(tc, ctx) {
+  const w = [];
+  if (tc.taxed_on) w.push(tc.taxed_on - 1 === ctx.me ? "taxed on your turn" : `taxed on ${ctx.names[tc.taxed_on - 1]}'s turn`);
+  if (tc.inactive) w.push("inactive");
+  if (tc.damage) w.push(`${tc.damage} damage`);
+  if (tc.terminal) w.push("terminal");
+  const cb = ctx.combat;
+  if (cb) {
+    if (cb.attackers.includes(tc.ref)) w.push("attacking");
+    const b = cb.blocks.find(([bl]) => bl === tc.ref);
+    if (b && b[1] !== "-") w.push(`blocking ${cardName(face(b[1]))}`);
+  }
+  return w;
+}
+
+function tableCard(tc, ctx, zone) {
+  const marks = ctx.marks;
+  const isCre = kind(tc.card) === "Cre";
+  const words = statusWords(tc, ctx);
+  let label = cardName(tc.card);
+  if (tc.enhs.length) label += ` with ${enhNames(tc.enhs)}`;
+  if (isCre) label += `, ${tc.pwr}/${tc.tgh}`;
+  if (words.length) label += `, ${words.join(", ")}`;
+  const cls = ["tcard", `k-${kind(tc.card)}`];
+  if (tc.taxed_on) cls.push("taxed", `taxed-${tc.taxed_on}`);
+  if (tc.inactive) cls.push("inactive");
+  if (tc.terminal) cls.push("terminal");
+  const cb = ctx.combat;
+  let combatBadge = "";
+  if (cb) {
+    const ai = cb.attackers.indexOf(tc.ref);
+    if (ai >= 0) {
+      cls.push("attacking");
+      combatBadge = `<span class="badge atk" title="Attacker ${ai + 1}">ATK ${ai + 1}</span>`;
+    }
+    const b = cb.blocks.find(([bl]) => bl === tc.ref);
+    if (b && b[1] !== "-") {
+      cls.push("blocking");
+      combatBadge = `<span class="badge blk" title="Blocks ${esc(b[1])}">BLK ${cb.attackers.indexOf(b[1]) + 1}</span>`;
+    }
+  }
+  let badges = combatBadge;
+  if (isCre) {
+    const modded = tc.pwr !== baseStats(tc.card)[0] || tc.tgh !== baseStats(tc.card)[1];
+    badges += `<span class="badge pt${modded ? " modded" : ""}">${tc.pwr}/${tc.tgh}</span>`;
+  }
+  if (tc.damage) badges += `<span class="badge dmg" title="${tc.damage} damage">−${tc.damage}</span>`;
+  if (tc.inactive) badges += `<span class="badge zz" title="Inactive: summoned this turn">zz</span>`;
+  if (tc.terminal) badges += `<span class="badge term" title="Terminal: leaves at the next untax">✕</span>`;
+  const enhs = tc.enhs.map((e, i) => {
+    const key = e;
+    return `<div class="enh ${markClasses(key, marks)}" data-key="${esc(key)}" style="--i:${i + 1};z-index:${20 - i}" title="${esc(face(e))} on ${esc(tc.card)}"` +
+      `${interactive(key, marks)} aria-label="${esc(cardName(face(e)))}, an Enh on ${esc(cardName(tc.card))}${e.startsWith(`${ctx.me + 1}:`) ? ", yours" : ""}">` +
+      `${cardSVG(face(e))}</div>`;
+  }).join("");
+  return `<div class="hostwrap${tc.taxed_on ? " taxed" : ""}" style="--n:${tc.enhs.length}">${enhs}` +
+    `<div class="${cls.join(" ")} ${markClasses(tc.ref, marks)}" data-key="${esc(tc.ref)}"${interactive(tc.ref, marks)} ` +
+    `aria-label="${esc(label)}"><div class="slot"><div class="face">${cardSVG(tc.card)}</div></div>${badges}</div></div>`;
+}
+
+function baseStats(card) {
+  const r = face(card).slice(0, -1);
+  return { A: [1, 1], J: [1, 2], Q: [2, 2], K: [2, 3] }[r] || [0, 0];
+}
+
+function pile(label, count, cards, note, extraCls = "") {
+  const list = cards && cards.length
+    ? `<div class="pile-list">${cards.map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c, { noKind: true })}</span>`).join("")}</div>`
+    : `<p class="muted small">${esc(note)}</p>`;
+  const back = count ? backSVG() : `<svg class="card-svg" viewBox="0 0 100 140" aria-hidden="true"><rect x="2" y="2" width="96" height="136" rx="8" class="empty-slot"/></svg>`;
+  return `<details class="pile ${extraCls}"><summary aria-label="${esc(label)}: ${count} cards">` +
+    `<span class="pile-card">${back}<span class="count">${count}</span></span><span class="pile-label">${esc(label)}</span></summary>` +
+    `<div class="pile-pop">${list}</div></details>`;
+}
+
+function plate(side, p, ctx) {
+  const v = ctx.view;
+  const pool = SUITS.map((s, i) => {
+    const n = side.pool[i];
+    const key = `pool:${s}`;
+    const payable = ctx.marks.payable.has(key);
+    const spent = ctx.marks.spend ? ctx.marks.spend.filter((x) => x === s).length : 0;
+    return `<span class="chip${n ? "" : " zero"}${payable ? " payable" : ""}" data-key="${p === ctx.me ? key : ""}"` +
+      `${payable ? ' tabindex="0" role="button"' : ""} aria-label="${n} ${SUIT_NAMES[s]} mnr${spent ? `, ${spent} chosen to spend` : ""}" title="${SUIT_NAMES[s]} mnr">` +
+      `${suitIcon(s)}<b>${n}</b>${spent ? `<i>−${spent}</i>` : ""}</span>`;
+  }).join("");
+  const phasing = v.phasing === p;
+  const deciding = v.actor === p && v.phase !== "over";
+  return `<div class="plate${deciding ? " deciding" : ""}${phasing ? " phasing" : ""}" aria-label="${esc(ctx.names[p])}: ${side.life} life">` +
+    `<div class="who"><span class="name">${esc(ctx.names[p])}${ctx.names[p].startsWith("Rlr") ? "" : ` <small>Rlr ${p + 1}</small>`}</span>${phasing ? '<span class="tag" title="The phasing Rlr: whose turn it is">P</span>' : '<span class="tag o" title="The other Rlr">O</span>'}</div>` +
+    `<div class="life" title="Life"><svg class="suit-icon" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-H" class="life-heart"/></svg><b>${side.life}</b><span class="life-label">life</span></div>` +
+    `<div class="pool" aria-label="Mnr pool" title="Mnr pool by suit">${pool}</div>` +
+    `<div class="counts">${side.hand_count} in Hand</div></div>`;
+}
+
+function zone(cls, key, label, inner, ctx, count) {
+  const marks = ctx.marks;
+  const k = key ? ` data-key="${esc(key)}"${interactive(key, marks)}` : "";
+  const crowded = count > 6 ? " crowded" : "";
+  return `<div class="zone ${cls}${crowded} ${key ? markClasses(key, marks) : ""}"${k} aria-label="${esc(label)}">` +
+    `<span class="zone-label" aria-hidden="true">${esc(cls.split(" ")[0])}</span><div class="cards">${inner}</div></div>`;
+}
+
+function sideHTML(p, ctx) {
+  const v = ctx.view;
+  const side = v.sides[p];
+  const mine = p === ctx.me;
+  const name = ctx.names[p];
+  const home = side.home.map((tc) => tableCard(tc, ctx, "home")).join("");
+  const field = side.field.map((tc) => tableCard(tc, ctx, "field")).join("");
+  const domKey = `D${p + 1}`;
+  const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"${interactive(e, ctx.marks)} ` +
+    `aria-label="${esc(cardName(face(e)))} in ${esc(name)}'s Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}">${cardSVG(face(e))}</div>`).join("");
+  const known = side.recycle_known || [];
+  const piles = `<div class="piles" aria-label="${esc(name)}'s piles">` +
+    pile("Draw", side.draw_count, null, "Face down.") +
+    pile("Recycle", side.recycle_count, known, mine ? "Empty." : "Face down; none known.") +
+    pile("Discard", side.discard_count, side.discard, side.discard === null ? "Closed in match play." : "Empty.") + "</div>";
+  let backs = "";
+  if (!mine || !side.hand) {
+    const cards = Array.from({ length: side.hand_count }, () => `<div class="bcard">${backSVG()}</div>`).join("");
+    const drawn = v.phasing === p && v.drawn_count ? `<span class="drawn-backs" aria-label="${v.drawn_count} drawn cards">+${v.drawn_count} drawn</span>` : "";
+    backs = `<div class="hand backs" aria-label="${esc(name)}'s Hand: ${side.hand_count} cards, face down"><span class="zone-label" aria-hidden="true">hand ${side.hand_count}</span><div class="cards">${cards}</div>${drawn}</div>`;
+  }
+  const lands = `<div class="side-row lands-row">${backs}${piles}` +
+    zone("home", null, `${name}'s Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
+    zone("domain", domKey, `${name}'s Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length) +
+    "</div>";
+  const fieldRow = `<div class="side-row field-row">${plate(side, p, ctx)}` +
+    zone("field", null, `${name}'s Field: ${side.field.length} Cres`, field || '<span class="empty">no Cres</span>', ctx, side.field.length) + "</div>";
+  let hand;
+  if (mine && side.hand) {
+    const cards = side.hand.map((c) => {
+      const key = `h:${c}`;
+      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, in your Hand">${cardSVG(c)}</div>`;
+    }).join("");
+    let drawn = "";
+    if (v.drawn && v.drawn.length && v.phasing === p) {
+      drawn = `<div class="drawn" aria-label="Drawn cards"><span class="zone-label">drawn</span>` + v.drawn.map((c) => {
+        const key = `d:${c}`;
+        return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, just drawn">${cardSVG(c)}</div>`;
+      }).join("") + "</div>";
+    }
+    hand = `<div class="side-row hand-row">${drawn}<div class="hand${side.hand.length > 8 ? " crowded" : ""}" aria-label="Your Hand: ${side.hand.length} cards">${cards || '<span class="empty">empty Hand</span>'}</div></div>`;
+  } else {
+    hand = "";
+  }
+  return mine ? fieldRow + lands + hand : lands + fieldRow;
+}
+
+function trumpsHTML(ctx) {
+  const v = ctx.view;
+  const stack = v.stack;
+  const top = stack.length ? stack[stack.length - 1] : null;
+  const cards = stack.slice(-4).map((c, i, arr) => {
+    const isTop = i === arr.length - 1;
+    const key = c;
+    return `<div class="scard${isTop ? " top" : ""} ${isTop ? markClasses(key, ctx.marks) : ""}" data-key="${isTop ? esc(key) : ""}" style="--i:${i}"` +
+      `${isTop ? interactive(key, ctx.marks) : ""} aria-label="${esc(cardName(face(c)))}${isTop ? ", top of the Trumps stack" : ""}">${cardSVG(face(c))}</div>`;
+  }).join("");
+  const trump = v.trump
+    ? `<span class="trump-suit">${suitIcon(v.trump, "big")}<span>${SUIT_NAMES[v.trump]} are trumps</span></span>`
+    : `<span class="trump-suit none">No trump suit</span>`;
+  return `<div class="zone stack ${markClasses("T", ctx.marks)}" data-key="T"${interactive("T", ctx.marks)} aria-label="The Trumps stack: ${stack.length} cards${top ? `, ${esc(cardName(face(top)))} on top` : ""}">` +
+    `<span class="zone-label" aria-hidden="true">trumps</span><div class="cards">${cards || '<span class="empty">empty</span>'}</div></div>${trump}`;
+}
+
+// Render the spread. ctx: {view, me, names, marks:{selectable,targets,selected,hinted,paying,payable,spend}}
+export function renderTable(ctx) {
+  ctx.combat = ctx.view.combat;
+  document.getElementById("side-opp").innerHTML = sideHTML(1 - ctx.me, ctx);
+  document.getElementById("side-me").innerHTML = sideHTML(ctx.me, ctx);
+  document.getElementById("trumps").innerHTML = trumpsHTML(ctx);
+  fitRows();
+}
+
+// Overlap the cards of a row just enough to keep it on one line (like a fanned hand).
+export function fitRows() {
+  for (const row of document.querySelectorAll(".zone.home .cards, .zone.field .cards, .zone.domain .cards, .hand .cards, .hand:not(.backs)")) {
+    const kids = [...row.children].filter((k) => !k.classList.contains("empty") && !k.classList.contains("zone-label"));
+    kids.forEach((k) => { k.style.marginLeft = ""; });
+    if (kids.length < 2) continue;
+    const avail = row.clientWidth;
+    const used = row.scrollWidth;
+    if (used <= avail + 1) continue;
+    const step = Math.ceil((used - avail) / (kids.length - 1));
+    const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+    kids.slice(1).forEach((k) => { k.style.marginLeft = `${-(step + 2)}px`; });
+    if (gap && row.scrollWidth > avail + 1) row.style.columnGap = "0px";
+  }
+}
+window.addEventListener("resize", () => fitRows());
+
+export function emptyMarks() {
+  return { selectable: new Set(), targets: new Set(), selected: null, hinted: new Set(), paying: new Set(), payable: new Set(), spend: [] };
+}
+
+export const PHASES = {
+  trim: "Recycle down to 7 cards in Hand",
+  keep: "Keep one drawn card, or Redraw",
+  window1: "First window: play a card or pass",
+  attack: "Declare attackers, or don't attack",
+  block: "Declare blockers",
+  ability_p: "Abilities of the phasing Rlr",
+  ability_o: "Abilities of the other Rlr",
+  window2: "Second window: play a card or pass",
+  split: "Split an attacker's damage among its blockers",
+  bonus: "Distribute the bonus points",
+  domain_bonus: "Distribute the Domain's bonus points",
+  over: "The game is over",
+};

@@ -1,0 +1,85 @@
+"""The search agent: anytime within its budget, reproducible by iterations, sound samples."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from parlor.ai.determinize import Determinizer
+from parlor.ai.greedy import HeuristicAgent
+from parlor.ai.search import SEARCHED, SearchAgent
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import State
+from parlor.rules.view import view
+
+MARGIN = 0.08  # seconds: one iteration, the determinizer and a loaded machine
+
+
+def searched_positions(seed: int, limit: int) -> list[State]:
+    """States where the search agent would search (windows with plays, attacks, blocks)."""
+    s = new_game(seed)
+    s.log = None
+    players = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+    out: list[State] = []
+    while not s.is_over and len(out) < limit:
+        legal = legal_actions(s)
+        if s.phase in SEARCHED and len(legal) >= 4 and s.turn > 8:
+            out.append(s.clone())
+        apply(s, players[s.actor].act(view(s, s.actor), legal))
+    return out
+
+
+def test_respects_time_budget() -> None:
+    agent = SearchAgent(3, budget=10.0)
+    worst = 0.0
+    for s in searched_positions(21, 4):
+        for budget in (0.05, 0.2):
+            t0 = time.perf_counter()
+            a = agent.act(view(s, s.actor), legal_actions(s), budget)
+            spent = time.perf_counter() - t0
+            assert a in legal_actions(s)
+            worst = max(worst, spent - budget)
+    assert worst <= MARGIN, f"overran its budget by {worst:.3f} s"
+
+
+def test_uses_its_budget_when_searching() -> None:
+    agent = SearchAgent(4, budget=0.1)
+    s = searched_positions(22, 1)[0]
+    t0 = time.perf_counter()
+    agent.act(view(s, s.actor), legal_actions(s))
+    assert time.perf_counter() - t0 >= 0.09
+    assert agent.last_iterations > 0
+
+
+def test_iteration_cap_is_reproducible() -> None:
+    for s in searched_positions(23, 3):
+        v, legal = view(s, s.actor), legal_actions(s)
+        runs = [SearchAgent(9, budget=60.0, max_iterations=40).explain(v, legal)
+                for _ in range(2)]
+        assert [(c.action, c.visits) for c in runs[0]] == [(c.action, c.visits) for c in runs[1]]
+
+
+def test_visits_add_up() -> None:
+    s = searched_positions(24, 1)[0]
+    agent = SearchAgent(2, budget=60.0, max_iterations=60)
+    choices = agent.explain(view(s, s.actor), legal_actions(s))
+    assert 60 <= agent.last_iterations <= 60 + 3 * 8  # whole batches of shared deals
+    assert sum(c.visits for c in choices) == agent.last_iterations
+    assert choices[0].visits == max(c.visits for c in choices)
+
+
+def test_determinizations_agree_with_the_view() -> None:
+    rng = random.Random(5)
+    for s in searched_positions(25, 3):
+        p = s.actor
+        v = view(s, p)
+        det = Determinizer(v, rng)
+        deals = [det.deal() for _ in range(5)]
+        for d in deals:
+            assert view(d, p) == v
+            assert legal_actions(d) == legal_actions(s)
+            cards = sorted(c for zone in d.zones().values() for c in zone)
+            assert cards == list(range(104))
+        o = 1 - p
+        if s.hand[o]:
+            assert len({tuple(sorted(d.hand[o])) for d in deals}) > 1

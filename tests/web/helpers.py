@@ -1,0 +1,60 @@
+"""Helpers for the web tests: app settings, creating games, waiting for the computer."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from parlor.web.config import WebConfig
+
+
+def config_for(path: Path, **kw: Any) -> WebConfig:
+    base: dict[str, Any] = {"database_url": f"sqlite:///{path}", "pace": 0.0, "workers": 2,
+                            "worker_kind": "thread"}
+    base.update(kw)
+    return WebConfig(**base)
+
+
+def new_game(c: TestClient, **kw: Any) -> dict[str, Any]:
+    body = {"level": "random", "seed": 7, "max_turns": 12}
+    body.update(kw)
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def wait_for_human(c: TestClient, gid: str, token: str, timeout: float = 20.0) -> dict[str, Any]:
+    """The snapshot once it is the human's decision or the game is over."""
+    end = time.monotonic() + timeout
+    after = -1
+    while True:
+        r = c.get(f"/api/games/{gid}", params={"after": after, "wait": 2},
+                  headers={"X-Parlor-Token": token})
+        assert r.status_code == 200, r.text
+        snap: dict[str, Any] = r.json()
+        if snap["your_turn"] or snap["status"] == "over":
+            return snap
+        after = snap["version"]
+        assert time.monotonic() < end, "the computer did not answer"
+
+
+def play_out(c: TestClient, gid: str, token: str, seed: int = 1,
+             max_moves: int = 2000) -> dict[str, Any]:
+    """Play random legal actions for the human until the game ends."""
+    rng = random.Random(seed)
+    snap = wait_for_human(c, gid, token)
+    for _ in range(max_moves):
+        if snap["status"] == "over":
+            return snap
+        action = rng.choice(snap["view"]["legal"])
+        r = c.post(f"/api/games/{gid}/actions", json={"action": action,
+                                                      "version": snap["version"]},
+                   headers={"X-Parlor-Token": token})
+        assert r.status_code == 200, r.text
+        snap = wait_for_human(c, gid, token)
+    raise AssertionError("the game did not end")

@@ -1,0 +1,160 @@
+"""Driving the browser client like a player: read the offered decisions from the page, choose
+one, and make it with clicks and keys (never by calling the API)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m parlor.web`` in a subprocess, on a free port and a given database."""
+
+    def __init__(self, db: Path, port: int | None = None, pace: float = 0.05) -> None:
+        self.db, self.port, self.pace = db, port or free_port(), pace
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = dict(os.environ, PARLOR_AI_WORKERS="1", PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
+             f"sqlite:///{self.db}", "--pace", str(self.pace)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=0.2):
+                return self
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server died: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def children(self) -> list[int]:
+        assert self.proc is not None
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            return [int(x) for x in path.read_text().split()]
+        except OSError:
+            return []
+
+    def kill9(self) -> list[int]:
+        """SIGKILL the server (no shutdown, no flush); returns the processes it had started."""
+        assert self.proc is not None
+        kids = self.children()
+        self.proc.kill()
+        self.proc.wait(10)
+        return kids
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def snapshot(page: Page) -> dict[str, Any]:
+    snap: dict[str, Any] = page.evaluate("window.parlor.snapshot()")
+    return snap
+
+
+def wait_for_decision(page: Page, timeout: float = 30.0) -> dict[str, Any]:
+    """Wait until the page shows the player's decision or the end of the game."""
+    page.wait_for_function(
+        "() => { const s = window.parlor && window.parlor.snapshot();"
+        " return s && (s.status === 'over' || (s.your_turn && !document.getElementById('app')"
+        ".classList.contains('busy'))); }", timeout=timeout * 1000)
+    return snapshot(page)
+
+
+def key_of(kind: str, card: str, me: int = 0) -> str:
+    return {"hand": f"h:{card}", "drawn": f"d:{card}", "mine": f"{me + 1}:{card}"}[kind]
+
+
+def click_key(page: Page, key: str, keyboard: bool = False) -> None:
+    el = page.locator(f'[data-key="{key}"]').first
+    if keyboard or "enh" in (el.get_attribute("class") or "") or key.startswith(("D", "T")):
+        el.focus()
+        page.keyboard.press("Enter")
+    else:
+        el.click()
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    """A plausible choice: Lnds and Cres first, attack with everything, block sometimes."""
+    def pick(prefix: tuple[str, ...]) -> list[str]:
+        return [a for a in legal if a.startswith(prefix)]
+
+    for group, p in ((pick(("keep",)), 1.0), (pick(("trim",)), 1.0),
+                     ([a for a in pick(("play",)) if " on " not in a and " tax " not in a], 0.9),
+                     (pick(("attack",)), 0.9), (pick(("assign", "bonus")), 1.0),
+                     (pick(("block",)), 0.5), (pick(("play", "expel")), 0.3),
+                     (pick(("sally", "harry", "volley", "ally", "carry")), 0.5)):
+        if group and rng.random() < p:
+            return rng.choice(group)
+    for bare in ("done", "pass", "end"):
+        if bare in legal:
+            return bare
+    return rng.choice(legal)
+
+
+def act_through_ui(page: Page, action: str, keyboard: bool = False) -> None:
+    """Make ``action`` with the controls a player would use."""
+    w = action.split()
+    v = w[0]
+    if v in ("pass", "done", "end") or action == "redraw":
+        if keyboard:
+            page.keyboard.press({"pass": "p", "done": "d", "end": "e", "redraw": "r"}[v])
+        else:
+            page.locator(f'[data-act="{v}"]').click()
+        return
+    if v == "redraw":
+        page.locator('[data-act="redraw-mode"]').click()
+        click_key(page, f"h:{w[1]}")
+        return
+    if v in ("assign", "bonus"):
+        click_key(page, w[1], keyboard)
+        _maybe_option(page, action)
+        return
+    actor = {"trim": "h", "play": "h", "expel": "h", "keep": "d"}.get(v)
+    key = f"{actor}:{w[1]}" if actor else f"1:{w[1]}"
+    target = w[3] if v in ("play", "expel") and len(w) > 3 else (w[2] if len(w) > 2 else None)
+    before = page.evaluate("window.parlor.snapshot().version")
+    click_key(page, key, keyboard)
+    if target is None:
+        _maybe_option(page, action, before)
+        return
+    click_key(page, target, keyboard)
+    _maybe_option(page, action, before)
+
+
+def _maybe_option(page: Page, action: str, before: int | None = None) -> None:
+    """When one click fits several decisions, the page offers them as buttons: take ours."""
+    opt = page.locator(f'button.option[data-action="{action}"]')
+    page.wait_for_timeout(30)
+    if opt.count() and opt.first.is_visible():
+        opt.first.click()
