@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from parlor.rules.actions import DONE, END, Action
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
-from parlor.rules.ranking import TRUMP, Counts, bonus, rank_counts
+from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
     C_RANK,
     C_SUIT,
+    DOMAIN,
     FACE,
     MAX_ATTACKERS,
     MAX_BLOCKERS,
@@ -31,6 +32,7 @@ from parlor.rules.table import (
     deal_damage,
     domain_counts,
     emit,
+    entity_text,
     group_counts,
     group_text,
     lnd_yield,
@@ -275,16 +277,15 @@ def _group_bonus(s: State) -> bool:
     blockers = list(cb.blocking)
     if blockers and cb.attackers:
         ca, cd = group_counts(s, cb.attackers), group_counts(s, blockers)
-        winner, how, diff, suit = rank_counts(ca, cd, s.trump)
+        winner, _how, diff, _suit = rank_counts(ca, cd, s.trump)
         if winner >= 0:
             b = bonus(diff)
             side = (s.phasing, s.opponent)[winner]
             losers = blockers if winner == 0 else list(cb.attackers)
-            verb = "outtrumps" if how == TRUMP else "outranks"
-            texts = (group_text(s, cb.attackers), group_text(s, blockers))
-            emit(s, "bonus", f"{texts[winner]} {verb} {texts[1 - winner]} in "
-                 f"{suit_name(suit)}, {(ca, cd)[winner][suit]} to {(ca, cd)[1 - winner][suit]}"
-                 f": bonus {b}", side, rule="R13")
+            if s.log is not None:
+                why = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
+                                     ca, cd, s.trump)
+                emit(s, "bonus", why.explain(), side, rule="R13", why=why)
             return _distribute(s, side, b, losers, Phase.BONUS)
     return _after_blocked(s)
 
@@ -342,15 +343,14 @@ def _after_blocked(s: State) -> bool:
     if not unblocked:
         return _unblocked_damage(s)
     ca, cd = group_counts(s, unblocked), domain_counts(s, o)
-    winner, how, diff, suit = rank_counts(ca, cd, s.trump)
+    winner, how, diff, _suit = rank_counts(ca, cd, s.trump)
     if winner < 0:
         return _unblocked_damage(s)
     b = bonus(diff)
-    verb = "outtrumps" if how == TRUMP else "outranks"
-    texts = (group_text(s, unblocked), "D:" + "/".join(card_text(e) for e in s.domain[o]))
-    emit(s, "bonus", f"{texts[winner]} {verb} {texts[1 - winner]} in {suit_name(suit)}, "
-         f"{(ca, cd)[winner][suit]} to {(ca, cd)[1 - winner][suit]}: bonus {b}",
-         (s.phasing, o)[winner], rule="R13")
+    if s.log is not None:
+        domain = entity_text(s, DOMAIN[o])
+        why = compare_counts(group_text(s, unblocked), domain, ca, cd, s.trump)
+        emit(s, "bonus", why.explain(), (s.phasing, o)[winner], rule="R13", why=why)
     if winner == 0:
         cb.o_dealt = True
         damage_rlr(s, o, b, "the attackers outrank the Domain")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from parlor.rules.ranking import Comparison
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +17,9 @@ class Event:
     player: int | None = None
     secret: str | None = None
     rule: str = ""
+    #: For a ranking decision (a combat or Domain bonus, an expel): the comparison behind it,
+    #: with both sides' counts, so that a "why" needs no parsing of the sentence.
+    why: Comparison | None = field(default=None, compare=False)
 
     def text_for(self, viewer: int | None) -> str:
         """The sentence as ``viewer`` may read it (None: the public sentence)."""

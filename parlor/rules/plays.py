@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from parlor.rules.actions import Action
 from parlor.rules.cards import COST, Kind
-from parlor.rules.ranking import LEVEL, TRUMP, bonus, outshows, rank_counts
+from parlor.rules.ranking import LEVEL, TRUMP, bonus, compare_counts, outshows, rank_counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -273,14 +273,16 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         return
     kind = C_KIND[target]
     where = s.host.get(target, NONE)
-    dom_damage = 0
-    if kind is Kind.ENH and where in DOMAIN:
+    mine = [0, 0, 0, 0]
+    mine[C_SUIT[e]] = C_RANK[e]
+    ce = (mine[0], mine[1], mine[2], mine[3])
+    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) \
+        if s.log is not None else None
+    dom_why = None
+    if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
-        if q != p:
-            ce = [0, 0, 0, 0]
-            ce[C_SUIT[e]] = C_RANK[e]
-            w, _, d, _ = rank_counts((ce[0], ce[1], ce[2], ce[3]), domain_counts(s, q), s.trump)
-            dom_damage = bonus(d) if w == 0 else 0
+        dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
+                                 s.trump)
     theirs = counts(s, target)[suit] if suit >= 0 else 0
     if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
         detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
@@ -297,14 +299,15 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         leave_play(s, target, discard=trumped)
         to_pile(s, e, discard=True)
         emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to {dest}",
-             p, rule="R24")
+             p, rule="R24", why=why)
         return
     leave_play(s, target, discard=trumped)
     to_pile(s, e, discard=True)
-    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24")
-    if dom_damage:
+    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
+         why=why)
+    if dom_why is not None and dom_why.winner == 0:
         q = DOMAIN.index(where)
-        damage_rlr(s, q, dom_damage, f"{card_text(e)} beats the Domain")
+        damage_rlr(s, q, dom_why.bonus, f"{card_text(e)} beats the Domain", why=dom_why)
 
 
 def diagnose_play(s: State, p: int, a: Action) -> str:

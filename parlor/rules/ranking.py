@@ -255,8 +255,12 @@ def compare(a: str | Side, b: str | Side, trump: str | Suit | None = None) -> Co
     """
     side_a, side_b = parse_side(a), parse_side(b)
     trump_suit = None if trump is None else Suit.parse(trump)
-    ca, cb = side_a.counts, side_b.counts
-    t = None if trump_suit is None else int(trump_suit)
+    return compare_counts(str(side_a), str(side_b), side_a.counts, side_b.counts, trump_suit)
+
+
+def compare_counts(a: str, b: str, ca: Counts, cb: Counts, trump: int | None) -> Comparison:
+    """:func:`compare` for sides already reduced to counts (the engine's log uses it)."""
+    t = None if trump is None else int(trump)
     winner, how, diff, suit = rank_counts(ca, cb, t)
     shown_a, shown_b = (_drop(ca, t), _drop(cb, t)) if t is not None and ca[t] == cb[t] else (
         ca,
@@ -264,10 +268,10 @@ def compare(a: str | Side, b: str | Side, trump: str | Suit | None = None) -> Co
     )
     outshown = 1 if outshows(shown_a, shown_b) else 0 if outshows(shown_b, shown_a) else None
     return Comparison(
-        a=str(side_a),
-        b=str(side_b),
+        a=a,
+        b=b,
         counts=(ca, cb),
-        trump=trump_suit,
+        trump=None if t is None else Suit(t),
         winner=None if winner < 0 else winner,
         kind={TRUMP: "trump", RANK: "rank"}.get(how),  # type: ignore[arg-type]
         differential=diff,
@@ -315,11 +319,22 @@ def _explain(r: Comparison) -> str:
         if ca[s] and cb[s] and (r.trump is None or s != r.trump)
     ]
     if not shared:
-        return f"{pair}: {trump_note}they share no suit to rank in"
+        return f"{pair}: {trump_note}they share no suit to rank in{_outshow_note(r)}"
     ties = ", ".join(f"{s.title} {ca[s]} to {cb[s]}" for s in shared)
     if all(ca[s] == cb[s] for s in shared):
         return f"{pair}: {trump_note}tied in every shared suit ({ties})"
     return f"{pair}: {trump_note}each outranks the other by the same margin ({ties})"
+
+
+def _outshow_note(r: Comparison) -> str:
+    """``; 6C outshows JH with 6 in Clubs`` (enough to expel a lone Enh, rule 1102.1)."""
+    if r.outshown is None:
+        return ""
+    shower = r.counts[1 - r.outshown]
+    top = max(shower)
+    suit = next(Suit(x) for x in range(4) if shower[x] == top and not r.counts[r.outshown][x])
+    names = (r.a, r.b)
+    return f"; {names[1 - r.outshown]} outshows {names[r.outshown]} with {top} in {suit.title}"
 
 
 __all__ = [
@@ -334,6 +349,7 @@ __all__ = [
     "bonus",
     "carry_counts",
     "compare",
+    "compare_counts",
     "counts_of",
     "merge",
     "outshows",

@@ -7,7 +7,7 @@ import random
 
 from parlor.rules.cards import Kind, Suit, spot
 from parlor.rules.events import Event
-from parlor.rules.ranking import EMPTY, Counts
+from parlor.rules.ranking import EMPTY, Comparison, Counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -31,10 +31,10 @@ def rlr(p: int) -> str:
 
 
 def emit(s: State, kind: str, text: str, player: int | None = None,
-         secret: str | None = None, rule: str = "") -> None:
+         secret: str | None = None, rule: str = "", why: Comparison | None = None) -> None:
     """Append an event to the log (no-op when the log is switched off for playouts)."""
     if s.log is not None:
-        s.log.append(Event(kind, text, player, secret, rule))
+        s.log.append(Event(kind, text, player, secret, rule, why))
 
 
 # -- spot counts on the table (R25) ----------------------------------------------------------
@@ -122,11 +122,11 @@ def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
              f"({why}){note}", rule="R12")
 
 
-def damage_rlr(s: State, p: int, amount: int, why: str) -> None:
+def damage_rlr(s: State, p: int, amount: int, cause: str, why: Comparison | None = None) -> None:
     if amount <= 0:
         return
     s.life[p] -= amount
-    emit(s, "life", f"{rlr(p)} loses {amount} life ({why}): {s.life[p]} left", p)
+    emit(s, "life", f"{rlr(p)} loses {amount} life ({cause}): {s.life[p]} left", p, why=why)
 
 
 # -- moving cards -----------------------------------------------------------------------------

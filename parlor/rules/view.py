@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlor.rules.actions import Action
+from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
     NONE,
@@ -101,6 +102,8 @@ class View:
     winner: int | None
     result: str
     log: tuple[str, ...] = field(default=(), compare=False)
+    #: Aligned with ``log``: the comparison behind each ranking decision (None elsewhere).
+    log_why: tuple[Comparison | None, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -164,8 +167,9 @@ def _combat(cb: Combat) -> CombatView:
     )
 
 
-def view(s: State, player: int) -> View:
-    """Everything ``player`` may see now, and nothing else (R30)."""
+def view(s: State, player: int, log: bool = True) -> View:
+    """Everything ``player`` may see now, and nothing else (R30). ``log=False`` leaves the
+    game log out (callers that already hold it need not rebuild it every move)."""
     from parlor.rules.engine import legal_actions
 
     own_draw = s.phasing == player
@@ -187,7 +191,8 @@ def view(s: State, player: int) -> View:
         legal=tuple(str(a) for a in legal_actions(s)) if s.actor == player else (),
         winner=s.winner,
         result=s.result,
-        log=tuple(e.text_for(player) for e in s.log or ()),
+        log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
+        log_why=tuple(e.why for e in s.log or ()) if log else (),
     )
 
 

@@ -181,12 +181,13 @@ def view_payload(v: View) -> dict[str, Any]:
     >>> from parlor.rules.engine import new_game
     >>> s = new_game(3)
     >>> expected = view(s, 0).to_dict()
-    >>> del expected["log"]
+    >>> del expected["log"], expected["log_why"]
     >>> view_payload(view(s, 0)) == expected
     True
     """
     d: dict[str, Any] = _plain(v)
     d.pop("log", None)
+    d.pop("log_why", None)
     d["settings"] = str(v.settings)
     return d
 

@@ -174,7 +174,9 @@ def test_903_r26_no_outranking_in_a_suit_the_target_lacks() -> None:
     # "A target can't be outranked in a suit of which it has neither a base suit nor an Enh."
     r = compare("6C", "JH")
     check(r, None, None, 0, 0, None)
-    assert r.explain() == "6C and JH are level: they share no suit to rank in"
+    assert r.explain() == (
+        "6C and JH are level: they share no suit to rank in; 6C outshows JH with 6 in Clubs"
+    )
 
 
 def test_903_2_r26_trump_entity_can_only_be_trumped() -> None:
