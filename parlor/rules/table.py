@@ -181,7 +181,8 @@ def leave_combat(s: State, cid: int) -> None:
     assert cb is not None
     if cid in cb.blocking:
         attacker = cb.blocking.pop(cid)
-        cb.blockers[attacker].remove(cid)
+        if attacker != NONE:  # NONE: its attacker has already left the combat
+            cb.blockers[attacker].remove(cid)
     if cid in cb.blockers:
         for b in cb.blockers.pop(cid):
             cb.blocking[b] = NONE  # still a participant, blocking nobody (R15)

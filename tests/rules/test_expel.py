@@ -9,6 +9,7 @@ by itself after the expel; Rlr 1 is P.
 from __future__ import annotations
 
 from parlor.rules.engine import apply
+from parlor.rules.state import NONE
 
 from .combat_scenario import cid, legal, refused, said, setup, zone
 
@@ -355,3 +356,26 @@ def test_1104_r19_enhs_on_an_expelled_host_go_to_their_own_owners_piles() -> Non
     assert zone(s, "2.recycle") == "^QD ^2D"
     assert zone(s, "1.recycle") == "^2C"
     assert zone(s, "1.discard") == "3D"
+
+
+def test_1002_2_r15_expel_a_blocker_whose_attacker_already_left() -> None:
+    # Both of a combat's Cres leave in the second window: first the attacker, then the blocker
+    # that was left blocking nobody; the combat goes on without either (R15).
+    s = setup("""
+        settings: step
+        phasing: 1
+        phase: window2
+        actor: 2
+        1.field: KS
+        1.hand: 5H
+        1.home: 7H 8H 9H 10H 7C
+        2.field: JH
+        2.hand: 6S
+        2.home: 7S 8S 9S 10S 7D 8D
+        combat: attackers=1:KS blocks=2:JH>1:KS
+    """)
+    apply(s, "expel 6S at 1:KS")
+    assert s.combat is not None and s.combat.blocking == {cid("2:JH"): NONE}
+    apply(s, "expel 5H at 2:JH")
+    assert s.combat is not None and s.combat.blocking == {}
+    assert cid("1:KS") in s.discard[0] and cid("2:JH") in s.discard[1]  # both eliminated
