@@ -2,15 +2,16 @@
 
     parlor simulate -n 1000 --seed 7 [--p1 LEVEL] [--p2 LEVEL] [--workers N]
 
-``simulate`` plays ``n`` games dealt from the seeds ``seed``, ``seed + 1``, … and prints the
-wins of each seat (Rlr 1 and Rlr 2 as seated; who goes first is dealt at random, rule 106),
-the draws, the mean number of turns and the games per second. A progress bar is drawn on
+``simulate`` plays ``n`` games dealt from the seeds ``seed``, ``seed + 1``, … between two
+computer players whose seats alternate (:mod:`parlor.simulate`) and prints each player's wins
+with a 95% confidence interval, the wins of each seat, the draws, the mean number of turns,
+the players' think times and the games per second. A progress bar is drawn on
 stderr when it is a terminal. ``play`` (:mod:`parlor.play`), ``tournament``
 (:mod:`parlor.tournament_cli`) and ``serve`` (:mod:`parlor.web.serve`) are added by their
 modules.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
-    2 games, seeds 3..4, Rlr 1: random, Rlr 2: random
+    2 games, seeds 3..4, p1: random, p2: random (seats alternate)
     ...
     0
 """
@@ -18,120 +19,22 @@ modules.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-import random
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TextIO
 
 from parlor import __version__
-from parlor.rules.actions import Action
-from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import State
+from parlor.simulate import PLAYERS, GameResult, Summary, play_game, player_name, simulate
 
-# -- computer players -------------------------------------------------------------------------
-
-Policy = Callable[[State, random.Random], Action]
-
-
-def random_policy(s: State, rng: random.Random) -> Action:
-    """A uniformly random legal action."""
-    return rng.choice(legal_actions(s))
-
-
-# The levels --p1/--p2 accept. Stronger players join this table as parlor.ai grows.
-LEVELS: dict[str, Policy] = {"random": random_policy}
-
+__all__ = ["GameResult", "Progress", "main", "play_game"]
 
 def level(name: str) -> str:
-    """argparse type for --p1/--p2: a known level name."""
-    if name not in LEVELS:
-        raise argparse.ArgumentTypeError(
-            f"unknown level {name!r} (available: {', '.join(sorted(LEVELS))})"
-        )
-    return name
-
-
-# -- simulation -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    seed: int
-    winner: int | None  # the seat: 0 = Rlr 1, 1 = Rlr 2; None = a draw
-    turns: int
-    decisions: int
-
-
-def play_game(seed: int, p1: str = "random", p2: str = "random") -> GameResult:
-    """One game dealt from ``seed``; the players' choices come from their own seeded stream."""
-    policies = (LEVELS[p1], LEVELS[p2])
-    rng = random.Random(f"parlor-simulate-{seed}")
-    s = new_game(seed=seed)
-    s.log = None
-    decisions = 0
-    while not s.is_over:
-        apply(s, policies[s.actor](s, rng))
-        decisions += 1
-    return GameResult(seed, s.winner, s.turn, decisions)
-
-
-def _play_range(job: tuple[int, int, str, str]) -> list[GameResult]:
-    """Worker entry point: ``count`` games from seed ``start`` (module level, so it pickles)."""
-    start, count, p1, p2 = job
-    return [play_game(seed, p1, p2) for seed in range(start, start + count)]
-
-
-def simulate(n: int, seed: int, p1: str, p2: str, workers: int = 1) -> Iterator[GameResult]:
-    """The results of games ``seed`` … ``seed + n - 1``, in order with one worker, in
-    batches as they finish with several."""
-    if workers <= 1:
-        for i in range(n):
-            yield play_game(seed + i, p1, p2)
-        return
-    size = max(1, min(50, n // (workers * 8)))
-    jobs = [(start, min(size, seed + n - start), p1, p2) for start in range(seed, seed + n, size)]
-    with multiprocessing.Pool(workers) as pool:
-        for batch in pool.imap_unordered(_play_range, jobs):
-            yield from batch
-
-
-@dataclass(slots=True)
-class Summary:
-    games: int = 0
-    wins: tuple[int, int] = (0, 0)
-    draws: int = 0
-    turns: int = 0
-    decisions: int = 0
-
-    def add(self, r: GameResult) -> None:
-        self.games += 1
-        if r.winner is None:
-            self.draws += 1
-        elif r.winner == 0:
-            self.wins = (self.wins[0] + 1, self.wins[1])
-        else:
-            self.wins = (self.wins[0], self.wins[1] + 1)
-        self.turns += r.turns
-        self.decisions += r.decisions
-
-    def lines(self, seconds: float) -> list[str]:
-        def row(label: str, k: int) -> str:
-            pct = 100.0 * k / self.games if self.games else 0.0
-            return f"{label:<12}{k:>8}  ({pct:5.1f}%)"
-
-        n = self.games or 1
-        rate = self.games / seconds if seconds > 0 else float("inf")
-        return [
-            row("Rlr 1 wins", self.wins[0]),
-            row("Rlr 2 wins", self.wins[1]),
-            row("draws", self.draws),
-            f"{'mean turns':<12}{self.turns / n:>8.1f}",
-            f"{'mean dec.':<12}{self.decisions / n:>8.1f}",
-            f"{'games/s':<12}{rate:>8.1f}  ({seconds:.2f} s)",
-        ]
+    """argparse type for --p1/--p2: a known level (name or number 1-5)."""
+    try:
+        return player_name(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # -- progress bar -----------------------------------------------------------------------------
@@ -210,11 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=0,
                      help="seed of the first game; game i uses seed + i (default 0)")
-    levels = ", ".join(sorted(LEVELS))
+    levels = ", ".join(PLAYERS)
     sim.add_argument("--p1", type=level, default="random", metavar="LEVEL",
-                     help=f"Rlr 1's player (one of: {levels}; default random)")
+                     help=f"the first player (one of: {levels}, or 1-5; default random)")
     sim.add_argument("--p2", type=level, default="random", metavar="LEVEL",
-                     help=f"Rlr 2's player (one of: {levels}; default random)")
+                     help=f"the second player (one of: {levels}, or 1-5; default random)")
     sim.add_argument("--workers", type=_positive, default=1, metavar="N",
                      help="worker processes (default 1: play in this process)")
     sim.set_defaults(func=cmd_simulate)
@@ -233,8 +136,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seed: int = args.seed
     p1: str = args.p1
     p2: str = args.p2
-    print(f"{n} games, seeds {seed}..{seed + n - 1}, Rlr 1: {p1}, Rlr 2: {p2}", flush=True)
-    summary = Summary()
+    print(f"{n} games, seeds {seed}..{seed + n - 1}, p1: {p1}, p2: {p2} (seats alternate)",
+          flush=True)
+    summary = Summary(p1, p2)
     bar = Progress(n, label="simulate ")
     start = time.perf_counter()
     try:
