@@ -41,6 +41,7 @@ from parlor.rules.actions import Action, ActionParseError, IllegalActionError
 from parlor.rules.cards import PWR, TGH, Card
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, record, replay
+from parlor.rules.ranking import Comparison
 from parlor.rules.state import Settings, State
 from parlor.rules.view import SideView, TableCard, View, view
 
@@ -535,8 +536,8 @@ def reflow(lines: list[str]) -> str:
     return "\n".join(out).replace("**", "")
 
 
-def _why_function() -> Callable[[str, str], Any] | None:
-    """The web app's explanation of ranking sentences (parlor.web.explain.why), if present."""
+def _why_function() -> Callable[[str, str, Comparison | None], Any] | None:
+    """The web app's explanation of ranking decisions (parlor.web.explain.why), if present."""
     try:
         mod = importlib.import_module("parlor.web.explain")
     except ImportError:
@@ -588,16 +589,18 @@ class TerminalGame:
     def show_log(self) -> None:
         log = self.state.log or []
         for e in log[self.shown:]:
-            self.print_event(e.kind, e.text_for(self.human), e.rule)
+            self.print_event(e.kind, e.text_for(self.human), e.rule, e.why)
         self.shown = len(log)
 
-    def print_event(self, kind: str, text: str, rule: str) -> None:
-        """One line of the game log, with the reasoning behind ranking decisions."""
+    def print_event(self, kind: str, text: str, rule: str,
+                    comparison: Comparison | None = None) -> None:
+        """One line of the game log, with the reasoning behind ranking decisions (from the
+        event's comparison, ``Event.why``)."""
         self.console.print(self.event_text(text, rule))
         if WHY is None:
             return
         try:
-            why = WHY(kind, text)
+            why = WHY(kind, text, comparison)
         except Exception:  # the explanation is a help, never a reason to stop
             why = None
         if isinstance(why, dict) and isinstance(why.get("text"), str):
@@ -673,7 +676,7 @@ class TerminalGame:
         if verb == "log":
             n = int(words[1]) if len(words) > 1 and words[1].isdigit() else 20
             for e in (self.state.log or [])[-n:]:
-                self.print_event(e.kind, e.text_for(self.human), e.rule)
+                self.print_event(e.kind, e.text_for(self.human), e.rule, e.why)
             self.wait()
             return None
         if verb in ("rule", "why") and len(words) == 2:
@@ -841,7 +844,7 @@ class TerminalGame:
             elif words[0].lower() == "log":
                 n = int(words[1]) if len(words) > 1 and words[1].isdigit() else 20
                 for e in (self.state.log or [])[-n:]:
-                    self.print_event(e.kind, e.text_for(self.human), e.rule)
+                    self.print_event(e.kind, e.text_for(self.human), e.rule, e.why)
             elif words[0].lower() == "piles":
                 self.show_piles()
             else:

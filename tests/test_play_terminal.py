@@ -32,6 +32,7 @@ from parlor.play import (
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, replay
+from parlor.rules.ranking import compare
 from parlor.rules.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,10 +212,28 @@ def test_rule_command_quotes_the_rules() -> None:
 def test_ranking_lines_of_the_log_are_explained() -> None:
     s = window_state()
     g, buf = game_at(s, scripted([]), height=40)
-    g.print_event("bonus", "JD/3C outranks D:2C in Clubs, 3 to 2: bonus 1", "R13")
+    c = compare("JD/3C", "D:2C")
+    g.print_event("bonus", c.explain(), "R13", c)
+    g.print_event("move", "Rlr 1 moves to Main", "")
     out = " ".join(buf.getvalue().split())
     assert "JD/3C outranks D:2C in Clubs, 3 to 2: bonus 1 (R13)" in out
-    assert "why: JD/3C {D1, C3} against the Domain D:2C {C2}" in out
+    assert "why: The unblocked attacker JD/3C {D1, C3} against the Domain D:2C {C2}" in out
+    assert out.count("why:") == 1
+
+
+@pytest.mark.skipif(WHY is None, reason="parlor.web.explain is not there")
+def test_the_log_explains_ranking_events_from_their_comparison() -> None:
+    s = new_game(5)
+    rng = random.Random(5)
+    while not any(e.why is not None for e in s.log or []):
+        apply(s, rng.choice(legal_actions(s)))
+    g, buf = game_at(s, scripted([]), height=40)
+    g.show_log()
+    out = " ".join(buf.getvalue().split())
+    shown = [e for e in s.log or [] if e.why is not None]
+    assert out.count("why: ") == len(shown) + sum(
+        1 for e in s.log or [] if e.why is None and e.kind == "expel")
+    assert shown[0].why is not None and f"{shown[0].why.a} " in out
 
 
 def test_a_failing_or_illegal_computer_falls_back_to_a_legal_move() -> None:

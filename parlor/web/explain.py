@@ -1,22 +1,29 @@
 """The "why" of each ranking decision in the game log.
 
-The engine writes every ranking decision as one sentence (``JD/3C outranks D:2C in Clubs,
-3 to 2: bonus 1``; ``4C expels JH/3C: outranks in Clubs 4 to 3, 1 damage, to Recycle``).
-:func:`why` turns such a sentence into the reasoning behind it, with the spot counts of both
-sides and the numbers of the rules applied; other sentences have no "why"::
+Every ranking decision of the engine (a combat or Domain bonus, an expel, the life an expel
+takes from a Domain) carries the :class:`~parlor.rules.ranking.Comparison` behind it
+(``Event.why``, ``View.log_why``). :func:`why` turns that comparison into the reasoning, with
+both sides' spot counts and the numbers of the rules applied (docs/rules.md); the sentence
+itself is only read for what the comparison cannot know (where an expelled card went)::
 
-    >>> w = why("bonus", "JD/3C outranks D:2C in Clubs, 3 to 2: bonus 1")
+    >>> from parlor.rules.ranking import compare
+    >>> c = compare("JD/3C", "D:2C")  # as the engine logs an unblocked attacker's win
+    >>> w = why("bonus", c.explain(), c)
     >>> w["rules"]
-    ['903.3', '905', '1004']
+    ['1004', '903.3', '903.4', '905', '1004.2']
     >>> print(w["text"])  # doctest: +NORMALIZE_WHITESPACE
-    JD/3C {D1, C3} against the Domain D:2C {C2}. Clubs is the highest suit both sides hold
-    with unequal counts, and JD/3C leads there 3 to 2, without being outshown: it outranks
-    (903.3, 903.4). Bonus = half the differential of 1, rounded up: 1 (905). The attackers
-    win against the Domain: the defending Rlr loses 1 life (1004).
-    >>> why("expel", "5C expels 4S: outshows it, Clubs 5 over Spades 4, to Recycle")["rules"]
-    ['903.4', '1102.1', '1104']
+    The unblocked attacker JD/3C {D1, C3} against the Domain D:2C {C2} (1004). Clubs is the
+    only suit both sides hold with unequal counts, and JD/3C leads there 3 to 2; the Domain
+    does not outshow it, so JD/3C outranks (903.3, 903.4). Bonus = half the differential of 1,
+    rounded up: 1 (905). The attackers win: the defending Rlr loses 1 life (1004.2).
+    >>> why("expel", "5C expels 4S: outshows it, Clubs 5 over Spades 4, to Recycle",
+    ...     compare("5C", "4S"))["rules"]
+    ['1102', '903.4', '1102.1', '1104.3', '1104.1']
     >>> why("play", "Rlr 1 plays the Lnd 9C to Home") is None
     True
+
+The one ranking decision without a comparison is an expel from the Trumps stack (805.2), a
+matter of suit and value that the sentence states in full.
 """
 
 from __future__ import annotations
@@ -24,126 +31,284 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from parlor.rules.cards import CardParseError
-from parlor.rules.ranking import parse_side
+from parlor.rules.cards import Card, CardParseError, Kind, Suit
+from parlor.rules.ranking import Comparison, Counts, parse_side
 
-_BONUS = re.compile(r"^(?P<a>\S+) (?P<verb>outtrumps|outranks) (?P<b>\S+) in (?P<suit>\w+), "
-                    r"(?P<w>\d+) to (?P<l>\d+): bonus (?P<bonus>\d+)$")
-_EXPEL = re.compile(r"^(?P<e>\S+) expels (?P<t>\S+): (?P<verb>outtrumps|outranks|outshows)"
-                    r"(?: it)?(?: in (?P<suit>\w+) (?P<w>\d+) to (?P<l>\d+)"
-                    r"|, (?P<osuit>\w+) (?P<ow>\d+) over (?P<lsuit>\w+) (?P<ol>\d+))?"
-                    r"(?:, (?P<dmg>\d+) damage)?, to (?P<dest>.+)$")
-_STACK = re.compile(r"^Rlr \d expels (?P<top>\S+) from the Trumps stack with (?P<e>[^\s:]+)")
+_STACK = re.compile(r"^Rlr \d expels (?P<top>\S+) from the Trumps stack with (?P<e>[^\s:]+)"
+                    r"(?::.*, (?P<now>[^,]+))?$")
 _SUITS = "CDHS"
 
 
-def counts_text(entity: str) -> str:
-    """``{H1, C3}``: an entity's spot counts as the rules write them (rule 902).
+# ---------------------------------------------------------------------------------------------
+# Spot counts and names
 
-    >>> counts_text("JH/3C"), counts_text("D:")
-    ('{H1, C3}', '{}')
+
+def counts_text(entity: str, counts: Counts | None = None) -> str:
+    """``{H1, C3}``: an entity's spot counts as the rules write them (rule 902), suits in the
+    order the entity shows them. ``counts`` (a Comparison's) spares parsing the entity.
+
+    >>> counts_text("JH/3C"), counts_text("D:"), counts_text("KS/4S+KC", (1, 0, 0, 4))
+    ('{H1, C3}', '{}', '{S4, C1}')
     """
-    try:
-        counts = parse_side(entity).counts
-    except (CardParseError, ValueError):
-        return ""
-    entity_body = entity[2:] if entity.startswith("D:") else entity
+    if counts is None:
+        try:
+            counts = parse_side(entity).counts
+        except (CardParseError, ValueError):
+            return ""
+    body = entity[2:] if entity.startswith("D:") else entity
     order: list[int] = []
-    for part in re.split(r"[/+]", entity_body):
-        if part and part[-1] in _SUITS and _SUITS.index(part[-1]) not in order:
-            order.append(_SUITS.index(part[-1]))
-    for i in range(4):
-        if i not in order:
-            order.append(i)
+    for token in re.split(r"[/+]", body):
+        if token and token[-1] in _SUITS and _SUITS.index(token[-1]) not in order:
+            order.append(_SUITS.index(token[-1]))
+    order += [i for i in range(4) if i not in order]
     return "{" + ", ".join(f"{_SUITS[i]}{counts[i]}" for i in order if counts[i]) + "}"
 
 
-def _half(diff: int, bonus: int) -> str:
-    return f"Bonus = half the differential of {diff}, rounded up: {bonus} (905)."
+def _is_domain(side: str) -> bool:
+    return side.startswith("D:")
 
 
-def _side(text: str) -> str:
-    shown = f"the Domain {text}" if text.startswith("D:") else text
-    return f"{shown} {counts_text(text)}".rstrip()
+def _name(side: str) -> str:
+    """How the reasoning names a side: ``the Domain`` or the side's text."""
+    return "the Domain" if _is_domain(side) else side
 
 
-def why(kind: str, text: str) -> dict[str, Any] | None:
-    """The reasoning behind a ranking sentence of the log, or None for other sentences."""
-    if kind == "bonus" and (m := _BONUS.match(text)):
-        return _why_bonus(m)
+def _shown(c: Comparison, i: int, label: str = "") -> str:
+    """``the blockers JH {H1}``: side ``i`` with its label and spot counts."""
+    side = (c.a, c.b)[i]
+    if _is_domain(side):
+        label = label or "the Domain"
+    return " ".join(x for x in (label, side, counts_text(side, c.counts[i])) if x)
+
+
+def _target_kind(side: str) -> Kind | None:
+    """The kind of an expel's target, from its first card (``JH/3C``: a Cre)."""
+    try:
+        return Card.parse(side.split("/")[0]).kind
+    except (CardParseError, ValueError):
+        return None
+
+
+def _outshower(c: Comparison, by: int) -> tuple[int, Suit]:
+    """Side ``by``'s highest count and a suit where it has it and the other side has nothing."""
+    mine, theirs = c.counts[by], c.counts[1 - by]
+    top = max(mine)
+    suit = next((s for s in range(4) if mine[s] == top and not theirs[s]),
+                mine.index(top))
+    return top, Suit(suit)
+
+
+class _Why:
+    """Sentences, each ending with the rules it applies; the rules collected in order."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.rules: list[str] = []
+
+    def add(self, sentence: str, *rules: str) -> None:
+        if rules:
+            sentence += f" ({', '.join(rules)})"
+        self.parts.append(sentence[0].upper() + sentence[1:] + ".")
+        self.rules += [r for r in rules if r not in self.rules]
+
+    def done(self) -> dict[str, Any]:
+        return {"text": " ".join(self.parts), "rules": self.rules}
+
+
+# ---------------------------------------------------------------------------------------------
+# How a comparison was decided (rule 903) and its bonus (905)
+
+
+def _decision(w: _Why, c: Comparison) -> None:
+    """Why the winner outranks or outtrumps (903.2-903.6)."""
+    if c.winner is None or c.suit is None:
+        w.add(c.explain(), "903")
+        return
+    win, lose = c.winner, 1 - c.winner
+    names = (_name(c.a), _name(c.b))
+    suit = c.suit
+    wc, lc = c.counts[win][suit], c.counts[lose][suit]
+    if c.kind == "trump":
+        if c.outshown == win:
+            top, top_suit = _outshower(c, lose)
+            w.add(f"{suit.title} are trumps, and {names[win]} has {wc} in {suit.title} against "
+                  f"{lc}: it outtrumps", "903.2")
+            w.add(f"{names[lose]}'s {top} in {top_suit.title} outshows it, but outshowing never "
+                  "stops outtrumping", "903.5")
+        else:
+            w.add(f"{suit.title} are trumps, and {names[win]} has {wc} in {suit.title} against "
+                  f"{lc}: it outtrumps, whatever the other suits show", "903.2", "903.5")
+        return
+    t = c.trump
+    if t is not None:
+        tc = c.counts[0][t]
+        if tc:
+            w.add(f"Both sides have {tc} in {t.title}, the trumps: equal trump counts cancel "
+                  "out", "903.6")
+    shared = [s for s in range(4) if (t is None or s != t)
+              and c.counts[0][s] and c.counts[1][s] and c.counts[0][s] != c.counts[1][s]]
+    if shared == [int(suit)]:
+        how = (f"{suit.title} is the only suit both sides hold with unequal counts, and "
+               f"{names[win]} leads there {wc} to {lc}")
+    else:
+        pairs = [f"{Suit(s).title} ({c.counts[win][s]} to {c.counts[lose][s]})" for s in shared]
+        listed = ", ".join(pairs[:-1]) + " and " + pairs[-1]
+        how = (f"The suits both sides hold with unequal counts are {listed}, {names[win]}'s "
+               f"count first; the highest of these counts is {wc}, and {names[win]} holds it "
+               f"in {suit.title}, leading by {c.differential}")
+        rival = [s for s in shared if c.counts[lose][s] == wc]
+        if rival:
+            r = rival[0]
+            how += (f"; {names[lose]} holds {wc} too, in {Suit(r).title}, but leads there by "
+                    f"{wc - c.counts[win][r]}, and the smaller differential wins")
+    w.add(f"{how}; {names[lose]} does not outshow it, so {names[win]} outranks",
+          "903.3", "903.4")
+
+
+def _bonus(w: _Why, c: Comparison) -> None:
+    d = c.differential
+    capped = ", at most 3" if c.bonus < (d + 1) // 2 else ""
+    w.add(f"Bonus = half the differential of {d}, rounded up{capped}: {c.bonus}", "905")
+
+
+# ---------------------------------------------------------------------------------------------
+# The decisions of the log
+
+
+def _why_bonus(c: Comparison) -> dict[str, Any]:
+    w = _Why()
+    plural = "+" in c.a
+    attackers = "the unblocked attackers" if plural else "the unblocked attacker"
+    if _is_domain(c.b):
+        w.add(f"{_shown(c, 0, attackers)} against {_shown(c, 1)}", "1004")
+    else:
+        blockers = "the blockers" if "+" in c.b else "the blocker"
+        w.add(f"{_shown(c, 0, 'the attackers' if plural else 'the attacker')} against "
+              f"{_shown(c, 1, blockers)}: all attackers, blocked and unblocked, against all "
+              "blockers", "1003.1")
+    _decision(w, c)
+    _bonus(w, c)
+    if _is_domain(c.b):
+        if c.winner == 0:
+            w.add(f"The attackers win: the defending Rlr loses {c.bonus} life", "1004.2")
+        else:
+            gain = 2 if c.kind == "trump" else 1
+            also = ", as it outtrumps" if gain == 2 else ""
+            w.add(f"The Domain wins: the defending Rlr gains {gain} life{also}, then deals the "
+                  f"{c.bonus} bonus point{'s' if c.bonus > 1 else ''} one at a time among the "
+                  "unblocked attackers", "1004.1")
+    else:
+        side, other = ("attackers", "blockers") if c.winner == 0 else ("blockers", "attackers")
+        w.add(f"The {side} win: their controller deals the {c.bonus} bonus "
+              f"point{'s' if c.bonus > 1 else ''} one at a time among the {other}", "1003.3")
+    return w.done()
+
+
+def _legality(w: _Why, c: Comparison, kind: Kind | None) -> None:
+    """Why this result expels this target (1102)."""
+    t = c.b
+    trumps = c.trump is not None and kind is Kind.ENH and c.counts[1][c.trump] > 0
+    if kind is Kind.LND:
+        w.add(f"Against a Lnd only outtrumping expels, and {c.a} outtrumps {t}", "1102.3")
+    elif kind is Kind.CRE:
+        verb = "outtrumps" if c.kind == "trump" else "outranks"
+        w.add(f"Against a Cre outranking or outtrumping expels, and {c.a} {verb} {t}", "1102.2")
+    elif trumps:
+        w.add(f"{t} is of the trump suit, so only outtrumping expels it, and {c.a} outtrumps",
+              "1102.2")
+    else:
+        verb = {"trump": "outtrumps", "rank": "outranks"}.get(c.kind or "", "outshows")
+        w.add(f"Against a lone Enh not of the trump suit (its host ignored) outshowing, "
+              f"outranking or outtrumping expels, and {c.a} {verb} {t}", "1102.1")
+
+
+def _why_expel(c: Comparison, text: str) -> dict[str, Any]:
+    w = _Why()
+    kind = _target_kind(c.b)
+    w.add(f"The expel {_shown(c, 0)} against {_shown(c, 1)}, ranked as a lone Enh", "1102")
+    if c.winner is None and c.outshown == 1:
+        top, suit = _outshower(c, 0)
+        theirs = max(c.counts[1])
+        their_suit = Suit(c.counts[1].index(theirs))
+        w.add(f"{c.a}'s {suit.title} {top} is higher than anything {c.b} shows "
+              f"({their_suit.title} {theirs}), in a suit {c.b} does not have: {c.a} outshows "
+              "it. Neither side outranks, so the result is level, but outshowing is enough "
+              "here", "903.4")
+    else:
+        _decision(w, c)
+    _legality(w, c, kind)
+    dest = text.rpartition(", to ")[2] if ", to " in text else ""
+    if kind is Kind.CRE and c.winner is not None:
+        d = c.differential
+        capped = ", at most 3" if c.bonus < (d + 1) // 2 else ""
+        w.add(f"Expel damage is the bonus, half the differential of {d}, rounded up{capped}: "
+              f"{c.bonus}, added to the damage {c.b.split('/')[0]} already has", "905",
+              "1103.1")
+    elif kind is Kind.LND:
+        w.add("A Lnd takes no damage", "1103.3")
+    host = c.b.split("/")[0]
+    if "eliminated" in dest:
+        w.add(f"That damage reaches {host}'s Tgh: it is eliminated and goes to its owner's "
+              "Discard", "1103.1", "1104.2")
+    elif dest.startswith("Discard"):
+        w.add("An outtrumped card goes to its owner's Discard", "1104.2")
+    elif dest.startswith("Recycle"):
+        how = "outshown" if c.winner is None else "outranked"
+        w.add(f"An {how} card goes to its owner's Recycle pile, face up", "1104.3")
+    if "/" in c.b and kind in (Kind.CRE, Kind.LND):
+        w.add(f"The Enhs on {host} go with it", "1104.4")
+    w.add(f"The expel {c.a} goes to its caster's Discard", "1104.1")
+    return w.done()
+
+
+def _why_domain_life(c: Comparison, text: str) -> dict[str, Any]:
+    """The life an expel takes from a Domain (1103.2): the expel against the whole Domain."""
+    w = _Why()
+    w.add(f"The expel {_shown(c, 0)} took an Enh from a Domain, so it is also compared with "
+          f"the whole Domain as it stood, {c.b} {counts_text(c.b, c.counts[1])}", "1103.2")
+    _decision(w, c)
+    _bonus(w, c)
+    m = re.match(r"^(Rlr \d) loses (\d+) life", text)
+    who, amount = (m[1], m[2]) if m else ("the Domain's owner", str(c.bonus))
+    w.add(f"The expel beats the whole Domain: {who} loses the bonus, {amount} life", "1103.2")
+    return w.done()
+
+
+def _why_stack(text: str) -> dict[str, Any] | None:
+    m = _STACK.match(text)
+    if m is None:
+        return None
+    now = m["now"] or ""
+    if now.endswith(" are trumps"):
+        now = f" {now.removesuffix(' are trumps')} are now trumps."
+    elif now == "no trumps":
+        now = " There are now no trumps."
+    elif now:
+        now = f" Now: {now}."
+    return {
+        "text": f"{m['e']} is of the top card's suit and higher, so it may expel {m['top']} "
+                "from the Trumps stack: both go to Discard, no damage, and the card below (if "
+                f"any) sets the trump suit (805.2).{now}",
+        "rules": ["805.2"],
+    }
+
+
+def why(kind: str, text: str, comparison: Comparison | None = None) -> dict[str, Any] | None:
+    """The reasoning behind a ranking decision of the log, as ``{"text", "rules"}``, or None.
+
+    ``kind`` and ``text`` are the event's, ``comparison`` its ``why`` (``Event.why``,
+    ``View.log_why``); events without a comparison have no "why", but for the expel of the
+    Trumps stack's top card.
+    """
+    if comparison is None:
+        return _why_stack(text) if kind == "expel" else None
+    if kind == "bonus":
+        return _why_bonus(comparison)
     if kind == "expel":
-        if m := _STACK.match(text):
-            return {
-                "text": f"{m['e']} is of the top card's suit and higher, so it may expel "
-                        f"{m['top']} from the Trumps stack: both go to Discard, no damage, and "
-                        "the card below (if any) sets the trump suit (805.2).",
-                "rules": ["805.2"],
-            }
-        if m := _EXPEL.match(text):
-            return _why_expel(m)
+        return _why_expel(comparison, text)
+    if kind == "life" and _is_domain(comparison.b):
+        return _why_domain_life(comparison, text)
     return None
-
-
-def _why_bonus(m: re.Match[str]) -> dict[str, Any]:
-    a, b, suit = m["a"], m["b"], m["suit"]
-    w, lo, bonus = int(m["w"]), int(m["l"]), int(m["bonus"])
-    diff = w - lo
-    domain = a.startswith("D:") or b.startswith("D:")
-    head = f"{_side(a)} against {_side(b)}."
-    head = head[0].upper() + head[1:]
-    if m["verb"] == "outtrumps":
-        how = (f"{suit} are trumps, and {a} has {w} in {suit} against {lo}: it outtrumps, "
-               "whatever the other suits show (903.2, 903.5).")
-        rules = ["903.2", "905"]
-    else:
-        how = (f"{suit} is the highest suit both sides hold with unequal counts, and {a} leads "
-               f"there {w} to {lo}, without being outshown: it outranks (903.3, 903.4).")
-        rules = ["903.3", "905"]
-    if domain and a.startswith("D:"):
-        step = (f"The Domain wins: the defending Rlr gains life and deals {bonus} bonus "
-                "damage among the unblocked attackers (1004.1).")
-        rules.append("1004")
-    elif domain:
-        step = f"The attackers win against the Domain: the defending Rlr loses {bonus} life " \
-               "(1004)."
-        rules.append("1004")
-    else:
-        step = (f"All attackers are compared with all blockers; the winning side deals {bonus} "
-                "bonus damage among the other side's Cres (1003).")
-        rules.append("1003")
-    return {"text": f"{head} {how} {_half(diff, bonus)} {step}", "rules": rules}
-
-
-def _why_expel(m: re.Match[str]) -> dict[str, Any]:
-    e, t, verb, dest = m["e"], m["t"], m["verb"], m["dest"]
-    head = f"The expel {e} {counts_text(e)} against {_side(t)}."
-    rules: list[str] = ["1102"]
-    if verb == "outshows":
-        suit, w = (m["osuit"], m["ow"]) if m["osuit"] else (m["suit"], m["w"])
-        theirs = f" ({m['lsuit']} {m['ol']})" if m["lsuit"] else ""
-        how = (f"{e}'s {suit} {w} is higher than anything {t} shows{theirs}, in a suit it "
-               "does not have: it outshows, which is enough against a lone Enh that is not of "
-               "the trump suit (1102.1).")
-        rules = ["903.4", "1102.1"]
-    elif verb == "outtrumps":
-        how = (f"{m['suit']} are trumps, and {e} leads {t} in trumps {m['w']} to {m['l']}: it "
-               "outtrumps (903.2), which expels anything, even a Lnd (1102.2, 1102.3).")
-        rules = ["903.2", "1102.2", "1102.3"]
-    else:
-        how = (f"In {m['suit']}, {m['w']} against {m['l']}, without being outshown: {e} "
-               "outranks (903.3), which expels a Cre or a lone Enh (1102.1, 1102.2).")
-        rules = ["903.3", "1102.1", "1102.2"]
-    parts = [head, how]
-    if m["dmg"] is not None:
-        parts.append(f"Expel damage is the bonus, {m['dmg']} (1103.1).")
-        rules.append("1103")
-    if dest.startswith("Discard"):
-        parts.append("Outtrumped or eliminated cards go to their owner's Discard (1104.2).")
-    else:
-        parts.append("An outranked or outshown card goes to its owner's Recycle pile, face up "
-                     "(1104.3).")
-    rules.append("1104")
-    return {"text": " ".join(parts), "rules": rules}
 
 
 __all__ = ["counts_text", "why"]

@@ -13,7 +13,6 @@ log sentences as the human may read them leave through :meth:`Games.snapshot`.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import secrets
@@ -165,7 +164,7 @@ def _log_entries(s: State, player: int, start: int) -> list[dict[str, Any]]:
         e = events[i]
         text = e.text_for(player)
         entry: dict[str, Any] = {"n": i, "text": text, "kind": e.kind, "rule": e.rule}
-        w = why(e.kind, text)
+        w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
         out.append(entry)
@@ -213,11 +212,8 @@ def _plain(x: Any) -> Any:
 
 def table_view(s: State, player: int) -> View:
     """``view(s, player)`` without its log (whose sentences are sent apart, from
-    ``Event.text_for``): the view of a shallow copy whose log is switched off, so the live
-    state is not touched and the whole log is not rebuilt at every reply."""
-    quiet = copy.copy(s)
-    quiet.log = None
-    return view(quiet, player)
+    ``Event.text_for``, with their "why"), so the whole log is not rebuilt at every reply."""
+    return view(s, player, log=False)
 
 
 class Games:
