@@ -13,7 +13,7 @@ A scenario reads like a worked example of the rulebook::
     ['Rlr 1 taxes 9S: +1 Spades mnr', 'Rlr 1 taxes 8S: +1 Spades mnr', \
 'Rlr 1 taxes 7C: +1 Clubs mnr', 'Rlr 1 pays 1 Clubs, 2 Spades mnr for JS', \
 'Rlr 1 summons JS to the Field (inactive)']
-    >>> at(s, "1.home"), at(s, "1.field"), at(s, "actor")
+    >>> zone(s, "1.home"), zone(s, "1.field"), zone(s, "actor")
     ('9S{t1} 8S{t1} 7C{t1}', 'JS{i}', '2')
 
 Positions are written with :func:`parlor.rules.notation.parse_position`; :func:`at` reads one
@@ -50,6 +50,11 @@ def options(s: State) -> list[str]:
     return [str(a) for a in legal_actions(s)]
 
 
+def legal(s: State, *verbs: str) -> list[str]:
+    """The legal actions now, as text, only those with the given verbs (all when none)."""
+    return [str(a) for a in legal_actions(s) if not verbs or a.verb in verbs]
+
+
 def texts(s: State) -> list[str]:
     """Every event sentence of the log, in order (public text)."""
     return [e.text for e in s.log or ()]
@@ -81,8 +86,8 @@ def all_but(*cards: str) -> str:
     return " ".join(str(c) for c in CARDS if c not in used)
 
 
-def at(s: State, key: str) -> str:
-    """The value of one line of the full position, e.g. ``at(s, "1.home") == "9S{t1} 8S"``."""
+def zone(s: State, key: str) -> str:
+    """The value of one line of the full position, e.g. ``zone(s, "1.home") == "9S{t1} 8S"``."""
     for line in position(s).splitlines():
         k, _, value = line.partition(":")
         if k == key:
@@ -92,8 +97,8 @@ def at(s: State, key: str) -> str:
 
 def refused(s: State, action: Action | str, message: str, player: int | None = None,
             error: type[IllegalActionError] = IllegalActionError) -> str:
-    """Assert that ``action`` is refused with a message starting ``message`` and that the
-    state is left exactly as it was; returns the full message."""
+    """Assert that ``action`` is refused with a message starting ``message`` (the rule, or the
+    whole message) and that the state is left exactly as it was; returns the full message."""
     before = position(s)
     n_log = len(s.log or ())
     n_history = len(s.history)

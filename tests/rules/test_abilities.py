@@ -12,7 +12,7 @@ import pytest
 from parlor.rules.engine import apply
 from parlor.rules.state import Phase, State
 
-from .combat_scenario import cid, legal, refused, said, setup, zone
+from .scenario import cid, legal, refused, said, setup, zone
 
 #: The refusal of an ability that is not open now (R27, R28).
 CANNOT = (

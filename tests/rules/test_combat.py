@@ -11,7 +11,7 @@ from __future__ import annotations
 from parlor.rules.engine import apply
 from parlor.rules.state import Phase
 
-from .combat_scenario import cid, legal, refused, said, setup, zone
+from .scenario import cid, legal, refused, said, setup, zone
 
 # --- 406 / 407: declaring attackers and blockers (R8-R10) ----------------------------------------
 

@@ -10,7 +10,8 @@ the bottom of its owner's Draw pile, so ``1.draw: 5H 9D`` makes 5H and 9D the ne
 from __future__ import annotations
 
 from parlor.rules.state import Phase
-from tests.rules.scenario import all_but, at, cids, options, refused, said, setup, texts
+
+from .scenario import all_but, cids, options, refused, said, setup, texts, zone
 
 TURN_ENDS = ["Rlr 2 does not attack: the turn ends", "Turn 2: Rlr 1 is the phasing Rlr"]
 
@@ -36,9 +37,9 @@ def test_304_3_r29_p_recycles_down_to_7_in_hand_before_drawing() -> None:
     assert s.phase is Phase.TRIM  # still 8 cards
     assert said(s, "trim 10S") == ["Rlr 1 recycles a card to keep 7 in Hand",
                                    "Rlr 1 draws 2 cards"]
-    assert at(s, "1.recycle") == "10S 4C"  # face down, the last one on top (310)
-    assert at(s, "1.hand") == "2S 3S 4S 5S 6S 9S 7C"
-    assert at(s, "drawn") == "5H 9D"
+    assert zone(s, "1.recycle") == "10S 4C"  # face down, the last one on top (310)
+    assert zone(s, "1.hand") == "2S 3S 4S 5S 6S 9S 7C"
+    assert zone(s, "drawn") == "5H 9D"
     assert [e.text_for(0) for e in (s.log or [])][-3:] == [
         "You recycle 4C to keep 7 in Hand",
         "You recycle 10S to keep 7 in Hand",
@@ -55,7 +56,7 @@ def test_305_r29_a_hand_of_7_is_not_trimmed_and_may_reach_8() -> None:
     """)
     assert said(s, "end") == [*TURN_ENDS, "Rlr 1 draws 2 cards"]
     said(s, "keep 9D")
-    assert at(s, "1.hand") == "2S 3S 4S 5S 6S 9S 10S 9D"
+    assert zone(s, "1.hand") == "2S 3S 4S 5S 6S 9S 10S 9D"
     assert len(s.hand[0]) == 8
 
 
@@ -71,14 +72,14 @@ def test_305_r29_p_draws_two_keeps_one_and_recycles_the_other() -> None:
         1.draw: 5H 9D 3C
     """)
     said(s, "end")
-    assert (s.phase, s.actor, at(s, "drawn")) == (Phase.KEEP, 0, "5H 9D")
+    assert (s.phase, s.actor, zone(s, "drawn")) == (Phase.KEEP, 0, "5H 9D")
     assert options(s) == ["keep 5H", "keep 9D", "redraw 4C", "redraw 2S"]
     refused(s, "keep 3C", "R29: keep one of the drawn cards")
     assert said(s, "keep 9D") == ["Rlr 1 keeps a card and recycles the other"]
-    assert at(s, "1.hand") == "4C 2S 9D"
-    assert at(s, "1.recycle") == "5H"
-    assert at(s, "drawn") == ""
-    assert at(s, "1.draw").startswith("3C ")
+    assert zone(s, "1.hand") == "4C 2S 9D"
+    assert zone(s, "1.recycle") == "5H"
+    assert zone(s, "drawn") == ""
+    assert zone(s, "1.draw").startswith("3C ")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 0)
     assert (s.log or [])[-1].text_for(0) == "You keep 9D and recycle 5H"
 
@@ -103,8 +104,8 @@ def test_306_r29_one_card_left_is_taken_first_then_the_recycle_pile_is_shuffled_
     # (the engine writes "(1 cards)"; the wording is not the point here)
     assert events[2].startswith("Rlr 1 shuffles the Recycle pile into the Draw pile (1 card")
     assert events[3:] == ["Rlr 1 draws 2 cards"]
-    assert at(s, "drawn") == "5H 9D"
-    assert (at(s, "1.draw"), at(s, "1.recycle")) == ("", "")
+    assert zone(s, "drawn") == "5H 9D"
+    assert (zone(s, "1.draw"), zone(s, "1.recycle")) == ("", "")
 
 
 def test_306_r29_the_second_card_comes_from_the_shuffled_recycle_pile() -> None:
@@ -122,7 +123,7 @@ def test_306_r29_the_second_card_comes_from_the_shuffled_recycle_pile() -> None:
     assert first == cids(1, "5H")[0]
     assert sorted([second, *s.draw[0]]) == sorted(cids(1, "9D 3C 8H"))
     assert (len(s.draw[0]), s.recycle[0]) == (2, [])
-    assert at(s, "shuffle") == "77 1"  # the first reshuffle of this game's shuffle seed
+    assert zone(s, "shuffle") == "77 1"  # the first reshuffle of this game's shuffle seed
 
 
 def test_307_r31_a_reshuffle_is_seeded() -> None:
@@ -138,7 +139,7 @@ def test_307_r31_a_reshuffle_is_seeded() -> None:
     for seed in (1, 1, 2, 3):
         s = setup(text.format(seed=seed))
         said(s, "end")
-        orders.append(at(s, "drawn") + " / " + at(s, "1.draw"))
+        orders.append(zone(s, "drawn") + " / " + zone(s, "1.draw"))
     assert orders[0] == orders[1]
     assert len(set(orders)) == 3
 
@@ -155,7 +156,7 @@ def test_307_r29_the_recycle_pile_is_shuffled_in_only_when_a_card_must_be_drawn(
     """)
     said(s, "end", "keep 5H")
     # the Draw pile is empty now, but nothing needs drawing: the Recycle pile waits
-    assert (at(s, "1.draw"), at(s, "1.recycle")) == ("", "9D 3C")
+    assert (zone(s, "1.draw"), zone(s, "1.recycle")) == ("", "9D 3C")
     assert all("shuffles" not in t for t in texts(s))
     # P plays its Lnd and, having no Cre, does not attack; Rlr 2 keeps a card and passes;
     # then Rlr 1 needs a card again: now the pile is shuffled in
@@ -179,11 +180,11 @@ def test_308_r29_with_one_card_in_all_p_keeps_it_or_redraws() -> None:
         1.discard: {all_but("4C 2S 5H")}
     """)
     assert said(s, "end") == [*TURN_ENDS, "Rlr 1 draws 1 card"]
-    assert at(s, "drawn") == "5H"
+    assert zone(s, "drawn") == "5H"
     assert options(s) == ["keep 5H", "redraw 4C", "redraw 2S"]
     said(s, "keep 5H")
-    assert at(s, "1.hand") == "4C 2S 5H"
-    assert at(s, "1.recycle") == ""
+    assert zone(s, "1.hand") == "4C 2S 5H"
+    assert zone(s, "1.recycle") == ""
 
 
 def test_308_r29_with_draw_and_recycle_depleted_p_draws_nothing_and_plays_on() -> None:
@@ -194,8 +195,8 @@ def test_308_r29_with_draw_and_recycle_depleted_p_draws_nothing_and_plays_on() -
         1.discard: {all_but("4C 9S")}
     """)
     assert said(s, "end") == [*TURN_ENDS, "Rlr 1 has no cards left to draw"]
-    assert (s.phase, s.actor, at(s, "drawn")) == (Phase.WINDOW1, 0, "")
-    assert at(s, "1.hand") == "4C 9S"
+    assert (s.phase, s.actor, zone(s, "drawn")) == (Phase.WINDOW1, 0, "")
+    assert zone(s, "1.hand") == "4C 9S"
     assert options(s) == ["play 9S", "pass"]
 
 
@@ -221,9 +222,9 @@ def test_309_r29_redraw_recycles_a_hand_card_with_both_drawn_cards_and_draws_aga
         "Rlr 1 draws 2 cards",
     ]
     assert (s.log or [])[-2].text_for(0) == "You Redraw, recycling 5H, 9D, 4C"
-    assert at(s, "1.recycle") == "4C 9D 5H"
-    assert at(s, "1.hand") == "2S"
-    assert (s.phase, at(s, "drawn")) == (Phase.KEEP, "3C 8C")
+    assert zone(s, "1.recycle") == "4C 9D 5H"
+    assert zone(s, "1.hand") == "2S"
+    assert (s.phase, zone(s, "drawn")) == (Phase.KEEP, "3C 8C")
     # the second draw is as usual, but there is no second Redraw
     assert options(s) == ["keep 3C", "keep 8C"]
     refused(s, "redraw 2S", "R29: only one Redraw is allowed per turn")
@@ -232,9 +233,9 @@ def test_309_r29_redraw_recycles_a_hand_card_with_both_drawn_cards_and_draws_aga
         "Turn 3: Rlr 2 is the phasing Rlr",
         "Rlr 2 draws 2 cards",
     ]
-    assert at(s, "1.hand") == "2S 3C"
-    assert at(s, "1.recycle") == "8C 4C 9D 5H"
-    assert (s.phasing, s.phase, at(s, "drawn")) == (1, Phase.KEEP, "6H 6D")
+    assert zone(s, "1.hand") == "2S 3C"
+    assert zone(s, "1.recycle") == "8C 4C 9D 5H"
+    assert (s.phasing, s.phase, zone(s, "drawn")) == (1, Phase.KEEP, "6H 6D")
 
 
 def test_309_1_r29_a_redraw_names_a_hand_card_not_a_drawn_one() -> None:
@@ -265,8 +266,8 @@ def test_309_1_r29_with_an_empty_hand_a_redraw_recycles_only_the_drawn_cards() -
         "Rlr 1 Redraws, recycling 2 cards; the turn ends",
         "Rlr 1 draws 2 cards",
     ]
-    assert at(s, "1.recycle") == "9D 5H"
-    assert at(s, "drawn") == "3C 8C"
+    assert zone(s, "1.recycle") == "9D 5H"
+    assert zone(s, "drawn") == "3C 8C"
 
 
 def test_309_2_r29_a_redraw_draws_as_usual_even_from_the_recycle_pile() -> None:
@@ -306,7 +307,7 @@ def test_309_3_r1_r29_a_redraw_turn_still_untaxed_and_burned() -> None:
         "Rlr 1 draws 2 cards",
     ]
     assert (s.turn, s.phasing) == (3, 1)
-    assert (s.life[0], at(s, "1.pool")) == (18, "")
-    assert at(s, "1.home") == "9S 8S"  # 8S untaxed when Rlr 2's turn 3 started
-    assert at(s, "1.field") == "AS"
-    assert at(s, "1.hand") == "8C"
+    assert (s.life[0], zone(s, "1.pool")) == (18, "")
+    assert zone(s, "1.home") == "9S 8S"  # 8S untaxed when Rlr 2's turn 3 started
+    assert zone(s, "1.field") == "AS"
+    assert zone(s, "1.hand") == "8C"

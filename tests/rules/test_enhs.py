@@ -10,7 +10,7 @@ from __future__ import annotations
 from parlor.rules.engine import apply
 from parlor.rules.state import Phase
 
-from .combat_scenario import legal, said, setup, zone
+from .scenario import legal, said, setup, zone
 
 
 def test_801_an_enh_may_target_lnds_and_cres_of_either_rlr_either_domain_or_the_stack() -> None:

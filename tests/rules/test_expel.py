@@ -11,7 +11,7 @@ from __future__ import annotations
 from parlor.rules.engine import apply
 from parlor.rules.state import NONE
 
-from .combat_scenario import cid, legal, refused, said, setup, zone
+from .scenario import cid, legal, refused, said, setup, zone
 
 # --- 1106: the rules text's examples against JH/3C {H1, C3} --------------------------------------
 

@@ -5,7 +5,8 @@ example of a P who summons first."""
 from __future__ import annotations
 
 from parlor.rules.state import Phase
-from tests.rules.scenario import at, options, refused, said, setup
+
+from .scenario import options, refused, said, setup, zone
 
 # -- 601, 602 the mnr a Lnd gives -----------------------------------------------------------
 
@@ -25,7 +26,7 @@ def test_601_r21_every_lnd_gives_one_mnr_of_its_base_suit_whatever_its_value() -
         "Rlr 1 taxes 8D: +1 Diamonds mnr",
         "Rlr 1 taxes 7C: +1 Clubs mnr",
     ]
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.pool") == ""
 
 
 def test_602_r21_a_lnd_carrying_an_enh_of_the_trump_suit_gives_trump_mnr() -> None:
@@ -74,7 +75,7 @@ def test_501_r21_mnr_keeps_the_suit_it_was_made_in_when_the_trump_suit_changes()
     """)
     # P taxes 9S while Hearts are trumps, keeps that Hearts point, and makes Spades trumps
     said(s, "play 4S on T tax 9S 8S 7S 10S 7C spend SSSC")
-    assert (at(s, "trumps"), at(s, "1.pool")) == ("2:2H 1:4S", "H1")
+    assert (zone(s, "trumps"), zone(s, "1.pool")) == ("2:2H 1:4S", "H1")
     said(s, "play 2D on D2")
     # the point is still Hearts: it pays AH's Hearts point, 8C the generic one
     assert said(s, "play AH") == [
@@ -82,7 +83,7 @@ def test_501_r21_mnr_keeps_the_suit_it_was_made_in_when_the_trump_suit_changes()
         "Rlr 1 pays 1 Clubs, 1 Hearts mnr for AH",
         "Rlr 1 summons AH to the Field (inactive)",
     ]
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.pool") == ""
 
 
 # -- 603 the Lnd play limit [R6] ---------------------------------------------------------------
@@ -98,7 +99,7 @@ def test_603_r6_a_lnd_is_free_goes_home_and_is_the_one_card_of_p_option() -> Non
     """)
     assert options(s) == ["play 9S", "pass"]
     assert said(s, "play 9S") == ["Rlr 1 plays the Lnd 9S to Home"]
-    assert (at(s, "1.home"), at(s, "1.hand"), at(s, "lnd_played")) == ("9S", "", "yes")
+    assert (zone(s, "1.home"), zone(s, "1.hand"), zone(s, "lnd_played")) == ("9S", "", "yes")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 1)
 
 
@@ -146,7 +147,7 @@ def test_603_r6_at_most_one_lnd_per_turn() -> None:
     refused(s, "play 8S", "R6: only one Lnd may be played per turn")
     # the limit is per turn: P's next turn may play one again
     said(s, "pass", "end", "keep AC", "pass", "end", "keep 5H")
-    assert (s.turn, s.phasing, at(s, "lnd_played")) == (3, 0, "no")
+    assert (s.turn, s.phasing, zone(s, "lnd_played")) == (3, 0, "no")
     assert options(s) == ["play 8S", "pass"]
 
 
@@ -211,7 +212,7 @@ def test_603_example_p_summons_first_and_o_passes_so_p_must_attack_to_play_its_l
     # either P yields the turn without its Lnd ...
     yielded = s.clone()
     said(yielded, "end")
-    assert (yielded.phasing, at(yielded, "1.hand"), at(yielded, "1.home")) == (
+    assert (yielded.phasing, zone(yielded, "1.hand"), zone(yielded, "1.home")) == (
         1, "7S", "9S{t1} 8S{t1}")
 
     # ... or P attacks; O passes the second window too, so P's next option is the first
@@ -221,7 +222,7 @@ def test_603_example_p_summons_first_and_o_passes_so_p_must_attack_to_play_its_l
     assert said(s, "pass") == ["Rlr 2 loses 2 life (unblocked attackers): 18 left"]
     assert (s.phase, s.actor, options(s)) == (Phase.WINDOW1, 0, ["play 7S", "pass"])
     assert said(s, "play 7S")[0] == "Rlr 1 plays the Lnd 7S to Home"
-    assert at(s, "1.home") == "9S{t1} 8S{t1} 7S"
+    assert zone(s, "1.home") == "9S{t1} 8S{t1} 7S"
 
 
 def test_604_enhs_may_be_played_on_the_lnds_of_either_rlr() -> None:
@@ -238,4 +239,4 @@ def test_604_enhs_may_be_played_on_the_lnds_of_either_rlr() -> None:
         "play 2S on D1", "play 2S on D2", "play 2S on T", "pass",
     ]
     said(s, "play 2S on 2:7D")
-    assert at(s, "2.home") == "7D/1:2S"
+    assert zone(s, "2.home") == "7D/1:2S"

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from parlor.rules.state import Phase
-from tests.rules.scenario import at, options, refused, said, setup, texts
+
+from .scenario import options, refused, said, setup, texts, zone
 
 # -- 503 burn ---------------------------------------------------------------------------------
 
@@ -32,14 +33,14 @@ def test_503_r1_burn_at_turn_start_and_each_cycle() -> None:
     said(s, "keep 5H")
     # P taxes a point more than the 2H needs; the surplus stays in the pool (405.2) ...
     said(s, "play 2H on D1 tax 9H 8H 7H")
-    assert (at(s, "1.pool"), s.phase) == ("H1", Phase.ATTACK)
+    assert (zone(s, "1.pool"), s.phase) == ("H1", Phase.ATTACK)
     # ... through this Turn Cycle's attack, and burns when the next Turn Cycle starts
     assert said(s, "attack KS") == [
         "Rlr 1 attacks with KS",
         "Rlr 2 loses 2 life (unblocked attackers): 18 left",
         "Rlr 1 burns 1 mnr: 16 life",
     ]
-    assert (s.phase, s.actor, s.life, at(s, "1.pool")) == (Phase.WINDOW1, 0, [16, 18], "")
+    assert (s.phase, s.actor, s.life, zone(s, "1.pool")) == (Phase.WINDOW1, 0, [16, 18], "")
 
 
 def test_503_r1_an_empty_pool_does_not_burn() -> None:
@@ -78,7 +79,7 @@ def test_504_r2_o_pool_does_not_burn_on_p_turn_and_o_may_spend_it_in_a_later_win
         "Rlr 2 loses 2 life (unblocked attackers): 18 left",
         "Rlr 1 burns 1 mnr: 19 life",
     ]
-    assert (s.phase, at(s, "1.pool"), at(s, "2.pool")) == (Phase.WINDOW1, "", "S1")
+    assert (s.phase, zone(s, "1.pool"), zone(s, "2.pool")) == (Phase.WINDOW1, "", "S1")
     # P plays its Lnd and ends the turn; O's own turn starts: now O's point burns
     assert said(s, "play 10S") == [
         "Rlr 1 plays the Lnd 10S to Home",
@@ -88,7 +89,7 @@ def test_504_r2_o_pool_does_not_burn_on_p_turn_and_o_may_spend_it_in_a_later_win
         "Rlr 2 draws 2 cards",
     ]
     assert [t for t in texts(s) if "Rlr 2 burns" in t] == ["Rlr 2 burns 1 mnr: 17 life"]
-    assert (s.phasing, s.life, at(s, "2.pool")) == (1, [19, 17], "")
+    assert (s.phasing, s.life, zone(s, "2.pool")) == (1, [19, 17], "")
 
 
 def test_503_r1_r2_a_surplus_left_when_p_ends_the_turn_burns_only_at_p_next_turn() -> None:
@@ -102,9 +103,9 @@ def test_503_r1_r2_a_surplus_left_when_p_ends_the_turn_burns_only_at_p_next_turn
         2.draw: 6H 6D
     """)
     said(s, "play 2H on D1 tax 9H 8H 7H", "pass")
-    assert at(s, "1.pool") == "H1"
+    assert zone(s, "1.pool") == "H1"
     said(s, "end")  # no new Turn Cycle: nothing burns
-    assert (s.phasing, at(s, "1.pool"), s.life) == (1, "H1", [20, 20])
+    assert (s.phasing, zone(s, "1.pool"), s.life) == (1, "H1", [20, 20])
     # through Rlr 2's turn the point is O's mnr (R2); it burns when Rlr 1's turn starts
     said(s, "keep 6H", "pass", "end")
     assert texts(s)[-4:] == [
@@ -155,7 +156,7 @@ def test_405_3_r3_an_impossible_explicit_payment_is_refused_and_no_lnd_is_taxed(
         action: str, message: str) -> None:
     s = setup(PAYING.format(pool=""))
     refused(s, action, message)  # the position, every Lnd's tax included, is unchanged
-    assert at(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
+    assert zone(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
 
 
 def test_405_4_r3_explicit_payment_names_the_lnds_to_tax_and_the_points_to_spend() -> None:
@@ -169,9 +170,9 @@ def test_405_4_r3_explicit_payment_names_the_lnds_to_tax_and_the_points_to_spend
         "Rlr 1 pays 2 Clubs, 3 Spades mnr for KS",
         "Rlr 1 summons KS to the Field (inactive)",
     ]
-    assert at(s, "1.home") == "9S{t1} 8S{t1} 7S{t1} 7C{t1} 8C{t1} 9C{t1} 7D"
-    assert at(s, "1.pool") == ""
-    assert at(s, "1.field") == "KS{i}"
+    assert zone(s, "1.home") == "9S{t1} 8S{t1} 7S{t1} 7C{t1} 8C{t1} 9C{t1} 7D"
+    assert zone(s, "1.pool") == ""
+    assert zone(s, "1.field") == "KS{i}"
 
 
 def test_405_4_r3_explicit_points_may_come_from_the_pool_without_taxing() -> None:
@@ -180,8 +181,8 @@ def test_405_4_r3_explicit_points_may_come_from_the_pool_without_taxing() -> Non
         "Rlr 1 pays 1 Diamonds, 2 Spades mnr for JS",
         "Rlr 1 summons JS to the Field (inactive)",
     ]
-    assert at(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
+    assert zone(s, "1.pool") == ""
 
 
 def test_405_4_r3_an_explicit_payment_may_tax_no_lnd_at_all() -> None:
@@ -191,7 +192,7 @@ def test_405_4_r3_an_explicit_payment_may_tax_no_lnd_at_all() -> None:
         "Rlr 1 pays 1 Clubs, 1 Spades mnr for AS",
         "Rlr 1 summons AS to the Field (inactive)",
     ]
-    assert at(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
+    assert zone(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
     s = setup(PAYING.format(pool="S1"))
     refused(s, "play AS tax", "R20: AS costs 1S+1, more than that payment raises")
     refused(s, "play AS spend -", "R20: AS costs 2 mnr, not 0")
@@ -210,8 +211,8 @@ def test_405_4_r3_a_free_lnd_may_be_played_spending_nothing_explicitly() -> None
 def test_405_2_r3_taxing_more_than_needed_leaves_the_surplus_in_the_pool() -> None:
     s = setup(PAYING.format(pool=""))
     said(s, "play AS tax 9S 8S 7C")
-    assert at(s, "1.home") == "9S{t1} 8S{t1} 7S 7C{t1} 8C 9C{t1} 7D"
-    assert at(s, "1.pool") == "S1"
+    assert zone(s, "1.home") == "9S{t1} 8S{t1} 7S 7C{t1} 8C 9C{t1} 7D"
+    assert zone(s, "1.pool") == "S1"
 
 
 def test_405_4_r3_automatic_payment_taxes_the_suit_then_the_most_plentiful_lnds() -> None:
@@ -225,8 +226,8 @@ def test_405_4_r3_automatic_payment_taxes_the_suit_then_the_most_plentiful_lnds(
         "Rlr 1 pays 1 Clubs, 2 Spades mnr for JS",
         "Rlr 1 summons JS to the Field (inactive)",
     ]
-    assert at(s, "1.home") == "9S{t1} 8S{t1} 7S 7C{t1} 8C 9C{t1} 7D"
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.home") == "9S{t1} 8S{t1} 7S 7C{t1} 8C 9C{t1} 7D"
+    assert zone(s, "1.pool") == ""
 
 
 @pytest.mark.parametrize(("pool", "home", "paid", "left"), [
@@ -239,8 +240,8 @@ def test_405_4_r3_automatic_payment_spends_the_pool_first(
         pool: str, home: str, paid: str, left: str) -> None:
     s = setup(PAYING.format(pool=pool))
     assert paid in said(s, "play JS")
-    assert at(s, "1.home") == home
-    assert at(s, "1.pool") == left
+    assert zone(s, "1.home") == home
+    assert zone(s, "1.pool") == left
 
 
 def test_405_1_r3_lnds_are_not_taxed_for_a_free_lnd_play() -> None:
@@ -252,21 +253,21 @@ def test_405_1_r3_lnds_are_not_taxed_for_a_free_lnd_play() -> None:
         1.home: 9S 8S
     """)
     assert said(s, "play 10S") == ["Rlr 1 plays the Lnd 10S to Home"]
-    assert at(s, "1.home") == "9S 8S 10S"
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.home") == "9S 8S 10S"
+    assert zone(s, "1.pool") == ""
 
 
 # -- 201 a card plays as its type -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("card", "plays", "zone", "laid"), [
+@pytest.mark.parametrize(("card", "plays", "where", "laid"), [
     *[(f"{v}H", [f"play {v}H on D1", f"play {v}H on D2", f"play {v}H on T"], "1.domain",
        f"{v}H") for v in range(2, 7)],
     *[(f"{v}H", [f"play {v}H"], "1.home", f"{v}H") for v in range(7, 11)],
     *[(f"{r}H", [f"play {r}H"], "1.field", f"{r}H{{i}}") for r in "AJQK"],
 ])
 def test_201_a_card_plays_as_its_type_enh_lnd_or_cre(
-        card: str, plays: list[str], zone: str, laid: str) -> None:
+        card: str, plays: list[str], where: str, laid: str) -> None:
     s = setup(f"""
         settings: step
         phasing: 1
@@ -276,7 +277,7 @@ def test_201_a_card_plays_as_its_type_enh_lnd_or_cre(
     """)
     assert options(s) == [*plays, "pass"]
     said(s, plays[0])
-    assert at(s, zone) == laid
+    assert zone(s, where) == laid
 
 
 # -- 206-208 costs [R20] ----------------------------------------------------------------------
@@ -315,8 +316,8 @@ def test_206_207_r20_exactly_the_cost_pays_for_the_card(card: str) -> None:
     clubs = f"{generic} Clubs, " if generic else ""
     assert f"Rlr 1 pays {clubs}{suited} Hearts mnr for {card}" in events
     lnds = HEARTS[:suited] + OTHERS[:generic]
-    assert at(s, "1.home") == " ".join(lnd + "{t1}" for lnd in lnds)
-    assert at(s, "1.pool") == ""
+    assert zone(s, "1.home") == " ".join(lnd + "{t1}" for lnd in lnds)
+    assert zone(s, "1.pool") == ""
 
 
 @pytest.mark.parametrize("card", list(COSTS))

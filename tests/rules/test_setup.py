@@ -11,7 +11,8 @@ from parlor.rules.cards import Kind
 from parlor.rules.engine import new_game
 from parlor.rules.notation import position
 from parlor.rules.state import C_KIND, OWNER, Phase, Settings, State
-from tests.rules.scenario import texts
+
+from .scenario import texts
 
 SEEDS = range(200)
 

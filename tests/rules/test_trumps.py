@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from parlor.rules.engine import apply
 
-from .combat_scenario import legal, refused, said, setup, zone
+from .scenario import legal, refused, said, setup, zone
 
 STACK = """
     settings: step

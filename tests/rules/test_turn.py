@@ -9,7 +9,8 @@ from parlor.rules.actions import GameOverError, WrongTurnError
 from parlor.rules.engine import apply, legal_actions, returns
 from parlor.rules.notation import position
 from parlor.rules.state import Phase
-from tests.rules.scenario import at, options, refused, said, setup, texts
+
+from .scenario import options, refused, said, setup, texts, zone
 
 
 def test_301_r8_declining_to_attack_ends_the_turn_and_the_roles_swap() -> None:
@@ -26,7 +27,7 @@ def test_301_r8_declining_to_attack_ends_the_turn_and_the_roles_swap() -> None:
         "Rlr 2 draws 2 cards",
     ]
     assert (s.turn, s.phasing, s.actor, s.phase) == (2, 1, 1, Phase.KEEP)
-    assert at(s, "drawn") == "5H 9D"
+    assert zone(s, "drawn") == "5H 9D"
 
 
 def test_302_r4_a_card_untaxes_only_when_the_rlr_on_whose_turn_it_was_taxed_next_phases() -> None:
@@ -42,10 +43,10 @@ def test_302_r4_a_card_untaxes_only_when_the_rlr_on_whose_turn_it_was_taxed_next
     said(s, "end")
     # Rlr 2's turn: only the cards taxed on Rlr 2's turn untax, whoever owns them
     assert s.phasing == 1
-    assert at(s, "1.home") == "7C{t1} 8C"
-    assert at(s, "1.field") == "KS{t1} QS"
-    assert at(s, "2.home") == "9D{t1} 10D"
-    assert at(s, "2.field") == "KD{t1} QD"
+    assert zone(s, "1.home") == "7C{t1} 8C"
+    assert zone(s, "1.field") == "KS{t1} QS"
+    assert zone(s, "2.home") == "9D{t1} 10D"
+    assert zone(s, "2.field") == "KD{t1} QD"
     assert texts(s)[1:3] == [
         "Turn 2: Rlr 2 is the phasing Rlr",
         "Rlr 2 untaxes 4 cards taxed on their turn",
@@ -73,11 +74,11 @@ def test_302_1_r4_o_lnds_taxed_paying_on_p_turn_stay_taxed_through_o_turn() -> N
         "Rlr 2 pays 2 Diamonds mnr for AD",
         "Rlr 2 summons AD to the Field (inactive)",
     ]
-    assert at(s, "2.home") == "9D{t1} 8D{t1}"
+    assert zone(s, "2.home") == "9D{t1} 8D{t1}"
     said(s, "pass", "end")
     # O's own turn: the Lnds taxed on Rlr 1's turn stay taxed, so O cannot raise mnr for 2D
     assert (s.turn, s.phasing, s.phase) == (2, 1, Phase.KEEP)
-    assert at(s, "2.home") == "9D{t1} 8D{t1}"
+    assert zone(s, "2.home") == "9D{t1} 8D{t1}"
     said(s, "keep 5H")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 1)
     assert options(s) == ["pass"]
@@ -85,8 +86,8 @@ def test_302_1_r4_o_lnds_taxed_paying_on_p_turn_stay_taxed_through_o_turn() -> N
     said(s, "pass", "end")
     # P's next turn: now they untax, and so do P's own 9S and 8S
     assert (s.turn, s.phasing) == (3, 0)
-    assert at(s, "2.home") == "9D 8D"
-    assert at(s, "1.home") == "9S 8S"
+    assert zone(s, "2.home") == "9D 8D"
+    assert zone(s, "1.home") == "9S 8S"
 
 
 def test_303_r5_a_cre_summoned_this_turn_cannot_attack() -> None:
@@ -110,8 +111,8 @@ def test_303_r5_inactivity_ends_at_the_start_of_the_next_turn_of_either_rlr() ->
     """)
     said(s, "end")
     # Rlr 2's turn starts: P's KS and O's QD, both summoned on Rlr 1's turn, are active
-    assert at(s, "1.field") == "KS"
-    assert at(s, "2.field") == "QD"
+    assert zone(s, "1.field") == "KS"
+    assert zone(s, "2.field") == "QD"
     said(s, "keep AC", "pass")
     assert options(s) == ["attack QD", "end"]
 
@@ -130,8 +131,8 @@ def test_303_r5_an_inactive_cre_may_block_but_deals_no_damage_and_uses_no_abilit
     said(s, "block AD 1:KS", "done")
     assert options(s) == ["done"]  # the inactive JS may not Volley
     assert said(s, "done", "done", "pass") == ["AD of Rlr 2 takes 2 damage (combat), terminal"]
-    assert at(s, "1.field") == "KS{t1} JS{i}"  # KS took no damage from the inactive AD
-    assert at(s, "2.field") == "AD{t1,i,d2,x}"
+    assert zone(s, "1.field") == "KS{t1} JS{i}"  # KS took no damage from the inactive AD
+    assert zone(s, "2.field") == "AD{t1,i,d2,x}"
     # the same JS, active, could have Volleyed the blocker
     s = setup(text.format(flags=""))
     said(s, "attack KS", "done", "block AD 1:KS", "done")
@@ -154,8 +155,8 @@ def test_304_a_turn_starts_with_untax_then_burn_then_trim_then_draw() -> None:
         "Rlr 1 burns 3 mnr: 17 life",
     ]
     assert (s.phase, s.actor) == (Phase.TRIM, 0)
-    assert at(s, "1.home") == "8C 9C{t2}"
-    assert (s.life, at(s, "1.pool")) == ([17, 20], "")
+    assert zone(s, "1.home") == "8C 9C{t2}"
+    assert (s.life, zone(s, "1.pool")) == ([17, 20], "")
     assert said(s, "trim 4C") == ["Rlr 1 recycles a card to keep 7 in Hand", "Rlr 1 draws 2 cards"]
     assert s.phase is Phase.KEEP
 
@@ -176,9 +177,9 @@ def test_304_1_r12_terminal_cres_go_to_discard_and_damage_ends_at_the_untax() ->
     ]
     # the survivors lose their damage and Sally/Harry changes but stay taxed (taxed on Rlr 1's
     # turn, they untax when Rlr 1's next turn starts)
-    assert at(s, "1.field") == "QS{t1}"
-    assert at(s, "2.field") == "JD{t1}"
-    assert (at(s, "1.discard"), at(s, "2.discard")) == ("KS", "KH 4H")
+    assert zone(s, "1.field") == "QS{t1}"
+    assert zone(s, "2.field") == "JD{t1}"
+    assert (zone(s, "1.discard"), zone(s, "2.discard")) == ("KS", "KH 4H")
 
 
 def test_401_r8_attacks_repeat_in_new_turn_cycles_while_p_has_eligible_cres() -> None:

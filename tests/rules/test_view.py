@@ -12,7 +12,8 @@ import random
 from parlor.rules.engine import new_game
 from parlor.rules.state import State
 from parlor.rules.view import TableCard, resample, view
-from tests.rules.scenario import all_but, at, cids, said, setup
+
+from .scenario import all_but, cids, said, setup, zone
 
 TABLE = """
     settings: step
@@ -120,7 +121,7 @@ def test_108_r30_an_expel_puts_cards_in_the_recycle_pile_face_up() -> None:
         2.recycle: 4S
     """)
     said(s, "expel 3H at 2:JH")
-    assert at(s, "2.recycle") == "^JH ^3C 4S"
+    assert zone(s, "2.recycle") == "^JH ^3C 4S"
     assert view(s, 0).sides[1].recycle_known == ("3C", "JH")
     assert view(s, 0).sides[0].discard == ("3H",)
 
@@ -135,7 +136,7 @@ def test_108_r30_face_up_recycle_cards_are_no_longer_known_once_shuffled_in() ->
     assert view(s, 1).sides[0].recycle_known == ("KS",)
     said(s, "end")  # Rlr 1 must draw from an empty Draw pile: the Recycle pile is shuffled in
     assert (view(s, 1).sides[0].recycle_known, view(s, 1).sides[0].recycle_count) == ((), 0)
-    assert at(s, "1.recycle") == ""
+    assert zone(s, "1.recycle") == ""
     assert sorted(s.drawn) == sorted(cids(1, "KS 2S"))
     assert view(s, 1).drawn is None
 

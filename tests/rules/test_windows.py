@@ -10,7 +10,8 @@ import pytest
 
 from parlor.rules.actions import WrongTurnError
 from parlor.rules.state import Phase
-from tests.rules.scenario import at, options, refused, said, setup
+
+from .scenario import options, refused, said, setup, zone
 
 BOTH_PLAY = """
     settings: step
@@ -35,10 +36,10 @@ def test_403_1_r7_each_option_is_one_card_and_the_options_alternate() -> None:
     assert (s.phase, s.actor) == (Phase.WINDOW1, 1)
     said(s, "play 2H on 1:KS")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 0)
-    assert at(s, "1.domain") == "2S"
-    assert at(s, "1.field") == "KS/2:2H"
-    assert at(s, "2.field") == "AD{i}"
-    assert at(s, "1.home") == "9S{t1} 8S 7C{t1} 8C 10S"
+    assert zone(s, "1.domain") == "2S"
+    assert zone(s, "1.field") == "KS/2:2H"
+    assert zone(s, "2.field") == "AD{i}"
+    assert zone(s, "1.home") == "9S{t1} 8S 7C{t1} 8C 10S"
 
 
 def test_403_2_r7_the_first_pass_closes_the_window() -> None:
@@ -46,7 +47,7 @@ def test_403_2_r7_the_first_pass_closes_the_window() -> None:
     said(s, "play 2S on D1", "play AD")
     said(s, "pass")  # P passes: O, who has playable cards, gets no further option
     assert (s.phase, s.actor) == (Phase.ATTACK, 0)
-    assert at(s, "2.hand") == "2H 4C"
+    assert zone(s, "2.hand") == "2H 4C"
     refused(s, "play 10S", "R7: Rlr 1 must now declare attackers, or end the turn; "
             "'play' is not possible (attack, done, end)")
     refused(s, "play 2H on D2", "R7: it is Rlr 1's decision, not Rlr 2's", player=1,
@@ -58,7 +59,8 @@ def test_403_2_r7_if_p_passes_first_o_gets_no_option() -> None:
     assert "play AD" not in options(s)  # O's cards are not P's options
     assert said(s, "pass") == []
     assert (s.phase, s.actor) == (Phase.ATTACK, 0)
-    assert (at(s, "2.hand"), at(s, "2.field"), at(s, "2.home")) == ("AD 2H 4C", "", "9D 8D 7H 8H")
+    assert (zone(s, "2.hand"), zone(s, "2.field"), zone(s, "2.home")) == (
+        "AD 2H 4C", "", "9D 8D 7H 8H")
 
 
 def test_403_3_r7_o_opens_the_second_window_and_if_o_passes_p_gets_no_option() -> None:
@@ -69,7 +71,7 @@ def test_403_3_r7_o_opens_the_second_window_and_if_o_passes_p_gets_no_option() -
     assert said(s, "pass") == ["Rlr 2 loses 2 life (unblocked attackers): 18 left"]
     # the combat is over and the next Turn Cycle's first window is P's
     assert (s.phase, s.actor) == (Phase.WINDOW1, 0)
-    assert at(s, "1.hand") == "2S 3C 10S"
+    assert zone(s, "1.hand") == "2S 3C 10S"
 
 
 def test_403_3_r7_in_the_second_window_p_answers_o() -> None:
@@ -92,15 +94,15 @@ def test_403_4_r7_o_may_play_a_cre_to_its_own_field_in_p_first_window() -> None:
         "Rlr 2 pays 1 Diamonds, 1 Hearts mnr for AD",
         "Rlr 2 summons AD to the Field (inactive)",
     ]
-    assert (at(s, "2.field"), at(s, "1.field")) == ("AD{i}", "KS")
-    assert at(s, "2.home") == "9D{t1} 8D 7H{t1} 8H"  # taxed on Rlr 1's turn (R4)
+    assert (zone(s, "2.field"), zone(s, "1.field")) == ("AD{i}", "KS")
+    assert zone(s, "2.home") == "9D{t1} 8D 7H{t1} 8H"  # taxed on Rlr 1's turn (R4)
 
 
 def test_403_4_r7_o_may_play_an_enh_on_p_cards_and_p_on_o_cards() -> None:
     s = setup(BOTH_PLAY)
     said(s, "play 3C on 2:9D", "play 2H on 1:KS")
-    assert at(s, "2.home") == "9D/1:3C{t1} 8D 7H{t1} 8H"
-    assert at(s, "1.field") == "KS/2:2H"
+    assert zone(s, "2.home") == "9D/1:3C{t1} 8D 7H{t1} 8H"
+    assert zone(s, "1.field") == "KS/2:2H"
 
 
 def test_404_a_play_taxes_then_pays_then_lays_the_card() -> None:
@@ -112,7 +114,7 @@ def test_404_a_play_taxes_then_pays_then_lays_the_card() -> None:
         "Rlr 1 pays 2 Clubs, 1 Spades mnr for 3C",
         "Rlr 1 plays 3C on Rlr 2's Domain",
     ]
-    assert at(s, "2.domain") == "1:3C"
+    assert zone(s, "2.domain") == "1:3C"
 
 
 def test_409_r15_a_cre_cast_in_the_second_window_does_not_join_the_combat() -> None:
@@ -122,7 +124,7 @@ def test_409_r15_a_cre_cast_in_the_second_window_does_not_join_the_combat() -> N
     assert s.combat is not None
     assert (s.combat.blocking, s.combat.blocked) == ({}, set())
     said(s, "pass")
-    assert (s.life[1], at(s, "2.field"), at(s, "1.field")) == (18, "AD{i}", "KS{t1}")
+    assert (s.life[1], zone(s, "2.field"), zone(s, "1.field")) == (18, "AD{i}", "KS{t1}")
 
 
 def test_403_with_auto_play_a_rlr_with_nothing_to_play_passes_by_itself() -> None:

@@ -13,7 +13,7 @@ from parlor.rules.actions import GameOverError
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import Phase
 
-from .combat_scenario import said, setup, zone
+from .scenario import said, setup, zone
 
 
 def test_1201_r16_an_unblocked_attack_that_brings_o_to_0_wins() -> None:
