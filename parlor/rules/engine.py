@@ -87,7 +87,14 @@ def new_game(seed: int | None = None, settings: Settings | None = None,
 
 
 def legal_actions(s: State) -> list[Action]:
-    """Exactly the decisions open to ``s.actor`` now (empty when the game is over)."""
+    """Exactly the decisions open to ``s.actor`` now (empty when the game is over).
+
+    A fresh list: callers may shuffle or sort it without touching the engine's cache."""
+    return list(_legal(s))
+
+
+def _legal(s: State) -> list[Action]:
+    """The cached list of legal actions (shared with clones: never mutate it)."""
     cached = s._legal
     if cached is not None:
         return cached  # type: ignore[return-value]
@@ -137,7 +144,7 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
 
 def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
-    legal = legal_actions(s)
+    legal = _legal(s)
     base = action.base
     if base not in legal:
         raise IllegalActionError(diagnose(s, action))
@@ -157,7 +164,7 @@ def is_legal(s: State, action: Action) -> bool:
 
 def step(s: State) -> bool:
     """Apply the single legal action when there is exactly one (for step-by-step callers)."""
-    legal = legal_actions(s)
+    legal = _legal(s)
     if len(legal) != 1:
         return False
     _dispatch(s, legal[0])
@@ -180,7 +187,7 @@ def _advance(s: State) -> None:
     if not s.settings.auto:
         return
     while s.phase is not Phase.OVER:
-        legal = legal_actions(s)
+        legal = _legal(s)
         if len(legal) != 1:
             return
         _dispatch(s, legal[0])

@@ -99,3 +99,11 @@ def test_random_playouts_keep_every_invariant(chunk: int) -> None:
         assert s.turn <= s.settings.max_turns + 1
         if seed % 10 == 0:
             assert position(replay(record(s))) == position(s)
+
+
+def test_legal_actions_is_a_fresh_list_each_time() -> None:
+    s = new_game(5)
+    c = s.clone()
+    legal = legal_actions(s)
+    legal.clear()  # a caller's list is its own: neither the state nor its clone changes
+    assert legal_actions(s) == legal_actions(c) != []
