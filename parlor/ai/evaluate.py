@@ -53,30 +53,31 @@ class Weights:
 
     life_k: float = 12.0  # life value = life_k * log(1 + life / life_c)
     life_c: float = 4.0
-    cre_pwr: float = 1.3
-    cre_tgh: float = 0.9
+    cre_pwr: float = 0.65
+    cre_tgh: float = 0.63
     cre_ability: float = 0.5
     cre_enh: float = 0.18  # per spot of the best Enh on a Cre
     cre_trump_enh: float = 0.4  # an Enh of the trump suit on a Cre (+0.1 per spot)
     cre_trump_base: float = 0.3
-    lnd: float = 1.0  # scales the diminishing Lnd values
-    lnd_taxed_other: float = 0.35
+    lnd: float = 3.1  # scales the diminishing Lnd values
+    lnd_tail: float = 1.0  # scales the values of the sixth Lnd on
+    lnd_taxed_other: float = 0.49
     lnd_trump: float = 0.2
     hand_lnd: float = 0.6  # share of the value it will have in the Home
     hand_cre: float = 0.45  # share of its value on the Field
     hand_cre_castable: float = 0.5
     hand_enh: float = 0.55
-    hand_enh_rank: float = 0.2
+    hand_enh_rank: float = 0.1
     library: float = 0.04
     domain_rank: float = 0.2
     domain_trump: float = 0.3
     pool: float = 0.6
-    group_bonus: float = 0.9
+    group_bonus: float = 0.45
     press_pwr: float = 0.25
-    press_through: float = 1.5
+    press_through: float = 2.55
     press_through_lin: float = 0.2
     press_blocker: float = 1.5
-    scale: float = 5.0  # score points per logit of the win estimate
+    scale: float = 10.0  # score points per logit (fitted on Greedy self-play outcomes)
 
     def replace(self, **changes: float) -> Weights:
         return dataclasses.replace(self, **changes)
@@ -91,7 +92,8 @@ _IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
 _HAS_ABILITY = tuple(bool(ABILITIES[f]) for f in range(52))
 _COST_TOTAL = tuple(COST[f].total for f in range(52))
 _LND_VALUES = (2.2, 2.0, 1.8, 1.6, 1.3, 1.0, 0.7, 0.5, 0.35, 0.25)
-_LND_SUMS = tuple(sum(_LND_VALUES[:n]) for n in range(11))
+_LND_HEAD = tuple(sum(_LND_VALUES[: min(n, 5)]) for n in range(11))  # the first five
+_LND_TAIL = tuple(sum(_LND_VALUES[5:n]) for n in range(11))
 
 
 def cre_base(cid: int, w: Weights = DEFAULT) -> float:
@@ -146,7 +148,9 @@ def hand_card_value(s: State, p: int, cid: int, n_lnds: int, lnds_in_hand: int,
     f = cid % 52
     if _IS_LND[f]:
         k = n_lnds + lnds_in_hand
-        return w.hand_lnd * w.lnd * _LND_VALUES[k] if k < 10 else 0.1
+        if k >= 10:
+            return 0.1
+        return w.hand_lnd * w.lnd * _LND_VALUES[k] * (w.lnd_tail if k >= 5 else 1.0)
     if _IS_CRE[f]:
         v = w.hand_cre * cre_base(cid, w)
         if n_lnds >= _COST_TOTAL[f]:
@@ -162,7 +166,7 @@ def side_score(s: State, p: int, trump: int | None, w: Weights = DEFAULT) -> flo
         v += cre_value(s, c, trump, w)
     home = s.home[p]
     n = len(home)
-    v += w.lnd * _LND_SUMS[min(n, 10)]
+    v += w.lnd * (_LND_HEAD[min(n, 10)] + w.lnd_tail * _LND_TAIL[min(n, 10)])
     o = 1 - p
     for lnd in home:
         if s.taxed[lnd] == o:

@@ -1,25 +1,33 @@
 """Information-set Monte Carlo tree search with determinization (SO-ISMCTS).
 
-Each iteration deals a fresh *determinization* of the agent's view
-(:func:`~parlor.rules.view.resample`: the hidden cards at random), walks one shared tree
-whose edges are actions (an edge counts how often it was *available* as well as visited, so
-that actions that exist only in some deals are judged fairly), expands one new edge, plays a
-fast *rollout* with the epsilon-greedy cheap policy (:mod:`parlor.ai.policy`) for both
-Rlrs until the horizon (by default the start of the turn after the opponent's next one),
-evaluates the position with :func:`~parlor.ai.evaluate.win_prob` and backs the estimate up.
+Each iteration deals a *determinization* of the agent's view (the hidden cards at random,
+:class:`~parlor.ai.determinize.Determinizer`, the same distribution as
+:func:`~parlor.rules.view.resample`), walks one shared tree whose edges are actions (an edge
+counts how often it was *available* as well as visited, so that actions that exist only in
+some deals are judged fairly), expands one new edge, plays a fast *rollout* with the
+epsilon-greedy cheap policy (:mod:`parlor.ai.policy`) for both Rlrs until the horizon (by
+default the start of the turn after the opponent's next one), evaluates the position with
+:func:`~parlor.ai.evaluate.win_prob` and backs the estimate up.
 
-* **Priors.** The root's edges start from the Greedy agent's one-step estimate (a couple of
-  virtual visits each), so a short search is never worse than Greedy's judgement and a long
+* **Priors.** Each root action starts from the Greedy agent's one-step estimate (two
+  virtual visits), so a short search is never much worse than Greedy's judgement and a long
   one can overrule it. Deeper nodes widen progressively in the cheap policy's order (the
   best few actions first, more as the node is visited).
-* **Anytime.** The search stops at the time budget (or ``max_iterations``) and plays the
-  most visited root action.
+* **Root: sequential halving** (default, ``root="halving"``). The best ``root_width`` root
+  actions by prior are searched in rounds; in a round every candidate is tried on the *same*
+  determinizations with the same rollout seeds (common random numbers: the comparison is
+  between actions, not between lucky and unlucky deals), then the worse half is dropped.
+  Below each root action the tree is ISMCTS as above. ``root="ucb"`` is plain UCB at the
+  root too (measured weaker at equal time: see the report in bench/ai.py's docstring).
+* **Anytime.** The rounds share the time budget (or ``max_iterations``); the answer is the
+  best survivor. The search stops early when the leader is ``decisive``-ly ahead after
+  enough samples, or when nothing separates the candidates (a decided game).
 * **Where the time goes.** Only decisions that shape the game are searched: play windows,
   attacks, blocks and abilities. Keeping a drawn card and trimming the Hand use Greedy's
-  one-step look (the Hand evaluation decides them); splitting damage and bonus points use
-  the cheap policy (finish the weakest Cre, no overkill). Forced and single-choice decisions
-  take no time at all, and a window where every play looks outright bad (Enhs on the
-  opponent's side, expelling one's own cards) is passed without search.
+  one-step look on two determinizations (the Hand evaluation decides them); splitting damage
+  and bonus points use the cheap policy (finish the weakest Cre, no overkill). Forced and
+  single-choice decisions take no time at all, and a window where every play looks outright
+  bad (Enhs on the opponent's side, expelling one's own cards) is passed without search.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ SEARCHED = frozenset({Phase.WINDOW1, Phase.WINDOW2, Phase.ATTACK, Phase.BLOCK,
                       Phase.ABILITY_P, Phase.ABILITY_O})
 LOOKED_AHEAD = frozenset({Phase.KEEP, Phase.TRIM})
 PRIOR_SHARE = 0.4
+MIN_SAMPLES = 6  # per root candidate before the search may stop early
+INDIFFERENT = 0.003  # win-estimate spread under which the candidates are all the same
 
 
 class _Edge:
@@ -81,6 +91,7 @@ class SearchAgent(BaseAgent):
                  max_iterations: int | None = None, horizon: int = 2, epsilon: float = 0.1,
                  c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
+                 decisive: float = 0.25,
                  name: str | None = None, weights: Weights = DEFAULT) -> None:
         super().__init__(seed, budget)
         self.weights = weights
@@ -93,6 +104,7 @@ class SearchAgent(BaseAgent):
         self.widen = widen
         self.root = root
         self.root_width = root_width
+        self.decisive = decisive
         if name:
             self.name = name
         self.last_iterations = 0
@@ -219,11 +231,23 @@ class SearchAgent(BaseAgent):
                 done += len(cands)
             for a in cands:
                 root.edges[a].stage = r + 1
+            cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
+            if r < rounds - 1 and self._settled(root, cands):
+                root.edges[cands[0]].stage = rounds
+                break
             if r < rounds - 1 and len(cands) > 2:
-                cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
                 cands = cands[: max(2, (len(cands) + 1) // 2)]
                 allowed = set(cands)
         return iterations
+
+    def _settled(self, root: _Node, cands: list[Action]) -> bool:
+        """Stop early when the leader is far ahead of the runner-up (``decisive``), or when
+        nothing separates the candidates at all (a decided game)."""
+        means = [root.edges[a].w / root.edges[a].n for a in cands]
+        samples = min(root.edges[a].n - root.edges[a].n0 for a in cands)
+        if samples < MIN_SAMPLES:
+            return False
+        return means[0] - means[1] >= self.decisive or means[0] - means[-1] <= INDIFFERENT
 
     def _iterate(self, s: State, root: _Node, me: int, end_turn: int,
                  allowed: set[Action], first_action: Action | None,

@@ -43,7 +43,7 @@ def test_respects_time_budget() -> None:
 
 
 def test_uses_its_budget_when_searching() -> None:
-    agent = SearchAgent(4, budget=0.1)
+    agent = SearchAgent(4, budget=0.1, decisive=2.0)  # no early stop for a clear leader
     s = searched_positions(22, 1)[0]
     t0 = time.perf_counter()
     agent.act(view(s, s.actor), legal_actions(s))
