@@ -383,4 +383,4 @@ def _unblocked_damage(s: State) -> bool:
     return True
 
 
-__all__ = ["MAX_ATTACKERS", "Combat"]
+

@@ -19,9 +19,6 @@ from __future__ import annotations
 import random
 
 from parlor.rules.actions import (
-    DONE,
-    END,
-    PASS,
     Action,
     GameOverError,
     IllegalActionError,
@@ -44,7 +41,6 @@ from parlor.rules.combat import (
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
 from parlor.rules.state import (
     C_KIND,
-    DOMAIN,
     FACE,
     HAND_LIMIT,
     NONE,
@@ -54,7 +50,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import clear_status, draw_one, emit, leave_play, rlr, suit_name
+from parlor.rules.table import draw_one, emit, leave_play, rlr
 
 # -- setup (rule 100) -------------------------------------------------------------------------
 
@@ -492,18 +488,12 @@ def _diagnose_block(s: State, a: Action) -> str:
 
 
 __all__ = [
-    "DOMAIN",
-    "DONE",
-    "END",
-    "PASS",
     "apply",
     "check",
-    "clear_status",
     "diagnose",
     "is_legal",
     "legal_actions",
     "new_game",
     "returns",
     "step",
-    "suit_name",
 ]

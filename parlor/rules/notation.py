@@ -4,6 +4,7 @@ A **position** is ``key: value`` lines; it can express any state, and a test or 
 give only the lines it cares about (every card not placed goes to the bottom of its owner's
 Draw pile, in card order)::
 
+    >>> from parlor.rules.engine import legal_actions
     >>> s = parse_position('''
     ... phasing: 1
     ... phase: window1
@@ -27,7 +28,7 @@ from collections.abc import Callable
 
 from parlor.rules.actions import Action, ActionParseError, parse_ref
 from parlor.rules.cards import Card, Suit
-from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.engine import apply, new_game
 from parlor.rules.state import (
     DOMAIN,
     NONE,
@@ -334,4 +335,5 @@ def parse_record(text: str) -> tuple[Settings, int, list[tuple[int, Action]]]:
     return settings, seed, actions
 
 
-__all__ = ["legal_actions"]
+__all__ = ["PositionError", "RecordError", "parse_position", "parse_record", "position", "record",
+           "replay"]

@@ -23,7 +23,6 @@ from parlor.rules.state import (
 from parlor.rules.table import (
     counts,
     damage_rlr,
-    deal_damage,
     domain_counts,
     emit,
     entity_text,
@@ -369,4 +368,4 @@ def is_window(phase: Phase) -> bool:
     return phase in (Phase.WINDOW1, Phase.WINDOW2)
 
 
-__all__ = ["deal_damage"]
+

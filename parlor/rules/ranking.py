@@ -298,12 +298,7 @@ def _explain(r: Comparison) -> str:
     if r.suit is not None and r.outshown is not None:
         loser = names[r.outshown]
         shower = 1 - r.outshown
-        top = max(r.counts[shower])
-        top_suit = next(
-            Suit(s)
-            for s in range(4)
-            if r.counts[shower][s] == top and r.counts[r.outshown][s] == 0
-        )
+        top, top_suit = _outshowing(r)
         would = r.counts[r.outshown][r.suit], r.counts[shower][r.suit]
         return (
             f"{pair}: {loser} would outrank in {r.suit.title}, {would[0]} to {would[1]}, "
@@ -326,13 +321,24 @@ def _explain(r: Comparison) -> str:
     return f"{pair}: {trump_note}each outranks the other by the same margin ({ties})"
 
 
+def _outshowing(r: Comparison) -> tuple[int, Suit]:
+    """The count and suit with which the side that is not ``r.outshown`` outshows the other
+    (judged with matched trumps removed, rule 903.6)."""
+    assert r.outshown is not None
+    shown = r.counts
+    t = r.trump
+    if t is not None and shown[0][t] == shown[1][t]:
+        shown = (_drop(shown[0], t), _drop(shown[1], t))
+    shower, other = shown[1 - r.outshown], shown[r.outshown]
+    top = max(shower)
+    return top, next(Suit(x) for x in range(4) if shower[x] == top and not other[x])
+
+
 def _outshow_note(r: Comparison) -> str:
     """``; 6C outshows JH with 6 in Clubs`` (enough to expel a lone Enh, rule 1102.1)."""
     if r.outshown is None:
         return ""
-    shower = r.counts[1 - r.outshown]
-    top = max(shower)
-    suit = next(Suit(x) for x in range(4) if shower[x] == top and not r.counts[r.outshown][x])
+    top, suit = _outshowing(r)
     names = (r.a, r.b)
     return f"; {names[1 - r.outshown]} outshows {names[r.outshown]} with {top} in {suit.title}"
 

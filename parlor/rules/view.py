@@ -17,7 +17,6 @@ from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
     NONE,
-    OWNER,
     PWR_OF,
     STACK,
     TGH_OF,
@@ -293,4 +292,4 @@ def legal_from_view(v: View) -> list[Action]:
     return [Action.parse(a) for a in v.legal]
 
 
-__all__ = ["OWNER", "View", "legal_from_view", "resample", "view"]
+__all__ = ["View", "legal_from_view", "resample", "view"]
