@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.evaluate import DEFAULT, Weights, win_prob
-from parlor.ai.policy import best_action, epsilon_action, ranked
+from parlor.ai.policy import PDEFAULT, PolicyWeights, best_action, epsilon_action, ranked
 from parlor.ai.sim import play, safe_choices, safe_legal
 from parlor.rules.actions import Action
 from parlor.rules.state import Phase, State
@@ -29,7 +29,7 @@ COMBAT_PHASES = frozenset({Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABI
 
 
 def settle(s: State, end_turn: int, rng: random.Random | None = None,
-           epsilon: float = 0.0, limit: int = 600) -> State:
+           epsilon: float = 0.0, limit: int = 600, policy: PolicyWeights = PDEFAULT) -> State:
     """Play the cheap policy (both Rlrs) from ``s`` until turn ``end_turn`` starts (or the
     game ends), so that every alternative is judged at the same point."""
     for _ in range(limit):
@@ -37,21 +37,21 @@ def settle(s: State, end_turn: int, rng: random.Random | None = None,
             break
         legal = safe_legal(s)
         if rng is not None and epsilon > 0.0:
-            a = epsilon_action(s, legal, rng, epsilon)
+            a = epsilon_action(s, legal, rng, epsilon, policy)
         else:
-            a = best_action(s, legal)
+            a = best_action(s, legal, policy)
         play(s, a)
     return s
 
 
 def one_step(s: State, a: Action, me: int, rng: random.Random | None = None,
-             horizon: int = 2, w: Weights = DEFAULT) -> float:
+             horizon: int = 2, w: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT) -> float:
     """Win estimate for ``me`` after playing ``a`` in (a copy of) ``s`` and settling to
     the start of the ``horizon``-th turn from now."""
     t = s.clone()
     end = t.turn + horizon
     play(t, a)
-    settle(t, end, rng)
+    settle(t, end, rng, policy=policy)
     return win_prob(t, me, w)
 
 
@@ -72,9 +72,10 @@ class HeuristicAgent(BaseAgent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = 0, epsilon: float = 0.0, budget: float = 0.0,
-                 name: str | None = None) -> None:
+                 name: str | None = None, policy: PolicyWeights = PDEFAULT) -> None:
         super().__init__(seed, budget)
         self.epsilon = epsilon
+        self.policy = policy
         if name:
             self.name = name
 
@@ -82,9 +83,9 @@ class HeuristicAgent(BaseAgent):
                 budget: float | None = None) -> list[Choice]:
         s = self.sample(view)
         legal = safe_choices(s, list(legal))
-        order = ranked(s, legal)
+        order = ranked(s, legal, self.policy)
         if len(legal) > 1 and self.epsilon > 0.0:
-            pick = epsilon_action(s, legal, self.rng, self.epsilon)
+            pick = epsilon_action(s, legal, self.rng, self.epsilon, self.policy)
             order = [x for x in order if x[1] == pick] + [x for x in order if x[1] != pick]
         return [Choice(a, 0.5, 0) for _, a in order]
 
@@ -96,11 +97,12 @@ class GreedyAgent(BaseAgent):
 
     def __init__(self, seed: int | None = 0, samples: int = 2, temperature: float = 0.0,
                  horizon: int = 2, budget: float = 0.0, name: str | None = None,
-                 weights: Weights = DEFAULT) -> None:
+                 weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT) -> None:
         super().__init__(seed, budget)
         self.samples = samples
         self.horizon = horizon
         self.weights = weights
+        self.policy = policy
         self.temperature = temperature
         if name:
             self.name = name
@@ -114,7 +116,8 @@ class GreedyAgent(BaseAgent):
         legal = safe_choices(states[0], list(legal))
         values = []
         for a in legal:
-            values.append(sum(one_step(s, a, me, horizon=self.horizon, w=self.weights)
+            values.append(sum(one_step(s, a, me, horizon=self.horizon, w=self.weights,
+                                       policy=self.policy)
                               for s in states)
                           / len(states))
         order = sorted(range(len(legal)), key=lambda i: -values[i])

@@ -36,8 +36,11 @@ def play_game(agents: Sequence[Agent], seed: int, settings: Settings | None = No
     Every decision with more than one legal action goes to the agent to act, with its own
     view and its own budget; single choices are applied by the engine (``settings.auto``).
     Raises IllegalAgentAction if an agent answers with an action that is not legal."""
-    s = state if state is not None else new_game(seed, settings)
-    s.log = None  # the view would copy the whole log at every decision
+    if state is None:
+        s = new_game(seed, settings)
+        s.log = None  # nobody reads it here, and writing it costs time
+    else:
+        s = state
     think: tuple[list[float], list[float]] = ([], [])
     by_phase: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})
     n = 0
@@ -45,7 +48,7 @@ def play_game(agents: Sequence[Agent], seed: int, settings: Settings | None = No
         legal = legal_actions(s)
         p = s.actor
         agent = agents[p]
-        v = view(s, p)
+        v = view(s, p, log=False)
         phase = s.phase.name.lower()
         t0 = time.perf_counter()
         a: Action = agent.act(v, list(legal), agent.budget)

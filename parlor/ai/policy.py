@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from parlor.ai.evaluate import cre_base, cre_counts, hand_card_value
 from parlor.rules.actions import Action
@@ -30,6 +31,54 @@ from parlor.rules.state import (
 )
 
 BAD = -100.0
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyWeights:
+    """The cheap policy's constants (tuned by Heuristic self-play; see the report)."""
+
+    lnd: float = 8.0  # play a Lnd
+    cre: float = 3.0  # summon a Cre (+ cre_value x its worth)
+    cre_value: float = 0.5
+    enh_cost: float = 0.25  # per spot: the card and the mnr it takes
+    expel_cre: float = 2.5  # (+ its worth, + expel_enhs if it carries Enhs)
+    expel_enhs: float = 1.0
+    expel_lnd: float = 2.0
+    expel_enh: float = 0.6  # a lone Enh (+0.2 per spot)
+    expel_stack: float = 0.8  # x the trump gain
+    stack: float = 1.2  # x the trump gain
+    stack_base: float = 0.3
+    domain: float = 0.6  # x the gain (+ domain_per_attacker per opposing Cre, up to 3)
+    domain_per_attacker: float = 0.3
+    enh_cre: float = 0.5  # an Enh on my Cre (+ enh_cre_gain x the gain)
+    enh_cre_gain: float = 1.2
+    enh_lnd_trump: float = 0.4
+    combat_enh: float = 1.0  # per point of combat bonus an Enh in the second window wins
+    attack_base: float = 0.2
+    attack_safe: float = 1.0
+    attack_kills: float = 0.4
+    attack_outnumber: float = 0.8
+    attack_lethal: float = 2.0
+    attack_free: float = 2.0  # no untaxed blockers at all
+    attack_dies: float = 0.4
+    done: float = 0.3
+    block_tax: float = 0.6  # the blocker stays taxed through my own turn (R4)
+    block_safe: float = 1.0
+    block_dies: float = 0.5
+    block_kills: float = 0.7
+    block_chump: float = 4.0
+    block_double: float = 0.5
+    volley_kill: float = 1.0
+    volley: float = 0.3
+    ally: float = 0.5
+    carry: float = 0.2
+    sally: float = 0.8
+    harry: float = 0.8
+    ability_lost: float = 0.8  # x the Pwr an ability user in combat gives up
+    redraw: float = -3.0
+
+
+PDEFAULT = PolicyWeights()
 
 
 def _pwr_now(s: State, c: int) -> int:
@@ -82,19 +131,19 @@ def _enh_on_entity_gain(counts: tuple[int, int, int, int], e: int, trump: int | 
     return g
 
 
-def window_score(s: State, p: int, a: Action) -> float:
+def window_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     if a.verb == "pass":
         return 0.0
     cid = p * 52 + a.card
     kind = C_KIND[cid]
     o = 1 - p
     if kind is Kind.LND:
-        return 8.0
+        return w.lnd
     if kind is Kind.CRE:
-        return 3.0 + cre_base(cid) * 0.5
+        return w.cre + cre_base(cid) * w.cre_value
     t = a.target
     r = C_RANK[cid]
-    cost = 0.25 * r  # the card and the mnr
+    cost = w.enh_cost * r  # the card and the mnr
     trump = s.trump
     if a.verb == "expel":
         if t == STACK:
@@ -102,16 +151,16 @@ def window_score(s: State, p: int, a: Action) -> float:
             new = None if below == NONE else C_SUIT[below]
             cur = C_SUIT[s.stack[-1]]
             gain = (0.0 if new is None else trump_gain(s, p, new)) - trump_gain(s, p, cur)
-            return gain * 0.8 - cost
+            return gain * w.expel_stack - cost
         if t < 104:
             owner = OWNER[t]
             k = C_KIND[t]
             if k is Kind.CRE:
                 if owner == p:
                     return BAD
-                return 2.5 + cre_base(t) + (1.0 if s.enhs.get(t) else 0.0) - cost
+                return w.expel_cre + cre_base(t) + (w.expel_enhs if s.enhs.get(t) else 0.0) - cost
             if k is Kind.LND:
-                return (2.0 - cost) if owner == o else BAD
+                return (w.expel_lnd - cost) if owner == o else BAD
             host = s.host.get(t, NONE)
             if host in DOMAIN:
                 side = DOMAIN.index(host)
@@ -121,11 +170,11 @@ def window_score(s: State, p: int, a: Action) -> float:
                 side = OWNER[host]
             if side == p:
                 return BAD
-            return 0.6 + 0.2 * C_RANK[t] - cost
+            return w.expel_enh + 0.2 * C_RANK[t] - cost
         return BAD
     # play an Enh on a target
     if t == STACK:
-        return 1.2 * trump_gain(s, p, C_SUIT[cid]) - cost + 0.3
+        return w.stack * trump_gain(s, p, C_SUIT[cid]) - cost + w.stack_base
     if t in DOMAIN:
         q = DOMAIN.index(t)
         if q != p:
@@ -136,33 +185,74 @@ def window_score(s: State, p: int, a: Action) -> float:
                 c[C_SUIT[e]] = C_RANK[e]
         g = _enh_on_entity_gain((c[0], c[1], c[2], c[3]), cid, trump)
         attackers = sum(1 for x in s.field[o] if not s.terminal[x])
-        return (g * (0.6 + 0.3 * min(attackers, 3)) - cost) if g > 0 else BAD
+        if g <= 0:
+            return BAD
+        return g * (w.domain + w.domain_per_attacker * min(attackers, 3)) - cost
     owner = OWNER[t]
     if owner != p:
         return BAD
     if C_KIND[t] is Kind.LND:
         if trump is not None and C_SUIT[cid] == trump and C_SUIT[t] != trump:
-            return 0.4 - cost
+            return w.enh_lnd_trump - cost
         return BAD
     if s.terminal[t]:
         return BAD
     g = _enh_on_entity_gain(cre_counts(s, t), cid, trump)
     if g <= 0:
         return BAD
-    return 0.5 + 1.2 * g + 0.2 * PWR_OF[t] - cost
+    v = w.enh_cre + w.enh_cre_gain * g + 0.2 * PWR_OF[t] - cost
+    if s.combat is not None and w.combat_enh:
+        v += w.combat_enh * _combat_gain(s, p, t, cid)
+    return v
 
 
-def attack_score(s: State, a: Action) -> float:
+def _combat_gain(s: State, p: int, t: int, e: int) -> float:
+    """How many points of the combat's group bonus Enh ``e`` on Cre ``t`` wins for p (the
+    change in p's bonus minus the opponent's), 0 when t is not in the combat."""
+    cb = s.combat
+    assert cb is not None
+    if t not in cb.blocking and t not in cb.attackers:
+        return 0.0
+    blockers = list(cb.blocking)
+    if not blockers or not cb.attackers:
+        return 0.0
+    atk_side = p == s.phasing
+    before = _bonus_for(s, cb.attackers, blockers, atk_side, None, 0)
+    after = _bonus_for(s, cb.attackers, blockers, atk_side, t, e)
+    return float(after - before)
+
+
+def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bool,
+               extra_on: int | None, e: int) -> int:
+    def group(cids: list[int]) -> tuple[int, int, int, int]:
+        c = [0, 0, 0, 0]
+        for x in cids:
+            for i, v in enumerate(cre_counts(s, x)):
+                if v > c[i]:
+                    c[i] = v
+            if x == extra_on and C_RANK[e] > c[C_SUIT[e]]:
+                c[C_SUIT[e]] = C_RANK[e]
+        return (c[0], c[1], c[2], c[3])
+
+    win, _, diff, _ = rank_counts(group(attackers), group(blockers), s.trump)
+    if win < 0:
+        return 0
+    b = min(3, (diff + 1) // 2)
+    mine = (win == 0) == atk_side
+    return b if mine else -b
+
+
+def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     p = s.phasing
     o = 1 - p
     if a.verb == "done":
-        return 0.3
+        return w.done
     if a.verb == "end":
         return 0.0
     c = p * 52 + a.card
     blockers = [b for b in s.field[o] if s.taxed[b] == NONE]
     if not blockers:
-        return 2.0
+        return w.attack_free
     cb = s.combat
     declared = len(cb.attackers) if cb is not None else 0
     mine_pwr = _pwr_now(s, c)
@@ -170,22 +260,22 @@ def attack_score(s: State, a: Action) -> float:
     best_block = max(_pwr_now(s, b) for b in blockers)
     mine = cre_counts(s, c)
     outranked = any(rank_counts(cre_counts(s, b), mine, s.trump)[0] == 0 for b in blockers)
-    v = 0.2
+    v = w.attack_base
     if left > best_block and not outranked:
-        v += 1.0  # survives any single blocker
+        v += w.attack_safe  # survives any single blocker
     if any(_left(s, b) <= mine_pwr for b in blockers):
-        v += 0.4  # a blocker would die
+        v += w.attack_kills  # a blocker would die
     if len(blockers) <= declared:
-        v += 0.8  # more attackers than blockers: some get through
+        v += w.attack_outnumber  # more attackers than blockers: some get through
     total = sum(_pwr_now(s, x) for x in s.field[p] if s.taxed[x] == NONE)
     if total >= s.life[o] + 2 * len(blockers):
-        v += 2.0
+        v += w.attack_lethal
     if left <= best_block:
-        v -= 0.4 * cre_base(c) / 3.0
+        v -= w.attack_dies * cre_base(c) / 3.0
     return v
 
 
-def block_score(s: State, a: Action) -> float:
+def block_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     o = s.opponent
     cb = s.combat
     assert cb is not None
@@ -199,45 +289,45 @@ def block_score(s: State, a: Action) -> float:
     survives = _left(s, b) > atk_pwr or (already and atk_pwr <= 1)
     kills = _pwr_now(s, b) + sum(_pwr_now(s, x) for x in already) >= _left(s, t)
     outranked = rank_counts(cre_counts(s, t), cre_counts(s, b), s.trump)[0] == 0
-    v = -0.6  # the blocker stays taxed through my own turn (R4)
+    v = -w.block_tax
     if survives and not outranked:
-        v += 1.0 + 0.3 * atk_pwr
+        v += w.block_safe + 0.3 * atk_pwr
     elif not survives:
-        v -= cre_base(b) * 0.5
+        v -= cre_base(b) * w.block_dies
     if kills:
-        v += cre_base(t) * 0.7
+        v += cre_base(t) * w.block_kills
     if incoming >= s.life[o] - 1:
-        v += 4.0 + atk_pwr  # a chump block to stay alive
+        v += w.block_chump + atk_pwr  # a chump block to stay alive
     if already:
-        v -= 0.5
+        v -= w.block_double
     return v
 
 
-def ability_score(s: State, p: int, a: Action) -> float:
+def ability_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     if a.verb == "done":
         return 0.0
     u = p * 52 + a.card
     cb = s.combat
     assert cb is not None
     in_combat = u in cb.attackers or u in cb.blocking
-    lost = 0.8 * _pwr_now(s, u) if in_combat else 0.0
+    lost = w.ability_lost * _pwr_now(s, u) if in_combat else 0.0
     t = a.target
     if a.verb == "volley":
         if _left(s, t) <= 1 + cb.pending.get(t, 0):
-            return 1.0 + cre_base(t) - lost
-        return 0.3 - lost
+            return w.volley_kill + cre_base(t) - lost
+        return w.volley - lost
     if a.verb == "ally":
-        return 0.5 + 0.8 * _pwr_now(s, t) + 0.3 * PWR_OF[t] - lost
+        return w.ally + 0.8 * _pwr_now(s, t) + 0.3 * PWR_OF[t] - lost
     if a.verb == "carry":
-        return 0.2 - lost if s.hand[p] else -0.3
+        return w.carry - lost if s.hand[p] else -0.3
     if a.verb == "sally":
         if C_SUIT[u] == 2 and _left(s, u) <= 1:
             return -1.0
-        return 0.8
+        return w.sally
     if a.verb == "harry":
         if C_SUIT[u] == 2 and C_RANK[u] == 11:
             return 0.3 - lost
-        return 0.8
+        return w.harry
     return 0.0
 
 
@@ -252,10 +342,10 @@ def point_score(s: State, a: Action) -> float:
     return 2.0 + 0.3 * cre_base(t) - 0.7 * left
 
 
-def keep_score(s: State, a: Action) -> float:
+def keep_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     p = s.phasing
     if a.verb == "redraw":
-        return -3.0
+        return w.redraw
     cid = p * 52 + a.card
     n = len(s.home[p])
     lnds = sum(1 for c in s.hand[p] if C_KIND[c] is Kind.LND)
@@ -270,51 +360,52 @@ def trim_score(s: State, a: Action) -> float:
     return -hand_card_value(s, p, cid, n, lnds)
 
 
-def action_score(s: State, a: Action) -> float:
+def action_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     """The cheap score of ``a`` for the Rlr to act in ``s``."""
     ph = s.phase
     if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
-        return window_score(s, s.actor, a)
+        return window_score(s, s.actor, a, w)
     if ph is Phase.ATTACK:
-        return attack_score(s, a)
+        return attack_score(s, a, w)
     if ph is Phase.BLOCK:
-        return block_score(s, a)
+        return block_score(s, a, w)
     if ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
-        return ability_score(s, s.actor, a)
+        return ability_score(s, s.actor, a, w)
     if ph is Phase.SPLIT or ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
         return point_score(s, a)
     if ph is Phase.KEEP:
-        return keep_score(s, a)
+        return keep_score(s, a, w)
     if ph is Phase.TRIM:
         return trim_score(s, a)
     return 0.0
 
 
-def best_action(s: State, legal: Sequence[Action]) -> Action:
+def best_action(s: State, legal: Sequence[Action], w: PolicyWeights = PDEFAULT) -> Action:
     best = legal[0]
     best_v = -1e9
     for a in legal:
-        v = action_score(s, a)
+        v = action_score(s, a, w)
         if v > best_v:
             best, best_v = a, v
     return best
 
 
-def ranked(s: State, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+def ranked(s: State, legal: Sequence[Action],
+           w: PolicyWeights = PDEFAULT) -> list[tuple[float, Action]]:
     """Legal actions with their cheap scores, best first (stable for ties)."""
-    scored = [(action_score(s, a), i, a) for i, a in enumerate(legal)]
+    scored = [(action_score(s, a, w), i, a) for i, a in enumerate(legal)]
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [(v, a) for v, _, a in scored]
 
 
 def epsilon_action(s: State, legal: Sequence[Action], rng: random.Random,
-                   epsilon: float) -> Action:
+                   epsilon: float, w: PolicyWeights = PDEFAULT) -> Action:
     """The cheap policy's choice; with probability ``epsilon`` a random action among those
     that do not look outright bad."""
     if epsilon > 0.0 and rng.random() < epsilon:
-        ok = [a for a in legal if action_score(s, a) > BAD / 2]
+        ok = [a for a in legal if action_score(s, a, w) > BAD / 2]
         return rng.choice(ok or list(legal))
-    return best_action(s, legal)
+    return best_action(s, legal, w)
 
 
 __all__ = ["IS_RED", "action_score", "best_action", "epsilon_action", "ranked"]

@@ -41,7 +41,14 @@ from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.determinize import Determinizer
 from parlor.ai.evaluate import DEFAULT, Weights, win_prob
 from parlor.ai.greedy import one_step, settle
-from parlor.ai.policy import BAD, action_score, best_action, epsilon_action
+from parlor.ai.policy import (
+    BAD,
+    PDEFAULT,
+    PolicyWeights,
+    action_score,
+    best_action,
+    epsilon_action,
+)
 from parlor.ai.sim import play, safe_choices, safe_legal
 from parlor.rules.actions import Action
 from parlor.rules.state import Phase, State
@@ -92,9 +99,11 @@ class SearchAgent(BaseAgent):
                  c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
                  decisive: float = 0.25,
-                 name: str | None = None, weights: Weights = DEFAULT) -> None:
+                 name: str | None = None, weights: Weights = DEFAULT,
+                 policy: PolicyWeights = PDEFAULT) -> None:
         super().__init__(seed, budget)
         self.weights = weights
+        self.policy = policy
         self.max_iterations = max_iterations
         self.horizon = horizon
         self.epsilon = epsilon
@@ -124,12 +133,12 @@ class SearchAgent(BaseAgent):
             return [Choice(choices[0], 0.5, 0)]
         phase = first.phase
         if phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
-            a = best_action(first, choices)
+            a = best_action(first, choices, self.policy)
             return [Choice(a, 0.5, 0)] + [Choice(x, 0.5, 0) for x in choices if x != a]
         if phase in LOOKED_AHEAD or phase not in SEARCHED:
             return self._greedy(det, first, choices)
         if phase in (Phase.WINDOW1, Phase.WINDOW2) and all(
-            action_score(first, a) <= BAD / 2 for a in choices if a.verb != "pass"
+            action_score(first, a, self.policy) <= BAD / 2 for a in choices if a.verb != "pass"
         ):
             rest = [x for x in choices if x.verb != "pass"]
             return [Choice(x, 0.5, 0) for x in [*(a for a in choices if a.verb == "pass"),
@@ -141,7 +150,8 @@ class SearchAgent(BaseAgent):
     def _greedy(self, det: Determinizer, first: State, choices: list[Action]) -> list[Choice]:
         me = det.me
         states = [first] + [det.deal() for _ in range(self.root_samples)]
-        values = [sum(one_step(s, a, me, w=self.weights) for s in states) / len(states)
+        w, pw = self.weights, self.policy
+        values = [sum(one_step(s, a, me, w=w, policy=pw) for s in states) / len(states)
                   for a in choices]
         order = sorted(range(len(choices)), key=lambda i: -values[i])
         return [Choice(choices[i], values[i], len(states)) for i in order]
@@ -155,13 +165,13 @@ class SearchAgent(BaseAgent):
         PRIOR_SHARE of the time (the rest start unvisited). Returns the actions best first."""
         start = time.perf_counter()
         prior_end = start + PRIOR_SHARE * (deadline - start)
-        ordered = sorted(choices, key=lambda a: -action_score(first, a))
+        ordered = sorted(choices, key=lambda a: -action_score(first, a, self.policy))
         values: dict[Action, float] = {}
         for a in ordered:
             if self.max_iterations is None and time.perf_counter() >= prior_end:
                 root.edges[a] = _Edge(a)
                 continue
-            v = one_step(first, a, me, w=self.weights)
+            v = one_step(first, a, me, w=self.weights, policy=self.policy)
             values[a] = v
             root.edges[a] = _Edge(a, self.prior_visits, self.prior_visits * v)
         root.visits = 1
@@ -272,7 +282,8 @@ class SearchAgent(BaseAgent):
             else:
                 k = 1 + int(self.widen * math.sqrt(node.visits))
                 if len(legal) > k:
-                    scored = sorted(legal, key=lambda a: -action_score(s, a))
+                    pw = self.policy
+                    scored = sorted(legal, key=lambda a: -action_score(s, a, pw))
                     cands = scored[:k]
                 else:
                     cands = legal
@@ -305,7 +316,7 @@ class SearchAgent(BaseAgent):
                 best.child = _Node()
             node = best.child
         if expanded or node is not root:
-            settle(s, end_turn, rng, self.epsilon)
+            settle(s, end_turn, rng, self.epsilon, policy=self.policy)
         v = win_prob(s, me, self.weights)
         for edge, player in path:
             edge.n += 1.0

@@ -1,10 +1,10 @@
-"""Simulation helpers for the agents: legal actions minus known engine traps, and applying
-actions to search copies.
+"""Simulation helpers for the agents: the legal actions they consider, and applying actions
+to search copies.
 
-Known trap (reported to the engine owners): expelling a Cre that blocks an attacker which
-has already left the combat (its ``blocking`` entry is NONE) raises KeyError in
-``table.leave_combat``. Such expels are left out of what the agents consider, in search and
-in their answers, until the engine handles them.
+The engine once raised KeyError when a Cre blocking an attacker that had already left the
+combat was expelled (fixed in the engine: ``table.leave_combat``). The agents kept a guard
+that leaves such expels out; it costs a dictionary look-up per action in the second window
+and protects saved games replayed on older engines.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _trap(s: State, a: Action) -> bool:
 
 
 def safe_legal(s: State) -> list[Action]:
-    """``legal_actions(s)`` without the actions known to crash the engine."""
+    """``legal_actions(s)`` without the guarded actions."""
     legal = legal_actions(s)
     if s.combat is not None and s.phase is Phase.WINDOW2 and any(
         b == NONE for b in s.combat.blocking.values()
