@@ -8,8 +8,9 @@ level  name          agent                                                      
                      such as an Enh on the opponent's Cre)
 2      casual        Greedy judged at the end of its own turn, one sample, with    none
                      softmax noise (temperature 0.02): sensible, careless
-3      intermediate  Greedy judged after the opponent's next turn, 2 samples       none
-4      strong        ISMCTS search                                                 0.15 s
+3      intermediate  Greedy judged at the end of its own turn, one sample, with    none
+                     a little softmax noise (temperature 0.007)
+4      strong        ISMCTS search, the best 4 root actions                        0.05 s
 5      expert        ISMCTS search                                                 0.6 s
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
@@ -34,8 +35,9 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
     "casual": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.02,
                                        name="casual"),
-    "intermediate": lambda seed: GreedyAgent(seed, samples=2, horizon=2, name="intermediate"),
-    "strong": lambda seed: SearchAgent(seed, budget=0.15, name="strong"),
+    "intermediate": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.007,
+                                             name="intermediate"),
+    "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, name="strong"),
     "expert": lambda seed: SearchAgent(seed, budget=0.6, name="expert"),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
