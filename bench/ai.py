@@ -12,6 +12,21 @@ that reached the agent (single legal choices are applied by the engine and never
 reported as p50/p95/max per level, and separately for the decisions the level searches.
 Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
 worse when the cores are shared).
+
+Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating):
+
+    expert vs greedy        200 games  62.7%  +-6.7   (target >= 70%: not met)
+    expert vs random        200 games  100.0%
+    casual vs novice        200 games  82.0%
+    intermediate vs casual  200 games  85.8%
+    strong vs intermediate  200 games  85.0%
+    expert vs strong         80 games  see the issue note
+    expert think time: p50 0.601 s, p95 0.602 s per decision that reached it
+
+Win rate against greedy by search time (100 games each, seeds 5000/7000): 0.05 s 56%,
+0.2 s 64.5%, 0.6 s 62.7% (above); horizon 1 instead of 2 and rollouts without noise
+changed nothing measurable. More time no longer helps: the evaluation and the rollout
+policy are what limit the expert.
 """
 
 from __future__ import annotations

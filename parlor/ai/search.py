@@ -18,7 +18,7 @@ default the start of the turn after the opponent's next one), evaluates the posi
   determinizations with the same rollout seeds (common random numbers: the comparison is
   between actions, not between lucky and unlucky deals), then the worse half is dropped.
   Below each root action the tree is ISMCTS as above. ``root="ucb"`` is plain UCB at the
-  root too (measured weaker at equal time: see the report in bench/ai.py's docstring).
+  root too, kept for comparison.
 * **Anytime.** The rounds share the time budget (or ``max_iterations``); the answer is the
   best survivor. The search stops early when the leader is ``decisive``-ly ahead after
   enough samples, or when nothing separates the candidates (a decided game).
