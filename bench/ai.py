@@ -20,7 +20,7 @@ Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating)
     casual vs novice        200 games  82.0%
     intermediate vs casual  200 games  85.8%
     strong vs intermediate  200 games  85.0%
-    expert vs strong         80 games  see the issue note
+    expert vs strong         80 games  68.1%  +-10.2
     expert think time: p50 0.601 s, p95 0.602 s per decision that reached it
 
 Win rate against greedy by search time (100 games each, seeds 5000/7000): 0.05 s 56%,
