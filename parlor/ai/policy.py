@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from parlor.ai.evaluate import cre_base, cre_counts, hand_card_value
 from parlor.rules.actions import Action
 from parlor.rules.cards import IS_RED, Kind
-from parlor.rules.ranking import rank_counts
+from parlor.rules.ranking import bonus, merge, rank_counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -225,22 +225,25 @@ def _combat_gain(s: State, p: int, t: int, e: int) -> float:
 
 def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bool,
                extra_on: int | None, e: int) -> int:
+    """p's group bonus (negative: the opponent's), with Enh ``e`` added to Cre ``extra_on``."""
+
     def group(cids: list[int]) -> tuple[int, int, int, int]:
-        c = [0, 0, 0, 0]
-        for x in cids:
-            for i, v in enumerate(cre_counts(s, x)):
-                if v > c[i]:
-                    c[i] = v
-            if x == extra_on and C_RANK[e] > c[C_SUIT[e]]:
-                c[C_SUIT[e]] = C_RANK[e]
-        return (c[0], c[1], c[2], c[3])
+        c = merge(*(cre_counts(s, x) for x in cids))
+        if extra_on in cids and C_RANK[e] > c[C_SUIT[e]]:
+            c = _raise(c, C_SUIT[e], C_RANK[e])
+        return c
 
     win, _, diff, _ = rank_counts(group(attackers), group(blockers), s.trump)
     if win < 0:
         return 0
-    b = min(3, (diff + 1) // 2)
-    mine = (win == 0) == atk_side
-    return b if mine else -b
+    b = bonus(diff)
+    return b if (win == 0) == atk_side else -b
+
+
+def _raise(c: tuple[int, int, int, int], suit: int, v: int) -> tuple[int, int, int, int]:
+    out = list(c)
+    out[suit] = v
+    return (out[0], out[1], out[2], out[3])
 
 
 def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:

@@ -381,6 +381,3 @@ def _unblocked_damage(s: State) -> bool:
         emit(s, "win", s.result, s.phasing, rule="R16")
     s.combat = None
     return True
-
-
-

@@ -366,6 +366,3 @@ def _on_table(s: State, cid: int) -> bool:
 
 def is_window(phase: Phase) -> bool:
     return phase in (Phase.WINDOW1, Phase.WINDOW2)
-
-
-
