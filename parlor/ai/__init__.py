@@ -18,8 +18,7 @@ Modules:
 * :mod:`~parlor.ai.search` — :class:`SearchAgent` (ISMCTS with determinization);
 * :mod:`~parlor.ai.determinize` — fast determinizations of a view;
 * :mod:`~parlor.ai.levels` — levels 1-5 (novice … expert), "random" and "greedy";
-* :mod:`~parlor.ai.match` — playing a game between agents, with think times;
-* :mod:`~parlor.ai.sim` — the legal actions the agents consider; applying them to copies.
+* :mod:`~parlor.ai.match` — playing a game between agents, with think times.
 """
 
 from parlor.ai.base import Agent, BaseAgent, Choice, RandomAgent

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.evaluate import DEFAULT, Weights, win_prob
 from parlor.ai.policy import PDEFAULT, PolicyWeights, best_action, epsilon_action, ranked
-from parlor.ai.sim import play, safe_choices, safe_legal
 from parlor.rules.actions import Action
+from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import Phase, State
 from parlor.rules.view import View
 
@@ -35,12 +35,12 @@ def settle(s: State, end_turn: int, rng: random.Random | None = None,
     for _ in range(limit):
         if s.phase is Phase.OVER or s.turn >= end_turn:
             break
-        legal = safe_legal(s)
+        legal = legal_actions(s)
         if rng is not None and epsilon > 0.0:
             a = epsilon_action(s, legal, rng, epsilon, policy)
         else:
             a = best_action(s, legal, policy)
-        play(s, a)
+        apply(s, a)
     return s
 
 
@@ -50,7 +50,7 @@ def one_step(s: State, a: Action, me: int, rng: random.Random | None = None,
     the start of the ``horizon``-th turn from now."""
     t = s.clone()
     end = t.turn + horizon
-    play(t, a)
+    apply(t, a)
     settle(t, end, rng, policy=policy)
     return win_prob(t, me, w)
 
@@ -82,7 +82,7 @@ class HeuristicAgent(BaseAgent):
     def explain(self, view: View, legal: Sequence[Action],
                 budget: float | None = None) -> list[Choice]:
         s = self.sample(view)
-        legal = safe_choices(s, list(legal))
+        legal = list(legal)
         order = ranked(s, legal, self.policy)
         if len(legal) > 1 and self.epsilon > 0.0:
             pick = epsilon_action(s, legal, self.rng, self.epsilon, self.policy)
@@ -113,7 +113,7 @@ class GreedyAgent(BaseAgent):
             return [Choice(legal[0], 0.5, 0)]
         me = view.player
         states = [self.sample(view) for _ in range(self.samples)]
-        legal = safe_choices(states[0], list(legal))
+        legal = list(legal)
         values = []
         for a in legal:
             values.append(sum(one_step(s, a, me, horizon=self.horizon, w=self.weights,

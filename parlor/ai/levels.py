@@ -11,7 +11,7 @@ level  name          agent                                                      
 3      intermediate  Greedy judged at the end of its own turn, one sample, with    none
                      a little softmax noise (temperature 0.007)
 4      strong        ISMCTS search, the best 4 root actions                        0.05 s
-5      expert        ISMCTS search                                                 0.6 s
+5      expert        ISMCTS search                                                 0.3 s
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
@@ -38,7 +38,7 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "intermediate": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.007,
                                              name="intermediate"),
     "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.6, name="expert"),
+    "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert"),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
 }
