@@ -11,11 +11,11 @@ default the start of the turn after the opponent's next one), evaluates the posi
 
 * **Priors.** Each root action starts from the Greedy agent's one-step estimate (two
   virtual visits), so a short search is never much worse than Greedy's judgement and a long
-  one can overrule it. That estimate is taken at the end of the agent's own turn
-  (``look=1``), as the Greedy baseline takes it: judged after the opponent's cheap-policy
-  turn instead (``look=2``), Greedy wins only 44.5% against itself, and priors taken there
-  left the search at 64.5% against Greedy where ``look=1`` reaches 76% (0.2 s, 100 games
-  on the same seeds; bench/ai.py). Deeper nodes widen progressively in the cheap policy's order (the
+  one can overrule it. The estimate is taken at the end of the agent's own turn
+  (``look=1``), where Greedy takes it: a Greedy that judges after the opponent's
+  cheap-policy turn instead won 44.5% against one that judges there, and priors taken after
+  that turn held the search to 64.5% against Greedy where ``look=1`` reached 76% (0.2 s,
+  the same 100 deals). Deeper nodes widen progressively in the cheap policy's order (the
   best few actions first, more as the node is visited).
 * **Root: sequential halving** (default, ``root="halving"``). The best ``root_width`` root
   actions by prior are searched in rounds; in a round every candidate is tried on the *same*
