@@ -10,7 +10,8 @@ level  name          agent                                                      
                      softmax noise (temperature 0.02): sensible, careless
 3      intermediate  Greedy judged at the end of its own turn, one sample, with    none
                      a little softmax noise (temperature 0.007)
-4      strong        ISMCTS search, the best 4 root actions                        0.05 s
+4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
+                     after the opponent's next turn (a weaker judgement)
 5      expert        ISMCTS search                                                 0.3 s
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
@@ -37,7 +38,8 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                        name="casual"),
     "intermediate": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.007,
                                              name="intermediate"),
-    "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, name="strong"),
+    "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
+                                       name="strong"),
     "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert"),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
