@@ -13,20 +13,22 @@ reported as p50/p95/max per level, and separately for the decisions the level se
 Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
 worse when the cores are shared).
 
-Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating):
+Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating; the
+expert searches 0.3 s with its priors judged at the end of its own turn):
 
-    expert vs greedy        200 games  62.7%  +-6.7   (target >= 70%: not met)
-    expert vs random        200 games  100.0%
-    casual vs novice        200 games  82.0%
-    intermediate vs casual  200 games  85.8%
-    strong vs intermediate  200 games  85.0%
-    expert vs strong         80 games  68.1%  +-10.2
-    expert think time: p50 0.601 s, p95 0.602 s per decision that reached it
+    expert vs greedy        200 games  73.2%  +-6.1   (146-53, 1 draw; target >= 70%)
+    expert vs random        200 games  100.0%         (target >= 98%)
+    casual vs novice        200 games  82.5%  +-5.3
+    intermediate vs casual  200 games  84.8%  +-5.0
+    strong vs intermediate  200 games  84.2%  +-5.0   (strong: priors after the opponent's turn)
+    expert vs strong        200 games  70.0%  +-6.4
+    expert think time: p50 0.300 s, p95 0.301 s per decision that reached it
 
-Win rate against greedy by search time (100 games each, seeds 5000/7000): 0.05 s 56%,
-0.2 s 64.5%, 0.6 s 62.7% (above); horizon 1 instead of 2 and rollouts without noise
-changed nothing measurable. More time no longer helps: the evaluation and the rollout
-policy are what limit the expert.
+Against greedy, seats alternating: with its priors judged after the opponent's turn (the
+earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
+0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of
+its own turn, as Greedy judges: 76% at 0.2 s on the same 100 seeds (69.5% with rollouts
+also stopped there), and 73.2% at 0.3 s above.
 """
 
 from __future__ import annotations
