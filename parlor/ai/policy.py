@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from parlor.ai.evaluate import cre_base, cre_counts, hand_card_value
 from parlor.rules.actions import Action
 from parlor.rules.cards import IS_RED, Kind
-from parlor.rules.ranking import bonus, merge, rank_counts
+from parlor.rules.ranking import bonus, counts_of, merge, rank_counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -229,8 +229,8 @@ def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bo
 
     def group(cids: list[int]) -> tuple[int, int, int, int]:
         c = merge(*(cre_counts(s, x) for x in cids))
-        if extra_on in cids and C_RANK[e] > c[C_SUIT[e]]:
-            c = _raise(c, C_SUIT[e], C_RANK[e])
+        if extra_on in cids:
+            c = merge(c, counts_of(((C_SUIT[e], C_RANK[e]),)))
         return c
 
     win, _, diff, _ = rank_counts(group(attackers), group(blockers), s.trump)
@@ -238,12 +238,6 @@ def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bo
         return 0
     b = bonus(diff)
     return b if (win == 0) == atk_side else -b
-
-
-def _raise(c: tuple[int, int, int, int], suit: int, v: int) -> tuple[int, int, int, int]:
-    out = list(c)
-    out[suit] = v
-    return (out[0], out[1], out[2], out[3])
 
 
 def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
