@@ -124,7 +124,7 @@ def _str(data: dict[str, object], key: str, default: str | None = None) -> str:
     raw = data.get(key, default)
     if not isinstance(raw, str):
         raise LessonError(f"{key!r} must be a string")
-    return raw.strip()
+    return " ".join(raw.split())  # TOML line breaks inside a text are spaces
 
 
 def parse_lesson(lesson_id: str, text: str) -> Lesson:
@@ -146,7 +146,7 @@ def parse_lesson(lesson_id: str, text: str) -> Lesson:
     return Lesson(
         id=lesson_id, title=_str(data, "title"), summary=_str(data, "summary", ""),
         goal=_str(data, "goal"), rules=_strs(data, "rules"), learner=int(learner) - 1,
-        position=_str(data, "position"), intro=_str(data, "intro", ""),
+        position=str(data.get("position", "")), intro=_str(data, "intro", ""),
         done=_str(data, "done", ""), steps=tuple(steps), reply=_strs(data, "reply"),
         checks=_strs(data, "checks"))
 

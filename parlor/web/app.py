@@ -40,6 +40,7 @@ from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import BadAction, GameError, GameNotFound, Games, LiveGame
+from parlor.web.learning import install as install_learning
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
 
 HERE = Path(__file__).resolve().parent
@@ -292,6 +293,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "version": __version__}
+
+    install_learning(app, page, json_of)  # /learn, /learn/{lesson}, /api/lessons
 
     # -- API -----------------------------------------------------------------------------------
 

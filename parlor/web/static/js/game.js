@@ -2,6 +2,7 @@
 // Every decision offered comes from the view's `legal` list; the server judges everything.
 import { cardName, face, kind } from "./cards.js";
 import { renderLog } from "./log.js";
+import { hooks } from "./hooks.js";
 import { emptyMarks, PHASES, renderTable } from "./table.js";
 import { describe, esc, richText } from "./text.js";
 
@@ -156,7 +157,7 @@ function renderControls() {
         if (L.some((a) => a.text === "end")) html += button("end", "Don't attack", "E");
         if (L.some((a) => a.text === "redraw")) html += button("redraw", "Redraw", "R");
         else if (L.some((a) => a.verb === "redraw")) html += button("redraw-mode", "Redraw…", "R");
-        html += button("hint", "Hint", "H", "ghost");
+        if (!hooks.transport) html += button("hint", "Hint", "H", "ghost");
       }
     }
     html += `<label class="pref pay-pref"><input type="checkbox" id="pay-by-hand"${payByHand ? " checked" : ""}> Choose Lnds to pay</label>`;
@@ -176,6 +177,8 @@ function renderControls() {
 }
 
 function outcome() {
+  const hooked = hooks.outcome && hooks.outcome(snap);
+  if (hooked) return hooked;
   const w = snap.view.winner;
   if (w === null || w === undefined) return "A draw.";
   return w === me() ? "You win!" : "The computer wins.";
@@ -221,6 +224,7 @@ function applySnapshot(s, { fromAction = false } = {}) {
     }
   }
   render();
+  if (hooks.onSnapshot) hooks.onSnapshot(s);
 }
 
 async function api(path, opts = {}) {
@@ -232,6 +236,7 @@ async function api(path, opts = {}) {
 
 async function refresh() {
   // after a refusal: bring the table up to date, keeping the refusal's message
+  if (hooks.transport) return;
   const r = await api(`/api/games/${gameId}?log_from=${logCount}`);
   if (r.ok) applySnapshot(r.body, { fromAction: true });
 }
@@ -241,11 +246,12 @@ async function send(action) {
   busy = true;
   render();
   try {
-    const r = await api(`/api/games/${gameId}/actions`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ action, version: snap.version, log_from: logCount }),
-    });
+    const r = hooks.transport ? await hooks.transport.act(action, snap.version, logCount)
+      : await api(`/api/games/${gameId}/actions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ action, version: snap.version, log_from: logCount }),
+      });
     busy = false;
     if (r.ok) {
       say("");
@@ -253,6 +259,7 @@ async function send(action) {
     } else {
       const m = (r.body && r.body.message) || `The server refused (${r.status}).`;
       say(`Refused: ${m}`, "error");
+      if (hooks.onRefusal) hooks.onRefusal(r.body);
       if (r.body && r.body.error === "stale") await refresh();
       else render();
     }
@@ -265,6 +272,7 @@ async function send(action) {
 }
 
 async function poll() {
+  if (hooks.transport) return; // the lesson's server answers each move at once
   const id = ++pollId;
   while (id === pollId && snap.status === "live") {
     try {
@@ -462,9 +470,12 @@ document.addEventListener("keydown", (ev) => {
   return null;
 });
 
-document.getElementById("resign").addEventListener("click", () => {
-  if (snap.status === "live" && window.confirm("Resign this game? The computer wins.")) send("resign");
-});
+const resignBtn = document.getElementById("resign");
+if (resignBtn) {
+  resignBtn.addEventListener("click", () => {
+    if (snap.status === "live" && window.confirm("Resign this game? The computer wins.")) send("resign");
+  });
+}
 document.getElementById("over-close").addEventListener("click", () => overDlg.close());
 
 // for tests and the curious: the current snapshot (the player's own view only)

@@ -1,0 +1,8 @@
+// Hooks through which other pages (the lessons) reuse the game page's controller, game.js.
+// A page sets them before importing game.js; the game page leaves them empty.
+export const hooks = {
+  transport: null, // {act(action, version, logFrom) -> Promise<{ok, status, body}>}: no polling
+  onSnapshot: null, // (snapshot) after each render
+  onRefusal: null, // (body) when the server refuses a move
+  outcome: null, // (snapshot) -> the words for the end of the game
+};
