@@ -2,7 +2,8 @@
 function, or for type checking only) must come from the layers below it.
 
 * ``parlor.rules`` imports nothing else of parlor;
-* ``parlor.ai`` only ``parlor.rules``; ``parlor.present`` only ``parlor.rules``;
+* ``parlor.ai`` only ``parlor.rules``; ``parlor.present`` and ``parlor.learn`` only
+  ``parlor.rules``;
 * a front-end (``parlor.web``, ``parlor.terminal``) never imports another front-end;
 * ``parlor.cli`` only dispatches to the front-ends.
 
@@ -27,10 +28,13 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.rules": frozenset(),
     "parlor.ai": frozenset({"parlor.rules"}),
     "parlor.present": frozenset({"parlor.rules"}),
+    "parlor.learn": frozenset({"parlor.rules"}),
     "parlor.store": frozenset({"parlor.rules"}),
     "parlor.research": frozenset({"parlor.rules", "parlor.ai"}),
-    "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store"}),
-    "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present"}),
+    "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store",
+                             "parlor.learn"}),
+    "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",
+                                  "parlor.learn"}),
     "parlor.cli": frozenset({"parlor.terminal", "parlor.web"}),
 }
 FRONT_ENDS = ("parlor.web", "parlor.terminal")

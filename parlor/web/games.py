@@ -22,7 +22,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
+from parlor.present.coach import coach
 from parlor.present.explain import why
+from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -210,6 +212,14 @@ def _plain(x: Any) -> Any:
     return {n: _plain(getattr(x, n)) for n in names}
 
 
+def learning_aids(s: State, player: int) -> dict[str, Any]:
+    """What the table shows a learner: each Hand card's cost, why a card has no legal action
+    now, and the coach's line for each consequential decision (the page decides whether the
+    coach speaks)."""
+    return {"costs": costs(s, player), "why_not": why_not(s, player),
+            "coach": coach(s, player, "the computer's")}
+
+
 def table_view(s: State, player: int) -> View:
     """``view(s, player)`` without its log (whose sentences are sent apart, from
     ``Event.text_for``, with their "why"), so the whole log is not rebuilt at every reply."""
@@ -378,6 +388,7 @@ class Games:
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from),
             "log_total": len(s.log or ()),
+            **learning_aids(s, live.human),
         }
 
     # -- acting --------------------------------------------------------------------------------

@@ -12,7 +12,14 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from parlor.learn.lessons import Lesson, LessonError, Progress, attempt, load_all, replay
-from parlor.web.games import BadAction, GameNotFound, IllegalAction, table_view, view_payload
+from parlor.web.games import (
+    BadAction,
+    GameNotFound,
+    IllegalAction,
+    learning_aids,
+    table_view,
+    view_payload,
+)
 from parlor.web.games import _log_entries as log_entries
 
 MAX_MOVES = 60
@@ -88,6 +95,7 @@ class Lessons:
             "view": payload,
             "log": log_entries(s, lesson.learner, 0),
             "log_total": len(s.log or ()),
+            **learning_aids(s, lesson.learner),
             "moves": list(p.moves),
             "lesson": {
                 "id": lesson.id,

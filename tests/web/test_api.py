@@ -17,7 +17,8 @@ from parlor.web.games import view_payload
 from .helpers import config_for, new_game, play_out, wait_for_human
 
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
-                 "thinking", "your_turn", "view", "log", "log_total", "thinking_now"}
+                 "thinking", "your_turn", "view", "log", "log_total", "thinking_now",
+                 "costs", "why_not", "coach"}
 
 
 def auth(token: str) -> dict[str, str]:

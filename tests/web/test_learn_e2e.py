@@ -93,6 +93,9 @@ def test_a_lesson_resumes_where_the_browser_left_it(browser: object, server: Ser
     page = ctx.new_page()
     page.goto(server.url + "/learn/cres")
     wait_for_decision(page)
+    assert page.inner_text('[data-key="h:KS"]').strip().endswith("3♠+2")  # costs on cards
+    page.click('[data-key="h:QH"]')  # not castable: the page says why, from the engine
+    assert "Why not? QH costs 2♥+2" in page.inner_text("#message")
     act_through_ui(page, "play KS")
     page.wait_for_function("() => window.parlor.snapshot().version === 1")
     page.reload()

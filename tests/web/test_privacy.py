@@ -17,7 +17,8 @@ from .helpers import new_game as start_game
 from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
-              "thinking", "your_turn", "log_total", "thinking_now"}
+              "thinking", "your_turn", "log_total", "thinking_now",
+              "costs", "why_not", "coach"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -34,6 +35,12 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         for e in snap["log"]:
             assert e["kind"] == events[e["n"]].kind and e["rule"] == events[e["n"]].rule
         assert set(snap) - {"view", "log"} <= EXTRA_KEYS
+        # the learning aids speak of the human's own cards and legal actions only
+        hand = set(v.sides[live.human].hand or ())
+        assert set(snap["costs"]) <= hand | set(v.drawn or ())
+        mine = f"{live.human + 1}:"
+        assert all(k.startswith(("h:", mine)) for k in snap["why_not"])
+        assert set(snap["coach"]) <= set(v.legal)
         if snap["status"] == "live":
             assert snap["seed"] is None
         assert snap["view"]["sides"][live.computer]["hand"] is None

@@ -2,6 +2,7 @@
 // Every decision offered comes from the view's `legal` list; the server judges everything.
 import { cardName, face, kind } from "./cards.js";
 import { renderLog } from "./log.js";
+import { renderCoach, wireCoachSetting } from "./coach.js";
 import { hooks } from "./hooks.js";
 import { emptyMarks, PHASES, renderTable } from "./table.js";
 import { describe, esc, richText } from "./text.js";
@@ -98,9 +99,10 @@ function render() {
   const hadFocus = active && active !== document.body && app.contains(active);
   const focusKey = active && (active.dataset.key || active.dataset.act);
   const v = snap.view;
-  renderTable({ view: v, me: me(), names: names(), marks: marks() });
+  renderTable({ view: v, me: me(), names: names(), marks: marks(), costs: snap.costs });
   renderStatus();
   renderControls();
+  renderCoach(snap, selected, busy || pay ? [] : legal());
   app.classList.toggle("busy", busy);
   app.classList.toggle("thinking", snap.thinking);
   if (hadFocus && !app.contains(document.activeElement)) {
@@ -373,7 +375,8 @@ function clickKey(key) {
     return;
   }
   const name = key.startsWith("pool:") ? "That mnr" : cardName(face(key.replace(/^[hd]:/, "")));
-  say(`${name}: no legal action with it now. ${PHASES[snap.view.phase] || ""}.`, "error");
+  const whyNot = snap.why_not && snap.why_not[key];
+  say(whyNot ? `Why not? ${whyNot}.` : `${name}: no legal action with it now. ${PHASES[snap.view.phase] || ""}.`, "error");
 }
 
 function clickAct(act) {
@@ -477,6 +480,8 @@ if (resignBtn) {
   });
 }
 document.getElementById("over-close").addEventListener("click", () => overDlg.close());
+
+wireCoachSetting(snap.level, () => render());
 
 // for tests and the curious: the current snapshot (the player's own view only)
 window.parlor = { snapshot: () => snap, send };

@@ -163,7 +163,9 @@ function sideHTML(p, ctx) {
   if (mine && side.hand) {
     const cards = side.hand.map((c) => {
       const key = `h:${c}`;
-      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, in your Hand">${cardSVG(c)}</div>`;
+      const cost = ctx.costs && ctx.costs[c];
+      const costBadge = cost ? `<span class="badge cost" title="Cost: ${esc(cost)}">${esc(cost)}</span>` : "";
+      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, in your Hand${cost ? `, costs ${esc(cost)}` : ""}">${cardSVG(c)}${costBadge}</div>`;
     }).join("");
     let drawn = "";
     if (v.drawn && v.drawn.length && v.phasing === p) {

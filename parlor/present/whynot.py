@@ -1,0 +1,138 @@
+""""Why not?": for each of a Rlr's cards that has no legal action now, the engine's reason in
+one sentence with its rule (docs/rules.md), and each Hand card's cost as printed on it.
+
+Keys are those of the browser's table: ``h:KS`` a Hand card, ``1:KS`` a card of Rlr 1 on the
+table. Only the Rlr's own cards are judged, and only when that Rlr decides::
+
+    >>> from parlor.rules.notation import parse_position
+    >>> s = parse_position("phasing: 1\\n1.hand: KS 9H\\n1.home: 7S 8S\\n")
+    >>> why_not(s, 0)["h:KS"]
+    'KS costs 3♠+2: you can raise 2 mnr, 2 of them ♠, from your pool and untaxed Lnds (206, 405)'
+    >>> cost_text(s.hand[0][0] % 52)
+    '3♠+2'
+"""
+
+from __future__ import annotations
+
+from parlor.rules.cards import ABILITIES, COST, Kind
+from parlor.rules.engine import legal_actions
+from parlor.rules.plays import available
+from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
+
+SYMBOL = "♣♦♥♠"  # suit indexes C D H S
+WINDOWS = (Phase.WINDOW1, Phase.WINDOW2)
+ABILITY_PHASES = (Phase.ABILITY_P, Phase.ABILITY_O)
+
+
+def cost_text(face: int) -> str:
+    """A card's cost as printed on the card in Hand: ``3♠+2``, ``1♥+1``, ``free`` (206, 207)."""
+    c = COST[face]
+    if not c.total:
+        return "free"
+    generic = f"+{c.generic}" if c.generic else ""
+    return f"{c.suited}{SYMBOL[int(c.suit)]}{generic}"
+
+
+def costs(s: State, p: int) -> dict[str, str]:
+    """Each of ``p``'s Hand (and drawn) cards' cost, by face text."""
+    cards = s.hand[p] + (s.drawn if s.phasing == p else [])
+    return {card_text(c): cost_text(FACE[c]) for c in cards}
+
+
+def _actors(s: State, p: int) -> set[str]:
+    """The keys of ``p``'s cards that some legal action uses now."""
+    out = set()
+    for a in legal_actions(s):
+        if a.card == NONE:
+            continue
+        face = card_text(a.card)
+        if a.verb in ("trim", "play", "expel", "redraw"):
+            out.add(f"h:{face}")
+        elif a.verb == "keep":
+            out.add(f"d:{face}")
+        else:
+            out.add(f"{p + 1}:{face}")
+    return out
+
+
+def _hand_card(s: State, p: int, cid: int) -> str:
+    phase = s.phase
+    name = card_text(cid)
+    if phase is Phase.KEEP:
+        return f"{name}: first keep a drawn card or Redraw (305, 309)"
+    if phase is Phase.TRIM:
+        return f"{name}: first recycle down to 7 cards (304.3)"
+    if phase not in WINDOWS:
+        return (f"{name}: Hand cards are played only in a window (403); now it is time to "
+                f"{'attack' if phase is Phase.ATTACK else 'decide the combat'}")
+    if C_KIND[cid] is Kind.LND:
+        if p != s.phasing:
+            return f"{name}: only the phasing Rlr plays a Lnd, on its own turn (603)"
+        if s.lnd_played:
+            return f"{name}: you have played your Lnd this turn; one per turn (603)"
+        return f"{name} cannot be played now (603)"
+    cost = COST[FACE[cid]]
+    avail, total = available(s, p)
+    suit = int(cost.suit)
+    have = avail[suit]
+    return (f"{name} costs {cost_text(FACE[cid])}: you can raise {total} mnr, {have} of them "
+            f"{SYMBOL[suit]}, from your pool and untaxed Lnds (206, 405)")
+
+
+def _table_cre(s: State, p: int, cid: int) -> str | None:
+    phase = s.phase
+    name = card_text(cid)
+    taxed = s.taxed[cid]
+    if phase is Phase.ATTACK and p == s.phasing:
+        if s.inactive[cid]:
+            return f"{name} arrived this turn: it is inactive until your next turn (303, 703)"
+        if taxed != NONE:
+            whose = "your" if taxed == p else "the other Rlr's"
+            return (f"{name} is taxed and cannot attack; it untaxes when {whose} next turn "
+                    "starts (302, 704)")
+        cb = s.combat
+        if cb is not None and cid in cb.attackers:
+            return f"{name} is already attacking (406)"
+        return None
+    if phase is Phase.BLOCK and p != s.phasing:
+        if taxed != NONE:
+            return (f"{name} is taxed: it cannot block (704). A Cre that attacked on your turn "
+                    "stays taxed until your next turn starts (302.1)")
+        return f"{name} already blocks, or no attacker can take another blocker (407.2)"
+    if phase in ABILITY_PHASES:
+        if not ABILITIES[FACE[cid]]:
+            return f"{name} has no ability (707-711)"
+        if s.inactive[cid]:
+            return f"{name} is inactive: it uses no ability this turn (703)"
+        if s.terminal[cid]:
+            return f"{name} is terminal: it uses no ability (1007.3)"
+        return (f"{name}: no target for its ability now, it was used this combat, or the "
+                "target's side beats it in the ability check (705, 706)")
+    return None
+
+
+def why_not(s: State, p: int) -> dict[str, str]:
+    """The reason for each of ``p``'s cards without a legal action (empty unless ``p``
+    decides now)."""
+    if s.is_over or s.actor != p:
+        return {}
+    usable = _actors(s, p)
+    out: dict[str, str] = {}
+    for cid in s.hand[p]:
+        key = f"h:{card_text(cid)}"
+        if key not in usable:
+            out[key] = _hand_card(s, p, cid)
+    for cid in s.field[p]:
+        key = f"{p + 1}:{card_text(cid)}"
+        if key not in usable:
+            reason = _table_cre(s, p, cid)
+            if reason is not None:
+                out[key] = reason
+    for cid in s.home[p]:
+        out[f"{p + 1}:{card_text(cid)}"] = (
+            f"{card_text(cid)} is a Lnd: it is taxed for mnr when you pay for a card "
+            f"({'taxed now' if s.taxed[cid] != NONE else 'untaxed'}; 405, 601)")
+    return out
+
+
+__all__ = ["cost_text", "costs", "why_not"]

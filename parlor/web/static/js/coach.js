@@ -1,0 +1,41 @@
+// The coach: before a consequential decision, one line on what follows (the lines come from
+// the server, derived from the engine's state). A setting, on by default against novice and
+// casual and in lessons; remembered in this browser ("pm-coach").
+import { richText } from "./text.js";
+
+const KEY = "pm-coach";
+const GENTLE = ["novice", "casual", "lesson"];
+
+export function coachOn(level) {
+  let stored = null;
+  try { stored = localStorage.getItem(KEY); } catch (e) { stored = null; }
+  return stored === null ? GENTLE.includes(level) : stored === "1";
+}
+
+function setCoach(on) {
+  try { localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* not kept */ }
+}
+
+// The lines for the decisions in view: the selected card's, or else those of the buttons and
+// of cards that act with one click (attackers). At most three, without repeats.
+export function coachLines(snap, selected, legal) {
+  const lines = snap.coach || {};
+  const pick = legal.filter((a) => lines[a.text] && (selected ? a.actor === selected : !a.target));
+  return [...new Set(pick.map((a) => lines[a.text]))].slice(0, 3);
+}
+
+export function renderCoach(snap, selected, legal) {
+  const el = document.getElementById("coach");
+  if (!el) return;
+  const on = coachOn(snap.level) && snap.your_turn;
+  const lines = on ? coachLines(snap, selected, legal) : [];
+  el.hidden = !lines.length;
+  el.innerHTML = lines.map((l) => `<span class="coach-line"><b>Coach:</b> ${richText(l)}</span>`).join("");
+}
+
+export function wireCoachSetting(level, onChange) {
+  const box = document.getElementById("coach-on");
+  if (!box) return;
+  box.checked = coachOn(level);
+  box.addEventListener("change", () => { setCoach(box.checked); onChange(); });
+}

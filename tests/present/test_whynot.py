@@ -1,0 +1,67 @@
+""""Why not?" from the engine: each reason a card has no legal action, and costs on cards."""
+
+from __future__ import annotations
+
+from parlor.present.whynot import cost_text, costs, why_not
+from parlor.rules.cards import Card
+from parlor.rules.notation import parse_position
+
+
+def test_costs_are_printed_as_suit_and_generic_mnr_206_207() -> None:
+    assert cost_text(Card.parse("KS").index) == "3♠+2"
+    assert cost_text(Card.parse("AH").index) == "1♥+1"
+    assert cost_text(Card.parse("5C").index) == "3♣+2"
+    assert cost_text(Card.parse("2D").index) == "1♦+1"
+    assert cost_text(Card.parse("9D").index) == "free"
+    s = parse_position("phasing: 1\n1.hand: QH 7C\n")
+    assert costs(s, 0) == {"QH": "2♥+2", "7C": "free"}
+
+
+def test_a_card_the_pool_and_untaxed_lnds_cannot_pay_for_says_so_206() -> None:
+    s = parse_position("phasing: 1\n1.hand: QH\n1.home: 7H 8S 9S{t1}\n1.pool: S1\n")
+    why = why_not(s, 0)["h:QH"]
+    assert why.startswith("QH costs 2♥+2: you can raise 3 mnr, 1 of them ♥")
+    assert why.endswith("(206, 405)")
+
+
+def test_only_one_lnd_per_turn_603() -> None:
+    s = parse_position("phasing: 1\nlnd_played: yes\n1.hand: 9D\n")
+    assert "one per turn (603)" in why_not(s, 0)["h:9D"]
+
+
+def test_only_the_phasing_rlr_plays_a_lnd_603() -> None:
+    s = parse_position("phasing: 1\nphase: window2\nactor: 2\n2.hand: 9D\n2.field: KS\n"
+                       "1.field: AH\ncombat: attackers=1:AH")
+    assert "only the phasing Rlr" in why_not(s, 1)["h:9D"]
+
+
+def test_hand_cards_wait_for_a_window_403() -> None:
+    s = parse_position("phasing: 1\nphase: attack\n1.hand: 2C\n1.field: KS\n")
+    assert "only in a window (403)" in why_not(s, 0)["h:2C"]
+
+
+def test_summoning_sickness_303() -> None:
+    s = parse_position("phasing: 1\nphase: attack\n1.field: KS{i} QS\n")
+    assert "inactive until your next turn (303, 703)" in why_not(s, 0)["1:KS"]
+    assert "1:QS" not in why_not(s, 0)
+
+
+def test_a_taxed_attacker_cannot_block_302_1() -> None:
+    s = parse_position("phasing: 2\nphase: block\nactor: 1\n1.field: KS{t1} KH\n2.field: QC\n"
+                       "combat: attackers=2:QC")
+    why = why_not(s, 0)
+    assert "cannot block (704)" in why["1:KS"] and "(302.1)" in why["1:KS"]
+    assert "1:KH" not in why
+
+
+def test_no_ability_or_no_target_706() -> None:
+    s = parse_position("phasing: 1\nphase: ability_p\n1.field: AH QS\n2.field: JH\n"
+                       "combat: attackers=1:AH blocks=2:JH>1:AH")
+    why = why_not(s, 0)
+    assert "has no ability" in why["1:AH"]
+    assert "(705, 706)" in why["1:QS"]
+
+
+def test_nothing_is_said_when_the_rlr_does_not_decide() -> None:
+    s = parse_position("phasing: 1\n1.hand: KS\n")
+    assert why_not(s, 1) == {}
