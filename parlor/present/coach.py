@@ -5,8 +5,9 @@ action's text to its line, for the actions that have one::
 
     >>> from parlor.rules.notation import parse_position
     >>> s = parse_position("phasing: 1\\nphase: attack\\n1.field: KS\\n2.field: QH\\n")
-    >>> coach(s, 0)["attack KS"]  # doctest: +ELLIPSIS
-    'Attacking with KS taxes it after the combat: it cannot block on the other Rlr...
+    >>> print(coach(s, 0, "the computer's")["attack KS"])  # doctest: +NORMALIZE_WHITESPACE
+    Attacking with KS taxes it after the combat: it cannot block on the computer's next turn
+    (1006, 302.1)
     >>> coach(s, 0)["end"]
     'Not attacking ends your turn (406.2)'
 """
