@@ -186,6 +186,21 @@ class GameStore:
                 {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
                 for i, a in enumerate(moves)])
 
+    def truncate(self, game_id: str, ply: int, keep: int, *, turn: int, status: str,
+                 result: str, now: float | None = None) -> None:
+        """Keep only the first ``keep`` actions (a takeback in casual play, R30); raise
+        StoreConflict unless the stored game holds exactly ``ply`` actions. The record then
+        holds only the line actually played."""
+        at = time.time() if now is None else now
+        with self._writing(), self.engine.begin() as conn:
+            done = conn.execute(_ADVANCE, {"gid": game_id, "old": ply, "new": keep,
+                                           "turn": turn, "status": status, "result": result,
+                                           "at": at})
+            if done.rowcount != 1:
+                raise StoreConflict(f"game {game_id} is not at version {ply}")
+            conn.execute(actions.delete().where(actions.c.game_id == game_id,
+                                                actions.c.ply >= keep))
+
     # -- reading ---------------------------------------------------------------------------
 
     def load(self, game_id: str) -> StoredGame | None:

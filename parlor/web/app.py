@@ -154,6 +154,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raise BadAction("max_turns must be between 2 and 1000")
         return level, seed, max_turns
 
+    def match_of(data: dict[str, Any]) -> bool:
+        """Casual (the default) or match play (R30, 1306)."""
+        mode = str(data.get("mode") or "casual")
+        if mode not in ("casual", "match"):
+            raise BadAction(f"unknown mode {mode!r}: choose casual or match")
+        return mode == "match"
+
     async def form_of(request: Request) -> dict[str, str]:
         body = (await request.body()).decode("utf-8", "replace")
         if len(body) > 300_000:
@@ -222,8 +229,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/games")
     async def new_game_form(request: Request) -> Response:
-        level, seed, max_turns = new_game_args(await form_of(request))
-        live, token = await asyncio.to_thread(games.create, level, seed, max_turns)
+        data = await form_of(request)
+        level, seed, max_turns = new_game_args(data)
+        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0,
+                                              match_of(data))
         conductor.kick(live.id)
         resp = RedirectResponse(f"/g/{live.id}", status_code=303)
         set_token(resp, live.id, token)
@@ -251,7 +260,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def rematch_form(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
         new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+            games.create, live.row.level, None, _max_turns(live.row.settings), 0,
+            "match_play" in live.row.settings.split())
         conductor.kick(new.id)
         resp = RedirectResponse(f"/g/{new.id}", status_code=303)
         set_token(resp, new.id, token)
@@ -304,8 +314,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     async def api_new_game(request: Request) -> Response:
-        level, seed, max_turns = new_game_args(await json_of(request))
-        live, token = await asyncio.to_thread(games.create, level, seed, max_turns)
+        data = await json_of(request)
+        level, seed, max_turns = new_game_args(data)
+        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0,
+                                              match_of(data))
         conductor.kick(live.id)
         snap = games.snapshot(live, 0)
         resp = JSONResponse({"id": live.id, "token": token, "url": f"/g/{live.id}",
@@ -354,6 +366,19 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             conductor.kick(game_id)
         return JSONResponse(snap)
 
+    @app.post("/api/games/{game_id}/takeback")
+    async def api_takeback(request: Request, game_id: str) -> Response:
+        live = await load(request, game_id)
+        data = await json_of(request)
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadAction("send {\"version\": N}: the move number the table showed")
+        start = data.get("log_from", 0)
+        start = start if isinstance(start, int) and start >= 0 else 0
+        snap = await asyncio.to_thread(games.takeback, live, version, start)
+        conductor.notify(game_id)
+        return JSONResponse(snap)
+
     @app.get("/api/games/{game_id}/hint")
     async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
         live = await load(request, game_id)
@@ -367,7 +392,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_rematch(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
         new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+            games.create, live.row.level, None, _max_turns(live.row.settings), 0,
+            "match_play" in live.row.settings.split())
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)

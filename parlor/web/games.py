@@ -79,6 +79,10 @@ class IllegalAction(GameError):
     status, code = 422, "illegal"
 
 
+class NoTakeback(GameError):
+    status, code = 409, "no_takeback"
+
+
 class GameBroken(GameError):
     status, code = 500, "broken"
 
@@ -239,18 +243,19 @@ class Games:
     # -- creating and loading ------------------------------------------------------------------
 
     def create(self, level: str, seed: int | None = None, max_turns: int = 200,
-               human: int = 0) -> tuple[LiveGame, str]:
-        """A new game against the computer; returns it and the player's secret token."""
+               human: int = 0, match_play: bool = False) -> tuple[LiveGame, str]:
+        """A new game against the computer; returns it and the player's secret token.
+        ``match_play``: no takeback and closed Discards (109, 1306); else casual."""
         if seed is None:
             seed = secrets.randbelow(2**31)
-        settings = Settings(max_turns=max_turns)
+        settings = Settings(max_turns=max_turns, match_play=match_play)
         state = new_game(seed, settings)
         token = secrets.token_urlsafe(24)
         now = time.time()
         row = GameRow(id=new_id(), kind="play", human=human, level=level, seed=seed,
                       settings=str(settings), created=now, updated=now, version=0,
                       turn=state.turn, status=_status(state), result=state.result,
-                      title=f"You against {level}")
+                      title=f"You against {level}" + (" (match)" if match_play else ""))
         moves = [str(a) for a in state.history]  # none unless the deal applied something
         row = replace(row, version=len(moves))
         self.store.insert(row, hash_token(token), moves)
@@ -385,6 +390,8 @@ class Games:
             "seed": live.row.seed if over else None,
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
+            "takeback": (live.is_play and not s.settings.match_play and live.row.version > 0
+                         and (over or s.actor == live.human)),
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from),
             "log_total": len(s.log or ()),
@@ -445,6 +452,58 @@ class Games:
         live.row = replace(live.row, version=version + len(new), turn=trial.turn,
                            status=_status(trial), result=trial.result, updated=time.time())
         live.changed_at = time.monotonic()
+
+    # -- takeback (casual play, R30) ----------------------------------------------------------
+
+    def takeback(self, live: LiveGame, version: int, log_from: int = 0) -> dict[str, Any]:
+        """Take back the human's last decision and the computer's replies to it (casual play
+        only): the record keeps only the line actually played, so the game still replays."""
+        with live.lock:
+            if not live.is_play:
+                raise BadAction("this is an imported record: there is nothing to take back")
+            s = live.state
+            if s.settings.match_play:
+                raise NoTakeback("this is a match game: a decision cannot be taken back "
+                                 "(1306, R30). Start a casual game to use takeback.",
+                                 version=live.row.version)
+            if version != live.row.version:
+                raise StaleVersion("the table has changed: nothing was taken back",
+                                   version=live.row.version)
+            if not s.is_over and s.actor != live.human:
+                raise WrongTurn("wait for the computer's move, then take back",
+                                version=live.row.version)
+            keep = self._last_human_decision(live)
+            if keep is None:
+                raise NoTakeback("you have made no decision yet: nothing to take back",
+                                 version=live.row.version)
+            state = new_game(live.row.seed, Settings.parse(live.row.settings))
+            for text in live.actions[:keep]:
+                apply(state, text)
+            try:
+                self.store.truncate(live.id, version, keep, turn=state.turn,
+                                    status=_status(state), result=state.result)
+            except StoreConflict:
+                self.forget(live.id)
+                raise StaleVersion("the game changed elsewhere; reload the page") from None
+            live.state = state
+            del live.actions[keep:]
+            live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
+            live.row = replace(live.row, version=keep, turn=state.turn, status=_status(state),
+                               result=state.result, updated=time.time())
+            live.changed_at = time.monotonic()
+            return self._snapshot(live, log_from)
+
+    def _last_human_decision(self, live: LiveGame) -> int | None:
+        """The index in the record of the human's last decision (None if there is none)."""
+        s = new_game(live.row.seed, Settings.parse(live.row.settings))
+        last = None
+        for i, text in enumerate(live.actions):
+            action = Action.parse(text)
+            who = action.target if action.verb == "resign" and action.target >= 0 else s.actor
+            if who == live.human:
+                last = i
+            apply(s, action)
+        return last
 
     # -- the computer ---------------------------------------------------------------------------
 
@@ -550,6 +609,7 @@ __all__ = [
     "HintJob",
     "IllegalAction",
     "LiveGame",
+    "NoTakeback",
     "NotYourGame",
     "StaleVersion",
     "WrongTurn",

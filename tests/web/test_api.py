@@ -18,7 +18,7 @@ from .helpers import config_for, new_game, play_out, wait_for_human
 
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
                  "thinking", "your_turn", "view", "log", "log_total", "thinking_now",
-                 "costs", "why_not", "coach"}
+                 "costs", "why_not", "coach", "takeback"}
 
 
 def auth(token: str) -> dict[str, str]:

@@ -136,7 +136,8 @@ function button(act, label, key, extra = "") {
 function renderControls() {
   let html = "";
   if (snap.status === "over") {
-    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">Game over…</button>`;
+    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">Game over…</button>` +
+      (snap.takeback ? button("takeback", "Take back", "U") : "");
     return;
   }
   if (snap.your_turn && !busy) {
@@ -160,6 +161,7 @@ function renderControls() {
         if (L.some((a) => a.text === "redraw")) html += button("redraw", "Redraw", "R");
         else if (L.some((a) => a.verb === "redraw")) html += button("redraw-mode", "Redraw…", "R");
         if (!hooks.transport) html += button("hint", "Hint", "H", "ghost");
+        if (snap.takeback) html += button("takeback", "Take back", "U", "ghost");
       }
     }
     html += `<label class="pref pay-pref"><input type="checkbox" id="pay-by-hand"${payByHand ? " checked" : ""}> Choose Lnds to pay</label>`;
@@ -404,8 +406,32 @@ function clickAct(act) {
       return send(text);
     }
     case "hint": return askHint();
+    case "takeback": return takeBack();
     case "show-over": overShown = false; return showOver();
     default: return null;
+  }
+}
+
+async function takeBack() {
+  // casual play: your last decision and the computer's reply are undone on the server
+  if (busy) return;
+  busy = true;
+  render();
+  const r = await api(`/api/games/${gameId}/takeback`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ version: snap.version, log_from: 0 }),
+  });
+  busy = false;
+  if (r.ok) {
+    overShown = false;
+    if (overDlg.open) overDlg.close();
+    applySnapshot(r.body, { fromAction: true });
+    say("Taken back: your last decision and the computer's reply to it.", "info");
+    poll();
+  } else {
+    say(`Refused: ${(r.body && r.body.message) || `the server said ${r.status}`}`, "error");
+    render();
   }
 }
 
@@ -470,6 +496,7 @@ document.addEventListener("keydown", (ev) => {
   if (k === "r" && L.some((a) => a.text === "redraw")) return send("redraw");
   if (k === "r" && L.some((a) => a.verb === "redraw")) return clickAct("redraw-mode");
   if (k === "h") return askHint();
+  if (k === "u" && snap.takeback) return takeBack();
   return null;
 });
 
