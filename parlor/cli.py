@@ -3,6 +3,7 @@
 * ``play`` (:mod:`parlor.terminal.play`): a game against the computer in the terminal;
 * ``tournament`` (:mod:`parlor.terminal.tournament`): a tournament under rule 1300;
 * ``simulate`` (:mod:`parlor.terminal.simulate`): games between computer players, summarised;
+* ``analyse`` (:mod:`parlor.terminal.analyse`): the post-game analysis of a game record;
 * ``serve`` (:mod:`parlor.web.serve`): the web app.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Callable
 
 from parlor import __version__
-from parlor.terminal import play, simulate, tournament
+from parlor.terminal import analyse, play, simulate, tournament
 from parlor.web import serve
 
 
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(sub)
     play.add_parser(sub)
     tournament.add_parser(sub)
+    analyse.add_parser(sub)
     serve.add_parser(sub)
     return parser
 

@@ -69,6 +69,22 @@ actions = Table(
     Column("at", Float, nullable=False),
 )
 
+# Post-game analyses (one per game; additive: created with the other tables).
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seed", Integer, nullable=False),  # the analysis seed (the search is seeded from it)
+    Column("iterations", Integer, nullable=False),
+    Column("player", Integer, nullable=False),  # the Rlr analysed, 0 = Rlr 1
+    Column("status", String(16), nullable=False),  # running | done | failed
+    Column("done", Integer, nullable=False, default=0),
+    Column("total", Integer, nullable=False, default=0),
+    Column("result", Text, nullable=False, default=""),  # JSON: the decisions, when done
+    Column("error", Text, nullable=False, default=""),
+    Column("updated", Float, nullable=False),
+)
+
 
 # The statements of the hot path (one per accepted action), built once.
 _ADVANCE = (
@@ -200,6 +216,21 @@ class GameStore:
                 raise StoreConflict(f"game {game_id} is not at version {ply}")
             conn.execute(actions.delete().where(actions.c.game_id == game_id,
                                                 actions.c.ply >= keep))
+
+    def put_analysis(self, game_id: str, **values: Any) -> None:
+        """Create or update a game's analysis row (columns of :data:`analyses`)."""
+        values["updated"] = time.time()
+        with self._writing(), self.engine.begin() as conn:
+            done = conn.execute(update(analyses).where(analyses.c.game_id == game_id)
+                                .values(**values))
+            if done.rowcount == 0:
+                conn.execute(insert(analyses).values(game_id=game_id, **values))
+
+    def analysis(self, game_id: str) -> dict[str, Any] | None:
+        """A game's analysis row as a dict, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(analyses).where(analyses.c.game_id == game_id)).first()
+        return None if r is None else dict(r._mapping)
 
     # -- reading ---------------------------------------------------------------------------
 

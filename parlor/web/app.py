@@ -36,6 +36,8 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
 from parlor.store import GameRow, GameStore
+from parlor.web.analysis import Analyst
+from parlor.web.analysis import install as install_analysis
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
@@ -62,6 +64,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     store = GameStore(config.database_url)
     games = Games(store, config.max_cached)
     conductor = Conductor(games, config)
+    analyst = Analyst(games, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
@@ -70,9 +73,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await conductor.start()
+        await analyst.start()
         try:
             yield
         finally:
+            await analyst.stop()
             await conductor.stop()
             store.close()
 
@@ -305,6 +310,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return {"ok": True, "version": __version__}
 
     install_learning(app, page, json_of)  # /learn, /learn/{lesson}, /api/lessons
+    install_analysis(app, analyst, page, load, json_of)  # /g/{id}/analysis and its API
 
     # -- API -----------------------------------------------------------------------------------
 

@@ -25,11 +25,15 @@ class WebConfig:
     worker_kind: str = "process"  # "process" or "thread"
     max_cached: int = 500  # live games kept in memory
     default_level: str = ""
+    analysis_workers: int = 1  # background processes for post-game analyses (low priority)
+    analysis_iterations: int = 400  # search iterations per analysed decision
+
 
     @staticmethod
     def from_env() -> WebConfig:
         """``PARLOR_DATABASE_URL``, ``PARLOR_PACE``, ``PARLOR_THINK``, ``PARLOR_HINT``,
-        ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``."""
+        ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_ANALYSIS_WORKERS``,
+        ``PARLOR_ANALYSIS_ITERATIONS``."""
         return WebConfig(
             database_url=default_url(),
             pace=_float("PARLOR_PACE", 0.9),
@@ -37,6 +41,8 @@ class WebConfig:
             hint_budget=_float("PARLOR_HINT", 0.0),
             workers=max(1, int(_float("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
             worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
+            analysis_workers=max(1, int(_float("PARLOR_ANALYSIS_WORKERS", 1))),
+            analysis_iterations=max(1, int(_float("PARLOR_ANALYSIS_ITERATIONS", 400))),
         )
 
 
