@@ -101,19 +101,34 @@ def test_a_lesson_resumes_where_the_browser_left_it(browser: object, server: Ser
     page.reload()
     wait_for_decision(page)
     assert page.evaluate("window.parlor.snapshot().lesson.step") == 1
+    page.focus('[data-key="h:QH"]')  # a keyboard user hears why not, too
+    assert "Why not? QH: Hand cards are played only in a window (403)" in page.inner_text(
+        "#message")
     ctx.close()
 
 
-@pytest.mark.parametrize("path", ["/learn", "/learn/blocking"])
-def test_the_learn_pages_fit_a_phone(browser: object, server: Server, path: str) -> None:
+def test_a_lesson_is_completed_on_a_phone(browser: object, server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844},  # type: ignore[attr-defined]
+                              is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(server.url + "/learn/sally")
+    play_lesson(page, "sally")
+    page.screenshot(path=str(OUT / "lesson-sally-phone-done.png"))
+    ctx.close()
+
+
+@pytest.mark.parametrize(("path", "width"), [("/learn", 390), ("/learn", 320),
+                                             ("/learn/blocking", 390)])
+def test_the_learn_pages_fit_a_phone(browser: object, server: Server, path: str,
+                                     width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 844},  # type: ignore[attr-defined]
                               is_mobile=True, has_touch=True)
     page = ctx.new_page()
     page.goto(server.url + path)
     if path != "/learn":
         wait_for_decision(page)
     name = path.strip("/").replace("/", "-")
-    page.screenshot(path=str(OUT / f"{name}-phone.png"), full_page=True)
+    page.screenshot(path=str(OUT / f"{name}-phone-{width}.png"), full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     ctx.close()

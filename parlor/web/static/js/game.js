@@ -99,7 +99,7 @@ function render() {
   const hadFocus = active && active !== document.body && app.contains(active);
   const focusKey = active && (active.dataset.key || active.dataset.act);
   const v = snap.view;
-  renderTable({ view: v, me: me(), names: names(), marks: marks(), costs: snap.costs });
+  renderTable({ view: v, me: me(), names: names(), marks: marks(), costs: snap.costs, whyNot: snap.your_turn ? snap.why_not : null });
   renderStatus();
   renderControls();
   renderCoach(snap, selected, busy || pay ? [] : legal());
@@ -473,6 +473,13 @@ app.addEventListener("click", (ev) => {
   }
   const k = t.closest("[data-key]");
   if (k && k.dataset.key) clickKey(k.dataset.key);
+});
+
+app.addEventListener("focusin", (ev) => {
+  // focusing a card with no legal action says why not (from the engine, via the snapshot)
+  const el = ev.target.closest && ev.target.closest('[data-key][data-why]');
+  const why = el && snap.why_not && snap.why_not[el.dataset.key];
+  if (why) say(`Why not? ${why}.`, "error");
 });
 
 app.addEventListener("keydown", (ev) => {

@@ -165,7 +165,10 @@ function sideHTML(p, ctx) {
       const key = `h:${c}`;
       const cost = ctx.costs && ctx.costs[c];
       const costBadge = cost ? `<span class="badge cost" title="Cost: ${esc(cost)}">${esc(cost)}</span>` : "";
-      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, in your Hand${cost ? `, costs ${esc(cost)}` : ""}">${cardSVG(c)}${costBadge}</div>`;
+      // a card with no legal action stays focusable, so that keyboards hear why not
+      const whyNot = ctx.whyNot && ctx.whyNot[key];
+      const focus = whyNot && !ctx.marks.selectable.has(key) ? ' tabindex="0" role="button" data-why="1"' : interactive(key, ctx.marks);
+      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${focus} aria-label="${esc(cardName(c))}, in your Hand${cost ? `, costs ${esc(cost)}` : ""}${whyNot ? `; cannot be used now: ${esc(whyNot)}` : ""}">${cardSVG(c)}${costBadge}</div>`;
     }).join("");
     let drawn = "";
     if (v.drawn && v.drawn.length && v.phasing === p) {
