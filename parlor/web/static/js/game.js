@@ -120,7 +120,7 @@ function renderStatus() {
     return;
   }
   if (snap.status === "failed") {  // the server's sentence: a bug, the game stops here
-    phaseEl.innerHTML = `<strong class="failed">The computer failed</strong> ${esc(snap.failure)}`;
+    phaseEl.innerHTML = `<strong class="failed">${esc(snap.failure)}</strong>`;
     return;
   }
   const who = snap.your_turn
