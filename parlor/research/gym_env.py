@@ -24,8 +24,8 @@ from gymnasium import spaces
 from parlor.ai.base import Agent
 from parlor.ai.levels import level_name, make_agent
 from parlor.research.numbering import NUM_DISTINCT_ACTIONS, UnnumberedActionError, decode
-from parlor.research.petting import observation_space, observe_state
 from parlor.research.observe import observation_string
+from parlor.research.petting import observation_space, observe_state
 from parlor.rules.actions import IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
@@ -35,8 +35,6 @@ Obs = dict[str, Any]
 
 
 class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
-    metadata = {"render_modes": ["ansi"]}
-
     def __init__(self, opponent: str | int = "casual", seat: int | None = None,
                  max_turns: int = 200, illegal: str = "lose",
                  render_mode: str | None = None) -> None:
@@ -46,6 +44,7 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"seat={seat!r}: choose 0 (Rlr 1), 1 (Rlr 2) or None (random)")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' or None")
+        self.metadata = {"render_modes": ["ansi"]}
         self.opponent_name = level_name(opponent)
         self.fixed_seat = seat
         self.settings = Settings(max_turns=max_turns)
@@ -83,7 +82,7 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
             return obs, -1.0, True, False, {"illegal_action": str(exc)}
         self._opponent_moves()
         obs = observe_state(s, self.seat)
-        if s.phase is Phase.OVER:
+        if s.is_over:
             return obs, returns(s)[self.seat], True, False, {"result": s.result}
         return obs, 0.0, False, False, {}
 

@@ -45,8 +45,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from parlor.rules.actions import parse_ref
-from parlor.rules.cards import Card
+from parlor.rules.cards import CARDS
+from parlor.rules.state import ref_text
 from parlor.rules.view import SideView, TableCard, View
 
 CARD_FEATURES = 28
@@ -68,14 +68,20 @@ def new_tensor() -> Tensor:
     return np.zeros(OBS_SIZE, np.float32)
 
 
+#: The view writes cards in their canonical text (``card_text``, ``ref_text``); these tables
+#: read them back without parsing (a text outside them is a fault and raises KeyError).
+FACE_INDEX: dict[str, int] = {str(c): c.index for c in CARDS}
+REF_CID: dict[str, int] = {ref_text(cid): cid for cid in range(104)}
+
+
 def _row(v: View, owner: int, face: str) -> int:
     """The tensor row of the card ``face`` owned by Rlr ``owner`` (0/1): mine first."""
-    return (0 if owner == v.player else 52) + Card.parse(face).index
+    return (0 if owner == v.player else 52) + FACE_INDEX[face]
 
 
 def _ref_row(v: View, ref: str) -> int:
     """The row of an owner-qualified card (``2:KS``)."""
-    cid = parse_ref(ref)
+    cid = REF_CID[ref]
     return (0 if cid // 52 == v.player else 52) + cid % 52
 
 

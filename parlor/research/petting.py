@@ -11,7 +11,7 @@ An illegal action raises the engine's IllegalActionError, whose message cites th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -49,8 +49,8 @@ def observe_state(s: State, player: int) -> dict[str, Any]:
 class ParlorAECEnv(AECEnv):  # type: ignore[misc]
     """The raw environment; :func:`env` wraps it in PettingZoo's order checks."""
 
-    metadata = {"render_modes": ["ansi"], "name": "parlor_magic_v0",
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlor_magic_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, max_turns: int = 200, render_mode: str | None = None) -> None:
         super().__init__()

@@ -40,7 +40,7 @@ from parlor.research.observe import (
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.notation import position
 from parlor.rules.state import Phase, Settings, State
-from parlor.rules.view import resample, view
+from parlor.rules.view import View, resample, view
 
 SHORT_NAME = "parlor_magic"
 #: Decisions per turn, a bound far above play (random play averages under 3 a turn; 300
@@ -112,6 +112,9 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         self.first_seed = game.first_seed
         self.engine: State | None = None
         self.known: tuple[int, tuple[str, ...]] | None = None  # (Rlr, log as they read it)
+        #: Resampled states log their events (for information states) unless this is off,
+        #: as it is for searches keyed by observations, whose rollouts need no log.
+        self.keep_log = True
 
     # -- the OpenSpiel state interface ------------------------------------------------------
 
@@ -156,10 +159,23 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         assert self.engine is not None
         rng = random.Random(int(sampler() * 2**53))
         v = view(self.engine, player_id)
-        out = ParlorState(self.get_game())
-        out.engine = resample(v, rng)
         earlier = self.known[1] if self.known and self.known[0] == player_id else ()
-        out.known = (player_id, (*earlier, *v.log))
+        return self._resampled(self.get_game(), v, rng, (*earlier, *v.log), self.keep_log)
+
+    @classmethod
+    def from_view(cls, game: ParlorGame, v: View, rng: random.Random,
+                  keep_log: bool = True) -> ParlorState:
+        """A dealt state that looks like ``v`` to its Rlr (hidden cards from ``rng``)."""
+        return cls._resampled(game, v, rng, v.log, keep_log)
+
+    @classmethod
+    def _resampled(cls, game: ParlorGame, v: View, rng: random.Random,
+                   earlier: tuple[str, ...], keep_log: bool) -> ParlorState:
+        out = cls(game)
+        out.engine = resample(v, rng)
+        out.engine.log = [] if keep_log else None  # events from here on, as they happen
+        out.known = (v.player, earlier)
+        out.keep_log = keep_log
         return out
 
     def __str__(self) -> str:
@@ -169,6 +185,10 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
 
     def earlier_log(self, player: int) -> tuple[str, ...]:
         """The log before this state's engine began, as ``player`` read it."""
+        assert self.engine is not None
+        if self.engine.log is None:
+            raise ValueError("this state keeps no game log (keep_log=False): it has no "
+                             "information state string; use observation_string")
         if self.known is None:
             return ()
         if self.known[0] != player:
