@@ -40,7 +40,7 @@ so it recalls everything the viewer has seen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -85,61 +85,83 @@ def _ref_row(v: View, ref: str) -> int:
     return (0 if cid // 52 == v.player else 52) + cid % 52
 
 
+class _Cells:
+    """The tensor's non-zero cells, gathered first and written in one numpy assignment
+    (writing numpy cells one by one costs more than building the view)."""
+
+    __slots__ = ("cols", "rows", "vals", "zone_cols", "zone_rows")
+
+    def __init__(self) -> None:
+        self.zone_rows: list[int] = []
+        self.zone_cols: list[int] = []
+        self.rows: list[int] = []
+        self.cols: list[int] = []
+        self.vals: list[float] = []
+
+    def place(self, row: int, zone: int) -> None:
+        self.zone_rows.append(row)
+        self.zone_cols.append(zone)
+
+    def set(self, row: int, col: int, value: float) -> None:
+        if value:
+            self.rows.append(row)
+            self.cols.append(col)
+            self.vals.append(value)
+
+
 def fill_tensor(v: View, out: Tensor) -> None:
     """Write the tensor of view ``v`` into ``out`` (length :data:`OBS_SIZE`)."""
-    out.fill(0.0)
-    cards = out[: 104 * CARD_FEATURES].reshape(104, CARD_FEATURES)
-    cards[:, HIDDEN] = 1.0
+    cells = _Cells()
     me = v.player
-
-    def put(row: int, zone: int) -> None:
-        cards[row, HIDDEN] = 0.0
-        cards[row, zone] = 1.0
-
     for q, side in enumerate(v.sides):
         for zone, faces in ((HAND, side.hand or ()), (RECYCLE, side.recycle_known),
                             (DISCARD, side.discard or ())):
             for f in faces:
-                put(_row(v, q, f), zone)
+                cells.place(_row(v, q, f), zone)
         for f in side.recycle_face_up:
-            cards[_row(v, q, f), FACE_UP] = 1.0
+            cells.set(_row(v, q, f), FACE_UP, 1.0)
         for zone, table in ((HOME, side.home), (FIELD, side.field)):
             for tc in table:
-                _table_card(v, cards, tc, zone, put)
+                _table_card(v, cells, tc, zone)
         for e in side.domain:
-            put(_ref_row(v, e), MY_DOMAIN if q == me else OPP_DOMAIN)
+            cells.place(_ref_row(v, e), MY_DOMAIN if q == me else OPP_DOMAIN)
     for f in v.drawn or ():
-        put(_row(v, v.phasing, f), DRAWN)
+        cells.place(_row(v, v.phasing, f), DRAWN)
     for i, e in enumerate(v.stack):
         row = _ref_row(v, e)
-        put(row, STACK)
-        cards[row, STACK_POS] = (i + 1) / 10
+        cells.place(row, STACK)
+        cells.set(row, STACK_POS, (i + 1) / 10)
     if v.combat is not None:
         cb = v.combat
-        for zone, refs in ((ATTACKING, cb.attackers), (BLOCKING, tuple(b for b, _ in cb.blocks)),
-                           (BLOCKED, cb.blocked), (USED, cb.used), (BONUS_TO, cb.bonus_to),
-                           (SPLIT, cb.split)):
+        for col, refs in ((ATTACKING, cb.attackers), (BLOCKING, tuple(b for b, _ in cb.blocks)),
+                          (BLOCKED, cb.blocked), (USED, cb.used), (BONUS_TO, cb.bonus_to),
+                          (SPLIT, cb.split)):
             for r in refs:
-                cards[_ref_row(v, r), zone] = 1.0
+                cells.set(_ref_row(v, r), col, 1.0)
+    out.fill(0.0)
+    cards = out[: 104 * CARD_FEATURES].reshape(104, CARD_FEATURES)
+    cards[:, HIDDEN] = 1.0
+    cards[cells.zone_rows, HIDDEN] = 0.0
+    cards[cells.zone_rows, cells.zone_cols] = 1.0
+    cards[cells.rows, cells.cols] = cells.vals
     _fill_globals(v, out[104 * CARD_FEATURES:])
 
 
-def _table_card(v: View, cards: Tensor, tc: TableCard, zone: int,
-                put: Callable[[int, int], None]) -> None:
+def _table_card(v: View, cells: _Cells, tc: TableCard, zone: int) -> None:
     row = _ref_row(v, tc.ref)
-    put(row, zone)
+    cells.place(row, zone)
     if tc.taxed_on is not None:
-        cards[row, TAXED_MINE if tc.taxed_on - 1 == v.player else TAXED_OPP] = 1.0
-    cards[row, INACTIVE] = float(tc.inactive)
-    cards[row, TERMINAL] = float(tc.terminal)
-    cards[row, DAMAGE] = tc.damage / 10
-    cards[row, PWR] = tc.pwr / 10
-    cards[row, TGH] = tc.tgh / 10
+        cells.set(row, TAXED_MINE if tc.taxed_on - 1 == v.player else TAXED_OPP, 1.0)
+    cells.set(row, INACTIVE, float(tc.inactive))
+    cells.set(row, TERMINAL, float(tc.terminal))
+    cells.set(row, DAMAGE, tc.damage / 10)
+    cells.set(row, PWR, tc.pwr / 10)
+    cells.set(row, TGH, tc.tgh / 10)
     for e in tc.enhs:
         erow = _ref_row(v, e)
-        put(erow, ON_HOST)
-        cards[erow, HOST_MINE] = float(row < 52)
-        cards[erow, HOST_FACE] = (row % 52 + 1) / 52
+        cells.place(erow, ON_HOST)
+        cells.set(erow, HOST_MINE, float(row < 52))
+        cells.set(erow, HOST_FACE, (row % 52 + 1) / 52)
 
 
 def _side_globals(side: SideView) -> list[float]:
