@@ -86,26 +86,24 @@ def _ref_row(v: View, ref: str) -> int:
 
 
 class _Cells:
-    """The tensor's non-zero cells, gathered first and written in one numpy assignment
-    (writing numpy cells one by one costs more than building the view)."""
+    """The tensor's non-zero cells as flat indices, gathered first and written in two numpy
+    assignments (numpy cell by cell costs more than building the view)."""
 
-    __slots__ = ("cols", "rows", "vals", "zone_cols", "zone_rows")
+    __slots__ = ("ones", "placed", "vals", "where")
 
     def __init__(self) -> None:
-        self.zone_rows: list[int] = []
-        self.zone_cols: list[int] = []
-        self.rows: list[int] = []
-        self.cols: list[int] = []
+        self.placed = [False] * 104  # rows in a zone the viewer sees
+        self.ones: list[int] = []
+        self.where: list[int] = []
         self.vals: list[float] = []
 
     def place(self, row: int, zone: int) -> None:
-        self.zone_rows.append(row)
-        self.zone_cols.append(zone)
+        self.placed[row] = True
+        self.ones.append(row * CARD_FEATURES + zone)
 
     def set(self, row: int, col: int, value: float) -> None:
         if value:
-            self.rows.append(row)
-            self.cols.append(col)
+            self.where.append(row * CARD_FEATURES + col)
             self.vals.append(value)
 
 
@@ -138,12 +136,11 @@ def fill_tensor(v: View, out: Tensor) -> None:
                           (SPLIT, cb.split)):
             for r in refs:
                 cells.set(_ref_row(v, r), col, 1.0)
+    ones = cells.ones
+    ones += [r * CARD_FEATURES + HIDDEN for r in range(104) if not cells.placed[r]]
     out.fill(0.0)
-    cards = out[: 104 * CARD_FEATURES].reshape(104, CARD_FEATURES)
-    cards[:, HIDDEN] = 1.0
-    cards[cells.zone_rows, HIDDEN] = 0.0
-    cards[cells.zone_rows, cells.zone_cols] = 1.0
-    cards[cells.rows, cells.cols] = cells.vals
+    out[ones] = 1.0
+    out[cells.where] = cells.vals
     _fill_globals(v, out[104 * CARD_FEATURES:])
 
 
