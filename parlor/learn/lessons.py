@@ -36,7 +36,7 @@ from __future__ import annotations
 import fnmatch
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 
 from parlor.rules.actions import Action, ActionParseError, IllegalActionError, parse_ref
 from parlor.rules.engine import apply, legal_actions
@@ -153,9 +153,8 @@ def parse_lesson(lesson_id: str, text: str) -> Lesson:
 
 def load_all() -> list[Lesson]:
     """Every lesson of the package, in order (by file name)."""
-    folder = resources.files("parlor.learn").joinpath("lessons")
-    found = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")),
-                   key=lambda f: f.name)
+    folder = Path(__file__).resolve().parent / "lessons"  # package data (pyproject.toml)
+    found = sorted(folder.glob("*.toml"), key=lambda f: f.name)
     return [parse_lesson(f.name.removesuffix(".toml").split("-", 1)[1], f.read_text("utf-8"))
             for f in found]
 
