@@ -159,6 +159,7 @@ def main() -> int:
                     print(f"  in the server, analysis #{rep + 1}: "
                           f"{time.perf_counter() - t0:.1f} s wall (another game played "
                           "meanwhile)")
+                print(f"load average now: {os.getloadavg()[0]:.2f}")
                 print(f"move POST round trip, no analysis:     {ms(base_posts)}")
                 print(f"move POST round trip, during analysis: {ms(busy_posts)}")
                 print(f"whole move cycle (computer's reply included), no analysis:     "
