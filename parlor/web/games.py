@@ -26,7 +26,7 @@ from typing import Any
 from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
 from parlor.present.explain import why
-from parlor.present.failure import computer_failed
+from parlor.present.failure import computer_failed, hint_failed
 from parlor.present.phases import task
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
@@ -515,7 +515,7 @@ class Games:
         with live.lock:
             log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
                       live.row.version + 1, record(live.state))
-        return ComputerFailed(computer_failed(failure.level, failure.reason),
+        return ComputerFailed(hint_failed(failure.level, failure.reason),
                               version=live.row.version)
 
     def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
