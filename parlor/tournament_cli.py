@@ -20,7 +20,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +50,16 @@ from parlor.rules.tournament import (
     Tournament,
     TournamentError,
     TournamentSettings,
+    answer_ransom,
     is_over,
     max_games,
     new_tournament,
     pair_round,
     play_round,
+    ransom_payers,
+    report,
     standings,
     team_standings,
-    winners,
 )
 
 HUMAN = "human"
@@ -208,21 +210,23 @@ class Runner:
         teams: dict[str, list[str]] = {}
         for e in self.entries:
             teams.setdefault(e.team, []).append(e.name)
-        t = new_tournament(list(teams.items()), self.settings, self.seed)
+        people = [e.name for e in self.entries if e.level == HUMAN]
+        t = new_tournament(list(teams.items()), self.settings, self.seed, people)
+        rounds = self.settings.rounds or 1  # the command always sets rounds
         self.console.print(Text(t.log[0], style="bold"))
         done = 0
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
                             disable=not self.console.is_terminal, transient=True)
         per_round = max_games([len(v) for v in teams.values()])
-        task = progress.add_task("tournament", total=per_round * self.settings.rounds)
+        task = progress.add_task("tournament", total=per_round * rounds)
         shown = len(t.log)
         with progress:
             while not is_over(t):
                 rnd = pair_round(t)
-                left = self.settings.rounds - rnd.number
+                left = rounds - rnd.number
                 progress.update(task, total=done + len(rnd.pairings) * (left + 1),
-                                description=f"round {rnd.number}/{self.settings.rounds}",
+                                description=f"round {rnd.number}/{rounds}",
                                 refresh=True)
                 outcomes = []
                 humans = [p for p in rnd.pairings
@@ -251,7 +255,38 @@ class Runner:
                 if not self.quiet:
                     self.show_round(t, rnd.number, t.log[shown:])
                 shown = len(t.log)
+                if t.asked:
+                    progress.stop()
+                    t = self.ask_ransoms(t)
+                    progress.start()
         self.show_final(t)
+        return t
+
+    def ask_ransoms(self, t: Tournament) -> Tournament:
+        """The person's team answers each ransom it owes (1308.2): pay (who pays), or not."""
+        assert self.read is not None
+        while t.asked:
+            r = t.asked[0]
+            offer = ransom_payers(t, r)
+            names = {p.name.lower(): i for i, p in enumerate(t.players)}
+            who = ",".join(f"{t.players[i].name}:{n}" for i, n in offer)
+            answer = self.read(
+                f"Pay the ransom of {t.players[r.prisoner].name} ({r.amount} to "
+                f"{t.players[r.holder].name})? Enter for {who}, NAME:N,... to choose, "
+                "'no' to decline: ").strip()
+            try:
+                if answer.lower() in ("n", "no"):
+                    t = answer_ransom(t, r, None)
+                elif not answer:
+                    t = answer_ransom(t, r, offer)
+                else:
+                    payers = [(names[n.strip().lower()], int(k)) for n, _, k in
+                              (part.partition(":") for part in answer.split(","))]
+                    t = answer_ransom(t, r, payers)
+            except (KeyError, ValueError) as exc:  # TournamentError is a ValueError
+                self.console.print(Text(f"{exc}: try again", style="red"))
+                continue
+            self.console.print(Text("  " + t.log[-1]))
         return t
 
     # -- reporting ----------------------------------------------------------------------------
@@ -302,39 +337,7 @@ class Runner:
 
     def report(self, t: Tournament) -> dict[str, Any]:
         """The whole tournament as plain JSON-able data."""
-        place = {st.player: st.place for st in standings(t)}
-        return {
-            "settings": asdict(t.settings),
-            "seed": t.seed,
-            "rounds_played": t.round,
-            "teams": {team: [e.name for e in self.entries if e.team == team]
-                      for team in t.teams},
-            "winners": [t.players[i].name for i in winners(t)],
-            "players": [
-                {"name": p.name, "team": p.team, "level": self.entries[i].level,
-                 "place": place[i], "talents": p.talents, "wins": p.wins,
-                 "losses": p.losses, "draws": p.draws, "sat_out": p.byes,
-                 "out_round": p.out_round,
-                 "ransom_owed": sum(r.amount for r in t.ransoms if r.prisoner == i)}
-                for i, p in enumerate(t.players)],
-            "team_standings": [asdict(ts) for ts in team_standings(t)],
-            "games": [
-                {"round": st.outcome.round, "table": st.outcome.table,
-                 "rlr1": t.players[st.outcome.seats[0]].name,
-                 "rlr2": t.players[st.outcome.seats[1]].name,
-                 "seed": st.outcome.seed,
-                 "winner": None if st.outcome.winner is None
-                 else t.players[st.outcome.winner].name,
-                 "winner_life": st.outcome.winner_life, "turns": st.outcome.turns,
-                 "how": st.outcome.how, "bracket": st.bracket, "paid": st.paid,
-                 "ransom": st.ransom}
-                for st in t.results],
-            "open_ransoms": [
-                {"prisoner": t.players[r.prisoner].name, "holder": t.players[r.holder].name,
-                 "amount": r.amount, "round": r.round} for r in t.ransoms],
-            "log": list(t.log),
-            "warnings": list(self.warnings),
-        }
+        return report(t, [e.level for e in self.entries], self.warnings)
 
 
 # -- the command --------------------------------------------------------------------------------
