@@ -27,7 +27,7 @@ from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.state import Settings, State
-from parlor.rules.view import View, view
+from parlor.rules.view import SPECTATOR, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.web.explain import why
 
@@ -248,6 +248,24 @@ class Games:
         self._remember(live)
         return live, token
 
+    def create_contest(self, *, kind: str, level: str, seed: int, settings: Settings,
+                       human: int, title: str, token_hash: str) -> LiveGame:
+        """A tournament's contest: ``kind`` "play" (the person at seat ``human`` against the
+        computer at ``level``) or "match" (two computers, ``level`` "LEVEL1|LEVEL2", played by
+        :mod:`parlor.web.tournaments` through :meth:`apply_match`). The tournament's token
+        opens it."""
+        state = new_game(seed, settings)
+        now = time.time()
+        moves = [str(a) for a in state.history]
+        row = GameRow(id=new_id(), kind=kind, human=human, level=level, seed=seed,
+                      settings=str(settings), created=now, updated=now, version=len(moves),
+                      turn=state.turn, status=_status(state), result=state.result,
+                      title=title)
+        self.store.insert(row, token_hash, moves)
+        live = LiveGame(row, token_hash, state, moves)
+        self._remember(live)
+        return live
+
     def import_record(self, text: str) -> tuple[LiveGame, str]:
         """Store a game record for step-by-step replay; raises BadAction naming the line."""
         if len(text.encode()) > MAX_RECORD_BYTES:
@@ -380,6 +398,23 @@ class Games:
             "log_total": len(s.log or ()),
         }
 
+    def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
+        """The game as a spectator sees it: public information only (``view`` for
+        :data:`~parlor.rules.view.SPECTATOR`), the public log sentences, no legal actions."""
+        with live.lock:
+            s = live.state
+            return {
+                "id": live.id,
+                "kind": live.row.kind,
+                "version": live.row.version,
+                "settings": live.row.settings,
+                "status": _status(s),
+                "title": live.row.title,
+                "view": view_payload(table_view(s, SPECTATOR)),
+                "log": _log_entries(s, SPECTATOR, log_from),
+                "log_total": len(s.log or ()),
+            }
+
     # -- acting --------------------------------------------------------------------------------
 
     def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
@@ -459,6 +494,19 @@ class Games:
                 text = legal[agent_seed(live.row.seed, version) % len(legal)]
             trial = s.clone()
             apply(trial, text, player=live.computer)
+            self._commit(live, trial)
+            return True
+
+    def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
+        """A move of a computer-against-computer contest, chosen at ``version`` for the
+        Rlr to act (False if the game moved on). An illegal move raises: it is never
+        replaced."""
+        with live.lock:
+            s = live.state
+            if live.row.kind != "match" or live.row.version != version or s.is_over:
+                return False
+            trial = s.clone()
+            apply(trial, text, player=s.actor)
             self._commit(live, trial)
             return True
 
