@@ -453,7 +453,8 @@ class Tournaments:
                         else e[s.outcome.winner].name,
                         "life": s.outcome.winner_life, "how": s.outcome.how,
                         "bracket": s.bracket, "paid": s.paid, "ransom": s.ransom,
-                        "url": f"/replay/{lt.history.get((s.outcome.round, s.outcome.table))}"}
+                        "url": f"/t/{lt.id}/games/"
+                               f"{lt.history.get((s.outcome.round, s.outcome.table))}"}
                        for s in t.results]
             ts = t.settings
             return {
@@ -678,6 +679,19 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
         if live.row.kind != "play":
             return RedirectResponse(f"/t/{tid}/watch/{table}", status_code=303)
         resp = RedirectResponse(f"/g/{gid}", status_code=303)
+        token = token_of(request, tid)
+        assert token is not None  # load() checked it
+        resp.set_cookie("pm_" + gid, token, max_age=3600 * 24 * 365, httponly=True,
+                        samesite="strict", path="/")
+        return resp
+
+    @api.get("/t/{tid}/games/{gid}")
+    async def contest_replay(request: Request, tid: str, gid: str) -> Response:
+        """A finished contest's replay (its row carries the tournament's token)."""
+        lt = await load(request, tid)
+        if gid not in lt.history.values():
+            raise GameNotFound(f"game {gid!r} is not a contest of this tournament")
+        resp = RedirectResponse(f"/replay/{gid}", status_code=303)
         token = token_of(request, tid)
         assert token is not None  # load() checked it
         resp.set_cookie("pm_" + gid, token, max_age=3600 * 24 * 365, httponly=True,

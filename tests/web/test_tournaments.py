@@ -192,3 +192,27 @@ def test_a_restart_in_the_middle_loses_nothing(db_path: Path) -> None:
         play_out(c, gid, made["token"])
         snap = wait_until(c, tid, lambda s: s["round"] == 2 and bool(s["tables"]))
         assert len(snap["results"]) == 2
+
+
+def test_a_declined_ransom_means_single_card_draws_on_the_usual_table(
+        client: TestClient) -> None:
+    made = create(client, rounds=2)
+    tid = made["id"]
+    snap = wait_until(client, tid, lambda s: bool(s["tables"]))
+    lt = client.app.state.tournaments.get(tid)  # type: ignore[attr-defined]
+    r = Ransom(prisoner=0, holder=2, amount=2, round=1)  # the person, A1, owes B1 2
+    with lt.lock:  # as if A1 had lost at 6 life (the rules tests play that out)
+        lt.t = replace(lt.t, ransoms=(r,))
+    gid = game_of(client, tid, my_table(snap)["table"])
+    play_out(client, gid, made["token"])
+    snap = wait_until(client, tid, lambda s: bool(s["asked"]))
+    assert snap["asked"][0]["offer"]  # what the team would pay by itself, offered first
+    client.post(f"/api/tournaments/{tid}/ransom", json={"ransom": 0, "pay": False})
+    snap = wait_until(client, tid, lambda s: s["round"] == 2 and bool(s["tables"]))
+    mine = my_table(snap)
+    seat = mine["players"].index("A1")
+    assert mine["single_draw"][seat] and not mine["single_draw"][1 - seat]
+    held = {p["name"]: p for p in snap["standings"]}["A1"]
+    assert held["held"] and held["ransom_owed"] == 2
+    page = client.get(f"/g/{game_of(client, tid, mine['table'])}")
+    assert "You are held for a ransom and draw single cards" in page.text

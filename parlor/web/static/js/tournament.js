@@ -114,7 +114,7 @@ function tablesHTML(s) {
     const who = t.players.map((p, i) => `${esc(p)} <span class="muted">(${t.levels[i] === HUMAN ? "you" : esc(t.levels[i])})</span>` +
       (t.single_draw[i] ? ' <span class="t-single" title="Held for a ransom: draws one card and keeps it, no Redraw (1304)">single-card draws</span>' : "")).join(" against ");
     const state = t.done ? "finished" : t.turn ? `turn ${t.turn}` : "dealing";
-    const link = t.done ? "" : t.yours ? `<a class="btn primary small" href="${t.url}">Play your contest</a>` : `<a class="btn small" href="${t.url}">Watch</a>`;
+    const link = t.yours ? (t.done ? "" : `<a class="btn primary small" href="${t.url}">Play your contest</a>`) : `<a class="btn small" href="${t.url}">Watch</a>`;
     return `<tr${t.yours ? ' class="t-you"' : ""}><td>${t.table}</td><td>${who}</td><td>${state}</td><td>${link}</td></tr>`;
   }).join("");
   return `<table class="t-table"><thead><tr><th scope="col">Table</th><th scope="col">Rlr 1 against Rlr 2</th><th scope="col">State</th><th scope="col"><span class="sr-only">Links</span></th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -129,7 +129,7 @@ function standingsHTML(s) {
     return `<tr class="${p.out ? "t-out" : ""}${p.you ? " t-you" : ""}"><td>${p.place}${p.tied ? "=" : ""}</td><td>${esc(p.name)}${p.you ? " (you)" : ""}</td><td>${esc(p.team)}</td><td>${p.level === HUMAN ? "you" : esc(p.level)}</td><td class="num">${p.talents}</td><td class="num">${p.wins}-${p.losses}-${p.draws}</td><td>${esc(notes.join("; "))}</td></tr>`;
   }).join("");
   const owed = s.ransoms.length ? `<p>Ransoms owed: ${s.ransoms.map((r) => `${esc(r.prisoner)} owes ${esc(r.holder)} ${talents(r.amount)}`).join("; ")}.</p>` : "";
-  return `<table class="t-table" id="t-standings-table"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Team</th><th scope="col">Level</th><th scope="col">Talents</th><th scope="col">W-L-D</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>${owed}`;
+  return `<table class="t-table" id="t-standings-table"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Team</th><th scope="col">Level</th><th scope="col" class="num">Talents</th><th scope="col" class="num">W-L-D</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>${owed}`;
 }
 
 function resultsHTML(s) {
