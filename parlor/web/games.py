@@ -249,15 +249,17 @@ class Games:
         return live, token
 
     def create_contest(self, *, kind: str, level: str, seed: int, settings: Settings,
-                       human: int, title: str, token_hash: str) -> LiveGame:
+                       human: int, title: str, token_hash: str,
+                       game_id: str | None = None) -> LiveGame:
         """A tournament's contest: ``kind`` "play" (the person at seat ``human`` against the
         computer at ``level``) or "match" (two computers, ``level`` "LEVEL1|LEVEL2", played by
-        :mod:`parlor.web.tournaments` through :meth:`apply_match`). The tournament's token
-        opens it."""
+        :mod:`parlor.web.tournaments` through :meth:`apply_match`), opened by the token whose
+        hash is ``token_hash``. A "match" is never shown through :meth:`snapshot` (that is a
+        player's view): its token is handed out only once it is over, for its replay."""
         state = new_game(seed, settings)
         now = time.time()
         moves = [str(a) for a in state.history]
-        row = GameRow(id=new_id(), kind=kind, human=human, level=level, seed=seed,
+        row = GameRow(id=game_id or new_id(), kind=kind, human=human, level=level, seed=seed,
                       settings=str(settings), created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
                       title=title)
@@ -530,7 +532,7 @@ class Games:
     def record_text(self, live: LiveGame) -> str:
         """The game record; only once the game is over (it names every hidden card)."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a record can be exported when the game is over: it shows "
                                "the computer's cards", version=live.row.version)
             return record(live.state)
@@ -538,7 +540,7 @@ class Games:
     def replay_snapshot(self, live: LiveGame, step: int, seat: int) -> dict[str, Any]:
         """The table after the first ``step`` actions, as Rlr ``seat`` saw it."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a game can be replayed once it is over",
                                version=live.row.version)
             total = len(live.actions)

@@ -240,6 +240,13 @@ class LiveTournament:
         return is_over(self.t) and self.round is None
 
 
+def match_token(lt: LiveTournament, game_id: str) -> str:
+    """The token of a contest between computers: not the tournament's, so that no player's
+    view of it (hands included) can be asked for while it is played; the tournament hands it
+    out for the replay once the contest is over."""
+    return hmac.new(lt.token_hash.encode(), game_id.encode(), "sha256").hexdigest()
+
+
 def outcome_step(table: int, live: LiveGame) -> dict[str, Any]:
     """The "result" step of a finished contest (winner as a seat: 0, 1 or None)."""
     s = live.state
@@ -344,12 +351,13 @@ class Tournaments:
                         human=me, title=f"{where}: you against {other.name} ({other.level})",
                         token_hash=lt.token_hash)
                 else:
+                    gid = new_id()
                     live = self.games.create_contest(
                         kind="match", level=f"{seats[0].level}|{seats[1].level}", seed=p.seed,
                         settings=settings, human=0,
                         title=f"{where}: {seats[0].name} ({seats[0].level}) against "
                               f"{seats[1].name} ({seats[1].level})",
-                        token_hash=lt.token_hash)
+                        token_hash=hash_token(match_token(lt, gid)), game_id=gid)
                 ids[str(p.table)] = live.id
             self._commit(lt, {"do": "round", "games": ids}, tuple(ids.values()))
 
@@ -524,7 +532,7 @@ class Tournaments:
         try:
             while True:
                 lt = await asyncio.to_thread(self.get, tid)
-                if lt.over:
+                if lt.over or tid in self.failures:
                     return
                 if lt.t.asked:  # the person answers (1308.2)
                     ev = self.changed_event(tid)
@@ -544,7 +552,7 @@ class Tournaments:
                     if live.row.kind == "play":
                         self.conductor.kick(gid)
                     else:
-                        self._ensure_match(gid)
+                        self._ensure_match(tid, gid)
                 await asyncio.sleep(0.25)
         except asyncio.CancelledError:
             raise
@@ -553,13 +561,13 @@ class Tournaments:
             self.failures[tid] = f"{type(exc).__name__}: {exc}"
             self._notify(tid)
 
-    def _ensure_match(self, gid: str) -> None:
+    def _ensure_match(self, tid: str, gid: str) -> None:
         task = self._matches.get(gid)
         if task is None or task.done():
             assert self.conductor.loop is not None
-            self._matches[gid] = self.conductor.loop.create_task(self._play_match(gid))
+            self._matches[gid] = self.conductor.loop.create_task(self._play_match(tid, gid))
 
-    async def _play_match(self, gid: str) -> None:
+    async def _play_match(self, tid: str, gid: str) -> None:
         """Two computers play a contest, at the table's pace so that it can be watched."""
         try:
             while True:
@@ -582,9 +590,10 @@ class Tournaments:
                     self.conductor.notify(gid)
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as exc:  # reported on the tournament's page; the driver stops
             log.exception("the contest %s between computers failed", gid)
-            raise
+            self.failures[tid] = f"contest {gid}: {type(exc).__name__}: {exc}"
+            self._notify(tid)
         finally:
             if self._matches.get(gid) is asyncio.current_task():
                 del self._matches[gid]
@@ -691,9 +700,16 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
         lt = await load(request, tid)
         if gid not in lt.history.values():
             raise GameNotFound(f"game {gid!r} is not a contest of this tournament")
+        live = await asyncio.to_thread(games.get, gid)
+        if live.row.kind == "match":
+            if not live.state.is_over:
+                raise GameOver("this contest is still being played: watch it instead")
+            token = match_token(lt, gid)
+        else:
+            found = token_of(request, tid)
+            assert found is not None  # load() checked it
+            token = found
         resp = RedirectResponse(f"/replay/{gid}", status_code=303)
-        token = token_of(request, tid)
-        assert token is not None  # load() checked it
         resp.set_cookie("pm_" + gid, token, max_age=3600 * 24 * 365, httponly=True,
                         samesite="strict", path="/")
         return resp

@@ -115,12 +115,20 @@ def test_the_person_plays_its_contest_and_the_standings_follow(client: TestClien
     assert seen["view"]["drawn"] is None and seen["view"]["legal"] == []
     assert "legal" not in seen and "seed" not in seen
     assert client.get(f"/t/{tid}/watch/{theirs['table']}").status_code == 200
+    # nor can the tournament's token open a player's view of it, or its replay, while it runs
+    lt = client.app.state.tournaments.get(tid)  # type: ignore[attr-defined]
+    match = lt.games[theirs["table"]]
+    token = {"X-Parlor-Token": made["token"]}
+    assert client.get(f"/api/games/{match}", headers=token).status_code == 403
+    assert client.get(f"/api/replays/{match}", headers=token).status_code == 403
     # play the person's contest to its end (random legal moves, 8 turns at most)
     end = play_out(client, gid, made["token"])
     assert end["status"] == "over"
     snap = wait_until(client, tid, lambda s: s["status"] == "over")
     assert len(snap["results"]) == 2 and not snap["tables"]
     assert sum(p["talents"] for p in snap["standings"]) == 16
+    replay = client.get(f"/t/{tid}/games/{match}")  # once over: its replay, hands and all
+    assert replay.status_code == 200 and replay.url.path == f"/replay/{match}"
     got = client.get(f"/api/tournaments/{tid}/report")
     assert got.status_code == 200
     rep = got.json()
@@ -216,3 +224,12 @@ def test_a_declined_ransom_means_single_card_draws_on_the_usual_table(
     assert held["held"] and held["ransom_owed"] == 2
     page = client.get(f"/g/{game_of(client, tid, mine['table'])}")
     assert "You are held for a ransom and draw single cards" in page.text
+
+
+def test_a_tournament_by_time(client: TestClient) -> None:
+    made = create(client, rounds=None, minutes=30)
+    snap = state(client, made["id"])
+    assert (snap["rounds"], snap["minutes"]) == (None, 30)
+    assert "a time limit of 30 min (1301, 1302, 1312)" in snap["log"][0]
+    page = client.get("/tournaments")
+    assert page.status_code == 200 and f'href="/t/{made["id"]}"' in page.text
