@@ -8,6 +8,7 @@ the ransoms; the tables and the report are drawn by :mod:`parlor.terminal.standi
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,7 +138,9 @@ class Runner:
             teams.setdefault(e.team, []).append(e.name)
         people = [e.name for e in self.entries if e.level == HUMAN]
         t = new_tournament(list(teams.items()), self.settings, self.seed, people)
-        rounds = self.settings.rounds or 1  # the command always sets rounds
+        rounds = self.settings.rounds or 1  # by time: the bar counts one round at a time
+        of = f"/{self.settings.rounds}" if self.settings.rounds else ""
+        started = time.monotonic()
         self.console.print(Text(t.log[0], style="bold"))
         done = 0
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
@@ -149,9 +152,9 @@ class Runner:
         with progress:
             while not is_over(t):
                 rnd = pair_round(t)
-                left = rounds - rnd.number
+                left = max(0, rounds - rnd.number)
                 progress.update(task, total=done + len(rnd.pairings) * (left + 1),
-                                description=f"round {rnd.number}/{rounds}",
+                                description=f"round {rnd.number}{of}",
                                 refresh=True)
                 outcomes = []
                 humans = [p for p in rnd.pairings
@@ -176,7 +179,8 @@ class Runner:
                     self.save_record(p, s)
                     done += 1
                     progress.update(task, completed=done, refresh=True)
-                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table))
+                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table),
+                               time.monotonic() - started)
                 if not self.quiet:
                     self.show_round(t, rnd.number, t.log[shown:])
                 shown = len(t.log)
