@@ -63,6 +63,14 @@ def test_a_tournament_in_the_browser(browser: object, tmp_path: Path) -> None:
         watch.screenshot(path=str(OUT / "tournament-watch.png"))
         watch.close()
 
+        # a kill -9 of the server in the middle of the tournament, and a restart: nothing lost
+        before = page.inner_text("#t-standings-table")
+        server.kill9()
+        server = Server(server.db, port=server.port, pace=0.2).start()
+        page.reload()
+        page.wait_for_selector("text=Play your contest")
+        assert page.inner_text("#t-standings-table") == before
+
         # the person's contest on the usual table, to its end
         page.click("text=Play your contest")
         page.wait_for_url("**/g/*")

@@ -158,12 +158,19 @@ function setupPage(root) {
   const askBody = document.getElementById("t-ask-body");
   let askedKey = "";
 
+  const shown = {};
+  function put(elId, html, prop = "innerHTML") { // only what changed: focus and reading stay put
+    if (shown[elId] === html) return;
+    shown[elId] = html;
+    document.getElementById(elId)[prop] = html;
+  }
+
   function render() {
-    document.getElementById("t-status").textContent = statusLine(snap);
-    document.getElementById("t-tables").innerHTML = tablesHTML(snap);
-    document.getElementById("t-standings").innerHTML = standingsHTML(snap);
-    document.getElementById("t-results").innerHTML = resultsHTML(snap);
-    document.getElementById("t-log").innerHTML = snap.log.map((l) => `<li>${esc(l)}</li>`).join("");
+    put("t-status", statusLine(snap), "textContent");
+    put("t-tables", tablesHTML(snap));
+    put("t-standings", standingsHTML(snap));
+    put("t-results", resultsHTML(snap));
+    put("t-log", snap.log.map((l) => `<li>${esc(l)}</li>`).join(""));
     document.getElementById("t-export").hidden = snap.status !== "over";
     const key = JSON.stringify(snap.asked);
     if (key !== askedKey) { // keep what the person is typing until the question changes
