@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from parlor.present.tournament import ransom_question
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import record
 from parlor.rules.state import State
@@ -199,10 +200,9 @@ class Runner:
             offer = ransom_payers(t, r)
             names = {p.name.lower(): i for i, p in enumerate(t.players)}
             who = ",".join(f"{t.players[i].name}:{n}" for i, n in offer)
-            answer = self.read(
-                f"Pay the ransom of {t.players[r.prisoner].name} ({r.amount} to "
-                f"{t.players[r.holder].name})? Enter for {who}, NAME:N,... to choose, "
-                "'no' to decline: ").strip()
+            self.console.print(Text(ransom_question(t, r), style="magenta"))
+            answer = self.read(f"Pay it? Enter for {who}, NAME:N,... to choose who pays, "
+                               "'no' not to pay: ").strip()
             try:
                 if answer.lower() in ("n", "no"):
                     t = answer_ransom(t, r, None)

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from parlor.present.tournament import standing_note
 from parlor.rules import tournament
 from parlor.rules.tournament import Tournament, standings, team_standings
 from parlor.terminal.teams import Entry
@@ -36,16 +37,9 @@ def standings_table(t: Tournament, title: str, label: Label) -> Table:
     table.add_column("W-L-D", justify="right")
     table.add_column("Note")
     for st in standings(t):
-        notes = []
-        if st.out:
-            notes.append(f"out (round {t.players[st.player].out_round})")
-        if st.ransom_owed:
-            notes.append(f"held: ransom {st.ransom_owed}, single draws")
-        if st.byes:
-            notes.append(f"sat out {st.byes}")
         place = f"{st.place}=" if st.tied else str(st.place)
         table.add_row(place, label(st.player), st.team, str(st.talents),
-                      f"{st.wins}-{st.losses}-{st.draws}", "; ".join(notes),
+                      f"{st.wins}-{st.losses}-{st.draws}", standing_note(t, st),
                       style="dim" if st.out else None)
     return table
 

@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from parlor.present.tournament import ransom_question, standing_note
 from parlor.rules.engine import legal_actions
 from parlor.rules.tournament import (
     Outcome,
@@ -445,9 +446,11 @@ class Tournaments:
             rows = []
             for st in standings(t):
                 rows.append({**asdict(st), "level": e[st.player].level,
+                             "note": standing_note(t, st),
                              "you": st.player == you, "held": t.held(st.player),
                              "out_round": t.players[st.player].out_round})
-            asked = [{"n": k, "prisoner": e[r.prisoner].name, "holder": e[r.holder].name,
+            asked = [{"n": k, "question": ransom_question(t, r),
+                      "prisoner": e[r.prisoner].name, "holder": e[r.holder].name,
                       "amount": r.amount, "round": r.round,
                       "offer": [{"player": e[i].name, "talents": n}
                                 for i, n in ransom_payers(t, r)],

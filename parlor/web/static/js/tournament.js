@@ -122,11 +122,7 @@ function tablesHTML(s) {
 
 function standingsHTML(s) {
   const rows = s.standings.map((p) => {
-    const notes = [];
-    if (p.out) notes.push(`out (round ${p.out_round})`);
-    if (p.held) notes.push(`held: ransom of ${talents(p.ransom_owed)} owed, single-card draws`);
-    if (p.byes) notes.push(`sat out ${p.byes}`);
-    return `<tr class="${p.out ? "t-out" : ""}${p.you ? " t-you" : ""}"><td>${p.place}${p.tied ? "=" : ""}</td><td>${esc(p.name)}${p.you ? " (you)" : ""}</td><td>${esc(p.team)}</td><td>${p.level === HUMAN ? "you" : esc(p.level)}</td><td class="num">${p.talents}</td><td class="num">${p.wins}-${p.losses}-${p.draws}</td><td>${esc(notes.join("; "))}</td></tr>`;
+    return `<tr class="${p.out ? "t-out" : ""}${p.you ? " t-you" : ""}"><td>${p.place}${p.tied ? "=" : ""}</td><td>${esc(p.name)}${p.you ? " (you)" : ""}</td><td>${esc(p.team)}</td><td>${p.level === HUMAN ? "you" : esc(p.level)}</td><td class="num">${p.talents}</td><td class="num">${p.wins}-${p.losses}-${p.draws}</td><td>${esc(p.note)}</td></tr>`;
   }).join("");
   const owed = s.ransoms.length ? `<p>Ransoms owed: ${s.ransoms.map((r) => `${esc(r.prisoner)} owes ${esc(r.holder)} ${talents(r.amount)}`).join("; ")}.</p>` : "";
   return `<table class="t-table" id="t-standings-table"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Team</th><th scope="col">Level</th><th scope="col" class="num">Talents</th><th scope="col" class="num">W-L-D</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>${owed}`;
@@ -146,7 +142,7 @@ function askHTML(q) {
     const offered = (q.offer.find((o) => o.player === m.player) || { talents: 0 }).talents;
     return `<label class="t-payer">${esc(m.player)} <span class="muted">(has ${talents(m.talents)})</span> pays <input type="number" min="0" max="${Math.max(0, m.talents - 1)}" value="${offered}" data-player="${esc(m.player)}" aria-label="Talents ${esc(m.player)} pays"></label>`;
   }).join("");
-  return `<form class="t-ransom" data-n="${q.n}"><p><b>${esc(q.prisoner)}</b> lost to ${esc(q.holder)} in round ${q.round} and owes a ransom of <b>${talents(q.amount)}</b>. Until it is paid, ${esc(q.prisoner)} draws single cards. Any player of the team may pay, ${esc(q.prisoner)} included; each keeps at least one talent (1309).</p>` +
+  return `<form class="t-ransom" data-n="${q.n}"><p>${esc(q.question)}</p>` +
     `<div class="t-payers">${inputs}</div><p class="error" role="alert"></p>` +
     `<button type="submit" class="btn primary" name="pay">Pay the ransom</button> <button type="button" class="btn t-decline">Don't pay</button></form>`;
 }
