@@ -675,8 +675,7 @@ def _final_line(t: Tournament) -> str:
     return f"{' and '.join(names)} share the win with {_talents(best)} each (1312)"
 
 
-def report(t: Tournament, levels: Sequence[str],
-           warnings: Sequence[str] = ()) -> dict[str, Any]:
+def report(t: Tournament, levels: Sequence[str]) -> dict[str, Any]:
     """The whole tournament as plain JSON-able data: the report of ``parlor tournament`` and
     of the web app's export. ``levels`` gives each player's level as its front-end names it
     ("human" for the person)."""
@@ -710,7 +709,6 @@ def report(t: Tournament, levels: Sequence[str],
             {"prisoner": t.players[r.prisoner].name, "holder": t.players[r.holder].name,
              "amount": r.amount, "round": r.round} for r in t.ransoms],
         "log": list(t.log),
-        "warnings": list(warnings),
     }
 
 

@@ -61,6 +61,6 @@ def show_final(console: Console, t: Tournament, label: Label) -> None:
     console.print(Text(t.log[-1], style="bold green"))
 
 
-def report(t: Tournament, entries: Sequence[Entry], warnings: Sequence[str]) -> dict[str, Any]:
+def report(t: Tournament, entries: Sequence[Entry]) -> dict[str, Any]:
     """The whole tournament as plain JSON-able data (the web app exports the same)."""
-    return tournament.report(t, [e.level for e in entries], warnings)
+    return tournament.report(t, [e.level for e in entries])

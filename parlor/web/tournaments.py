@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from parlor.ai.failure import AgentFailed
 from parlor.present.tournament import ransom_question, standing_note
 from parlor.rules.engine import legal_actions
 from parlor.rules.tournament import (
@@ -55,6 +56,7 @@ from parlor.store import StoreConflict, TournamentStore
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import (
+    FAILED,
     BadAction,
     GameNotFound,
     GameOver,
@@ -83,6 +85,10 @@ log = logging.getLogger("parlor.web")
 
 class TournamentNotFound(GameNotFound):
     pass
+
+
+class ContestFailed(RuntimeError):
+    """A computer player of a contest failed (a bug): the tournament stops and says so."""
 
 
 # -- what a tournament is made of -----------------------------------------------------------------
@@ -371,6 +377,8 @@ class Tournaments:
                 if p.table in lt.done:
                     continue
                 live = self.games.get(lt.games[p.table])
+                if live.row.status == FAILED:  # a computer's bug stops the tournament too
+                    raise ContestFailed(f"table {p.table}: {live.row.result}")
                 if live.state.is_over:
                     self._commit(lt, outcome_step(p.table, live))
             return len(lt.done) == len(lt.round.pairings)
@@ -559,6 +567,9 @@ class Tournaments:
                 await asyncio.sleep(0.25)
         except asyncio.CancelledError:
             raise
+        except ContestFailed as exc:
+            self.failures[tid] = str(exc)
+            self._notify(tid)
         except Exception as exc:  # reported on the tournament's page, never hidden
             log.exception("the driver of tournament %s failed", tid)
             self.failures[tid] = f"{type(exc).__name__}: {exc}"
@@ -593,6 +604,10 @@ class Tournaments:
                     self.conductor.notify(gid)
         except asyncio.CancelledError:
             raise
+        except AgentFailed as exc:  # a bug: the contest stops, never another player
+            log.error("contest %s of tournament %s: %s", gid, tid, exc)
+            self.failures[tid] = f"contest {gid}: {exc}"
+            self._notify(tid)
         except Exception as exc:  # reported on the tournament's page; the driver stops
             log.exception("the contest %s between computers failed", gid)
             self.failures[tid] = f"contest {gid}: {type(exc).__name__}: {exc}"

@@ -233,3 +233,20 @@ def test_a_tournament_by_time(client: TestClient) -> None:
     assert "a time limit of 30 min (1301, 1302, 1312)" in snap["log"][0]
     page = client.get("/tournaments")
     assert page.status_code == 200 and f'href="/t/{made["id"]}"' in page.text
+
+
+def test_a_failing_computer_stops_the_tournament_and_says_so(client: TestClient) -> None:
+    made = create(client)
+    tid = made["id"]
+    snap = wait_until(client, tid, lambda s: bool(s["tables"]))
+    gid = game_of(client, tid, my_table(snap)["table"])
+    live = client.app.state.games.get(gid)  # type: ignore[attr-defined]
+    with live.lock:  # as Games.computer_failed leaves it (tests/web/test_computer.py)
+        live.row = replace(live.row, status="failed",
+                           result="The broken computer failed: a bug.")
+    end = time.monotonic() + 30
+    while (snap := state(client, tid))["failure"] is None:
+        assert time.monotonic() < end
+        time.sleep(0.1)
+    assert "The broken computer failed: a bug." in snap["failure"]
+    assert snap["status"] == "live" and len(snap["results"]) < 2  # nothing was settled for it
