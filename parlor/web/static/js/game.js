@@ -140,7 +140,7 @@ function button(act, label, key, extra = "") {
 function renderControls() {
   let html = "";
   if (snap.status === "over") {
-    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">Game over…</button>` +
+    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">${hooks.transport ? "Lesson complete…" : "Game over…"}</button>` +
       (snap.takeback ? button("takeback", "Take back", "U") : "");
     return;
   }
