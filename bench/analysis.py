@@ -24,6 +24,7 @@ import argparse
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -168,7 +169,11 @@ def main() -> int:
                       f"{ms(busy_cycles)}")
         finally:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(60)  # the pools finish their current jobs first
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     return 0
 
 
