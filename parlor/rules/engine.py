@@ -39,6 +39,7 @@ from parlor.rules.combat import (
     use_ability,
 )
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
+from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
     C_KIND,
     FACE,
@@ -55,11 +56,16 @@ from parlor.rules.table import draw_one, emit, leave_play, rlr
 # -- setup (rule 100) -------------------------------------------------------------------------
 
 
-def new_game(seed: int | None = None, settings: Settings | None = None,
+def new_game(seed: Seed | None = None, settings: Settings | None = None,
              rng: random.Random | None = None) -> State:
-    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31)."""
+    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31).
+
+    ``seed`` is a practice number or a :class:`~parlor.rules.seeds.DealKey` (at least 128
+    bits, drawn by the caller: the engine draws no randomness of its own). A number deals
+    exactly as every older record did; a key deals from a keyed hash and derives the
+    reshuffle seed (307) from a second keyed hash, so seen cards do not reveal it."""
     if rng is None:
-        rng = random.Random(seed)
+        rng = random.Random(None) if seed is None else deal_stream(seed)
     s = State(settings)
     s.seed = seed
     for p in (0, 1):
@@ -72,11 +78,17 @@ def new_game(seed: int | None = None, settings: Settings | None = None,
         s.draw[p] = library
     first = rng.randrange(2)
     s.shuffle_seed = rng.getrandbits(64)
+    if isinstance(seed, DealKey):
+        s.shuffle_seed = derive(seed, "reshuffle", 128)
     emit(s, "setup", f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {rlr(first)} goes "
          "first", rule="R31")
     _start_turn(s, first, first_turn=True)
     _advance(s)
     return s
+
+
+#: The verbs that may carry an explicit payment (R3, 405): playing a card and expelling.
+PAYING_VERBS = ("play", "expel")
 
 
 # -- the public API ---------------------------------------------------------------------------
@@ -142,6 +154,11 @@ def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
     base = action.base
+    if base is not action and action.verb not in PAYING_VERBS:
+        # a payment the action cannot carry would be written into the record, which would
+        # then no longer replay (its text cannot hold it)
+        raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
+                                 "takes no payment")
     if base not in legal:
         raise IllegalActionError(diagnose(s, action))
     if base is not action:
