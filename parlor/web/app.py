@@ -244,8 +244,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                       503: "Try again in a moment"}
             return error_page(request, exc.status, titles.get(exc.status, "Refused"),
                               exc.message)
+        headers = {"Retry-After": str(exc.extra["retry_after"])} \
+            if "retry_after" in exc.extra else None
         return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra},
-                            status_code=exc.status)
+                            status_code=exc.status, headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def store_error(request: Request, exc: SQLAlchemyError) -> Response:
@@ -455,7 +457,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
         live = await load(request, game_id)
         v = None if version is None else int_param(version, "version", 0, 0, 10**7)
-        advice = await conductor.hint(live, v)
+        advice = await conductor.hint(live, v, request.client.host if request.client else "")
         return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
                              "source": advice.source, "seconds": round(advice.seconds, 3),
                              "version": v})
