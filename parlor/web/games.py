@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from parlor.present.explain import why
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -37,7 +38,6 @@ from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Settings, State
 from parlor.rules.view import View, view
 from parlor.store import GameRow, GameStore, StoreConflict
-from parlor.web.explain import why
 
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
