@@ -5,7 +5,9 @@
     >>> apply(state, actions[0]) is state
     True
 
-* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106).
+* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106):
+  a practice number, dealt as every older record was, or a 128-bit deal key dealt through a
+  keyed hash (:mod:`parlor.rules.seeds`, docs/notation.md "The seed line").
 * :func:`legal_actions` lists exactly the decisions open now (automatic payment; explicit
   payment is accepted as another form of the same decision, R3). Resigning is always
   possible and never listed.

@@ -3,8 +3,10 @@
 Pages are rendered on the server (Jinja2); the table itself is drawn in the browser by a few
 JS modules from the JSON snapshot, which holds only the human's view, legal actions and log.
 Every game has a secret player token, kept in the cookie ``pm_<game id>`` (or sent as the
-``X-Parlor-Token`` header by API clients). See :mod:`parlor.web.games` for the rules of
-acting, and docs in README.md for the endpoints.
+``X-Parlor-Token`` header by API clients); it never travels in an address ("Continue
+elsewhere" makes a one-time code instead). Writes are same-origin only, forms carry a CSRF
+token, and request bodies are limited while they are read (:mod:`parlor.web.guard`). See
+:mod:`parlor.web.games` for the rules of acting, and README.md for the endpoints.
 """
 
 from __future__ import annotations

@@ -517,7 +517,7 @@ class Games:
                 raise GameOver(f"the game is over: {s.result}", version=live.row.version)
             if action.verb == "resign":
                 if action.target not in (NONE, live.human):
-                    raise WrongSeat(f"R16: you are Rlr {live.human + 1}: you can resign for "
+                    raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign for "
                                     f"yourself ('resign'), not for Rlr {action.target + 1}",
                                     version=live.row.version)
                 action = Action("resign")

@@ -53,13 +53,24 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 def _origin_host(value: str) -> str | None:
     parsed = urllib.parse.urlsplit(value)
-    return parsed.netloc.lower() if parsed.scheme in ("http", "https") and parsed.netloc \
+    return _plain_host(parsed.netloc) if parsed.scheme in ("http", "https") and parsed.netloc \
         else None
 
 
+def _plain_host(netloc: str) -> str:
+    """``host[:port]`` lowercased, without a default port (80, 443), as browsers write it."""
+    netloc = netloc.lower()
+    for default in (":80", ":443"):
+        netloc = netloc.removesuffix(default)
+    return netloc
+
+
 def cross_origin(scope: Scope) -> str | None:
-    """Why a state-changing request comes from another origin, or None if it does not."""
-    host = (_header(scope, b"host") or "").lower()
+    """Why a state-changing request comes from another origin, or None if it does not.
+
+    The scheme is not compared: behind a TLS proxy the server sees http while the page is
+    https; the host and port are what tell another site or another port apart."""
+    host = _plain_host(_header(scope, b"host") or "")
     origin = _header(scope, b"origin")
     if origin is not None:
         if _origin_host(origin) != host:

@@ -225,7 +225,7 @@ def test_the_game_page_never_puts_the_token_in_a_link(client: TestClient) -> Non
     assert TestClient(client.app).get(link.group(0)).status_code == 403  # once only
 
 
-def test_r16_resigning_for_the_other_seat_is_refused(client: TestClient) -> None:
+def test_r17_resigning_for_the_other_seat_is_refused(client: TestClient) -> None:
     g = new_game(client)
     snap = wait_for_human(client, g["id"], g["token"])
     r = client.post(f"/api/games/{g['id']}/actions",
