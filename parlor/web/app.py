@@ -319,8 +319,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         live = await load(request, game_id)
         token = token_for(request, game_id) or ""
         code = new_handover(live.id, token)
-        return page(request, "handover.html", game_id=live.id, code=code,
+        resp = page(request, "handover.html", game_id=live.id, code=code,
                     minutes=HANDOVER_SECONDS // 60, title="Continue elsewhere")
+        resp.headers["Cache-Control"] = "no-store"  # the code is in the page
+        return resp
 
     @app.post("/api/games/{game_id}/handover", status_code=201)
     async def api_handover(request: Request, game_id: str) -> Response:

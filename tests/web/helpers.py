@@ -15,8 +15,9 @@ from parlor.web.config import WebConfig
 
 
 def config_for(path: Path, **kw: Any) -> WebConfig:
+    # hints at the test's own pace: the per-player limit is tested where it is the subject
     base: dict[str, Any] = {"database_url": f"sqlite:///{path}", "pace": 0.0, "workers": 2,
-                            "worker_kind": "thread"}
+                            "worker_kind": "thread", "hint_rate": 6000.0, "hint_burst": 100}
     base.update(kw)
     return WebConfig(**base)
 

@@ -16,7 +16,7 @@ from parlor.web.games import Games, view_payload
 from .helpers import new_game as start_game
 from .helpers import wait_for_human
 
-EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
+EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed", "practice",
               "thinking", "your_turn", "log_total", "thinking_now"}
 
 
