@@ -53,6 +53,7 @@ from parlor.web.games import (
     Games,
     LiveGame,
     NotYourGame,
+    StaleForm,
     Unavailable,
     is_practice,
     seed_json,
@@ -147,8 +148,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         browser = request.cookies.get(CSRF_COOKIE, "")
         sent = form.get("csrf", "")
         if not browser or not hmac.compare_digest(csrf_token(browser), sent):
-            raise NotYourGame("this form is out of date or did not come from this site: "
-                              "reload the page and try again")
+            raise StaleForm("this form is out of date or did not come from this site: "
+                            "reload the page and try again")
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("title", "Parlor Magic")
@@ -244,8 +245,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if wants_html(request):
             titles = {404: "No such game", 403: "Not your game", 500: "This game is broken",
                       503: "Try again in a moment"}
-            return error_page(request, exc.status, titles.get(exc.status, "Refused"),
-                              exc.message)
+            title = "Reload the page" if isinstance(exc, StaleForm) \
+                else titles.get(exc.status, "Refused")
+            return error_page(request, exc.status, title, exc.message)
         headers = {"Retry-After": str(exc.extra["retry_after"])} \
             if "retry_after" in exc.extra else None
         return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra},

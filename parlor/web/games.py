@@ -109,6 +109,12 @@ class GameBroken(GameError):
     status, code = 500, "broken"
 
 
+class StaleForm(GameError):
+    """A form without the CSRF token its page was given (an old page, or another site's)."""
+
+    status, code = 403, "stale_form"
+
+
 class WrongSeat(GameError):
     status, code = 403, "not_your_seat"
 
@@ -659,6 +665,7 @@ __all__ = [
     "IllegalAction",
     "LiveGame",
     "NotYourGame",
+    "StaleForm",
     "StaleVersion",
     "Unavailable",
     "WrongSeat",
