@@ -355,8 +355,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if level is None:
             return page(request, "rematch.html", game_id=live.id, levels=levels,
                         default_level=default_level(), title="Rematch: choose a level")
-        new, token = await asyncio.to_thread(
-            games.create, level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live, level)
         conductor.kick(new.id)
         resp = RedirectResponse(f"/g/{new.id}", status_code=303)
         set_token(resp, new.id, token)
@@ -472,12 +471,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_rematch(request: Request, game_id: str) -> Response:
         data = await json_of(request)
         live = await load(request, game_id)
-        level = rematch_level(live, data)
-        if level is None:
-            raise BadAction("an imported record has no computer to play again: send "
-                            "{\"level\": ...}, one of " + ", ".join(levels), levels=levels)
-        new, token = await asyncio.to_thread(
-            games.create, level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live, rematch_level(live, data))
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)
@@ -513,12 +507,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
 def hash_code(code: str) -> str:
     return hashlib.sha256(b"handover/" + code.encode()).hexdigest()
-
-
-def _max_turns(settings: str) -> int:
-    m = re.search(r"max_turns=(\d+)", settings)
-    return int(m.group(1)) if m else 200
-
 
 
 __all__ = ["create_app"]

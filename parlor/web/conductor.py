@@ -30,6 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from parlor.ai.failure import AgentFailed
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
 from parlor.web.games import GameError, Games, LiveGame
@@ -210,12 +211,17 @@ class Conductor:
                         continue  # a change came while we looked: look again
                     return
                 self.thinking.add(game_id)
-                text = await self._think(job.level, job.seed, job.view, job.legal)
-                wait = self.config.pace - (time.monotonic() - found.changed_at)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self.thinking.discard(game_id)
-                if self.games.apply_computer(found, job.version, text):  # one commit
+                try:
+                    text = await self._think(job.level, job.seed, job.view, job.legal)
+                    wait = self.config.pace - (time.monotonic() - found.changed_at)
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    self.thinking.discard(game_id)
+                    applied = self.games.apply_computer(found, job.version, text)  # one commit
+                except AgentFailed as exc:  # a bug: the game stops, never another player
+                    applied = await asyncio.to_thread(self.games.computer_failed, found,
+                                                      job.version, exc)
+                if applied:
                     self._changed(game_id)
         except asyncio.CancelledError:
             raise
@@ -239,39 +245,48 @@ class Conductor:
             except BrokenProcessPool:
                 log.warning("the computer's worker pool broke; starting a new one")
                 self.pool = self._new_pool()
-        return think("random", seed, view, legal, 0.0)
+        raise RuntimeError("the computer's worker pool is gone or broke twice: the game "
+                           "waits for the next request")
 
     async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
         """What the expert would do at the human's decision (the human's view only), in the
-        hints' own pool; HintRefused (429) beyond the hints' share (see the module)."""
+        hints' own pool; HintRefused (429) beyond the hints' share (see the module);
+        ComputerFailed (logged with the record) when the expert fails."""
         job = self.games.hint_job(live, version)
         assert self.loop is not None and self.hint_pool is not None
         timeout = (self.config.hint_budget or 2.0) + 30
         running = self._hinting.get(live.id)
-        if running is not None and running[0] == job.version:
-            return await asyncio.wait_for(asyncio.shield(running[1]), timeout)
-        if running is not None:
+        owner = running is None or running[0] != job.version
+        if running is not None and owner:
             await self._refuse(player, "a hint for this game is still being worked out", 2)
-        if self._hints_open >= max(1, self.config.hint_workers) + self.config.hint_queue:
-            await self._refuse(player, "hints are busy right now", 5)
-        wait = self._hint_rate.take(player)
-        if wait > 0:
-            await self._refuse(player, "that is many hints in a short time", round(wait))
-        future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
-                                           job.legal, self.config.hint_budget or None)
-        self._hinting[live.id] = (job.version, future)
-        self._hints_open += 1
+        if owner:
+            if self._hints_open >= max(1, self.config.hint_workers) + self.config.hint_queue:
+                await self._refuse(player, "hints are busy right now", 5)
+            wait = self._hint_rate.take(player)
+            if wait > 0:
+                await self._refuse(player, "that is many hints in a short time", round(wait))
+            future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
+                                               job.legal, self.config.hint_budget or None)
+            self._hinting[live.id] = (job.version, future)
+            self._hints_open += 1
+        else:  # the same decision asked again: wait for the same answer
+            assert running is not None
+            future = running[1]
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)
         except BrokenProcessPool:
-            log.warning("the hint worker pool broke; starting a new one")
-            self.hint_pool = self._new_hint_pool()
+            if owner:
+                log.warning("the hint worker pool broke; starting a new one")
+                self.hint_pool = self._new_hint_pool()
             raise HintRefused("the hint worker had to restart: ask again",
                               retry_after=1) from None
+        except AgentFailed as exc:
+            raise self.games.hint_failed(live, exc) from exc
         finally:
-            if self._hinting.get(live.id, (0, None))[1] is future:
-                del self._hinting[live.id]
-            self._hints_open -= 1
+            if owner:
+                if self._hinting.get(live.id, (0, None))[1] is future:
+                    del self._hinting[live.id]
+                self._hints_open -= 1
 
     async def _refuse(self, player: str, why: str, retry_after: int) -> None:
         """Refuse a hint (429) after a pause of up to two seconds: a client asking again at

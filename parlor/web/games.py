@@ -29,7 +29,11 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from parlor.ai.failure import AgentFailed
+from parlor.ai.levels import NAMES
 from parlor.present.explain import why
+from parlor.present.failure import computer_failed
+from parlor.present.phases import task
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -39,6 +43,10 @@ from parlor.rules.state import NONE, Settings, State
 from parlor.rules.view import View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
+log = logging.getLogger("parlor.web")
+
+#: A game's status once its computer player failed: stored, shown, never played on.
+FAILED = "failed"
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -47,7 +55,6 @@ MAX_RECORD_ACTIONS = 20_000
 
 _UNAVAILABLE = ("the game store cannot save right now, so nothing was changed; try again in a "
                 "moment")
-log = logging.getLogger("parlor.web")
 
 
 def _sqlite_file(url: str) -> Path | None:
@@ -125,6 +132,12 @@ class Unavailable(GameError):
     status, code = 503, "unavailable"
 
 
+class ComputerFailed(GameError):
+    """The computer player raised or answered an illegal action (a bug, in the log)."""
+
+    status, code = 500, "computer_failed"
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -187,9 +200,14 @@ class LiveGame:
     def is_play(self) -> bool:
         return self.row.kind == "play"
 
+    @property
+    def failed(self) -> bool:
+        """The computer player failed: the game stops (its row keeps the sentence)."""
+        return self.row.status == FAILED
+
     def computer_to_act(self) -> bool:
         s = self.state
-        return self.is_play and not s.is_over and s.actor == self.computer
+        return self.is_play and not self.failed and not s.is_over and s.actor == self.computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +357,10 @@ class Games:
 
         Without ``seed`` the deal comes from a fresh 128-bit key (R31: nobody can work it
         out from the cards seen); a ``seed`` makes a practice game anyone with the number
-        can deal again, and is marked so."""
+        can deal again, and is marked so. BadAction for a level parlor.ai does not offer
+        (never another level in its place)."""
+        if level not in NAMES:
+            raise BadAction(f"unknown level {level!r}: choose one of {', '.join(NAMES)}")
         dealt: Seed = DealKey(secrets.token_bytes(KEY_BYTES)) if seed is None \
             else check_seed(seed)
         settings = Settings(max_turns=max_turns)
@@ -360,6 +381,15 @@ class Games:
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
         return live, token
+
+    def rematch(self, live: LiveGame, level: str | None = None) -> tuple[LiveGame, str]:
+        """A new deal against ``level``, by default the same computer level; an imported
+        record has none, so its rematch must name one (BadAction listing them)."""
+        if level is None and not live.is_play:
+            raise BadAction("an imported record has no computer opponent to play again: "
+                            "choose a level, one of " + ", ".join(NAMES), levels=list(NAMES))
+        return self.create(level or live.row.level, None,
+                           Settings.parse(live.row.settings).max_turns)
 
     def import_record(self, text: str) -> tuple[LiveGame, str]:
         """Store a game record for step-by-step replay; raises BadAction naming the line."""
@@ -488,12 +518,14 @@ class Games:
             "version": live.row.version,
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": _status(s),
+            "status": FAILED if live.failed else _status(s),
+            "failure": live.row.result if live.failed else None,
             "you": live.human,
             "seed": seed_json(seed_of(live.row)) if over else None,  # secret until the end
             "practice": is_practice(live.row),
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
+            "task": task(v.phase),
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from),
             "log_total": len(s.log or ()),
@@ -521,6 +553,8 @@ class Games:
                     "to date.", version=live.row.version)
             if s.is_over:
                 raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+            if live.failed:
+                raise GameOver(live.row.result, version=live.row.version)
             if action.verb == "resign":
                 if action.target not in (NONE, live.human):
                     raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign for "
@@ -578,18 +612,40 @@ class Games:
             if live.row.version != version or not live.computer_to_act():
                 return False
             s = live.state
-            legal = [str(a) for a in legal_actions(s)]
-            if text not in legal:  # never trust a worker's answer blindly
-                text = legal[agent_seed(seed_of(live.row), version) % len(legal)]
+            if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
+                raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
             trial = s.clone()
             apply(trial, text, player=live.computer)
             self._commit(live, trial)
             return True
 
+    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
+        """Stop the game where the computer failed at ``version``: the operator's log gets
+        the failure with the game's record, the store and the snapshot the sentence. False if
+        the game has moved on."""
+        with live.lock:
+            if live.row.version != version or not live.computer_to_act():
+                return False
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      version + 1, record(live.state))
+            sentence = computer_failed(failure.level, failure.reason)
+            self.store.mark(live.id, version, status=FAILED, result=sentence)
+            live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
+            live.changed_at = time.monotonic()
+            return True
+
+    def hint_failed(self, live: LiveGame, failure: AgentFailed) -> ComputerFailed:
+        """The error a failed hint answers with, after logging it with the game's record."""
+        with live.lock:
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      live.row.version + 1, record(live.state))
+        return ComputerFailed(computer_failed(failure.level, failure.reason),
+                              version=live.row.version)
+
     def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
         with live.lock:
             s = live.state
-            if not live.is_play or s.is_over:
+            if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
             if version is not None and version != live.row.version:
                 raise StaleVersion("the table has changed: ask again",
@@ -654,7 +710,9 @@ class Games:
 
 
 __all__ = [
+    "FAILED",
     "BadAction",
+    "ComputerFailed",
     "ComputerJob",
     "GameBroken",
     "GameError",
