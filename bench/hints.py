@@ -9,15 +9,16 @@ fresh SQLite file. Game B is the measured one: its human POSTs a legal action an
 (long polling) until the computer has answered and it is the human's decision again; that
 wall time is one round trip. The load is one player (one client address) keeping
 ``--inflight`` hint requests open at all times over 8 games of its own, asking again as soon
-as any answer comes (a hint, or a 429 refusal). Phases alternate, quiet then loaded, for
-``--repeats`` rounds; the ratio of the loaded median to the quiet median is printed.
-Target: the ratio stays below 2.
+as any answer comes (a hint, or a 429 refusal), from a process of its own. Phases
+alternate, quiet then loaded, for ``--repeats`` rounds; the ratio of the loaded median to
+the quiet median is printed. Target: the ratio stays below 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import statistics
 import sys
@@ -72,11 +73,16 @@ async def round_trips(c: httpx.AsyncClient, level: str, n: int,
     return out
 
 
-async def hint_load(c: httpx.AsyncClient, games: list[tuple[str, str]], inflight: int,
-                    stop: asyncio.Event, counts: dict[int, int]) -> None:
-    async def one(i: int) -> None:
+async def hint_load(base: str, games: list[tuple[str, str]], inflight: int,
+                    seconds: float) -> dict[int, int]:
+    """``inflight`` hint requests kept open for ``seconds`` (asking again at each answer)."""
+    counts: dict[int, int] = {}
+    end = time.monotonic() + seconds
+    limits = httpx.Limits(max_connections=inflight + 5)
+
+    async def one(c: httpx.AsyncClient, i: int) -> None:
         gid, token = games[i % len(games)]
-        while not stop.is_set():
+        while time.monotonic() < end:
             try:
                 r = await c.get(f"/api/games/{gid}/hint", headers={"X-Parlor-Token": token},
                                 timeout=60)
@@ -84,29 +90,39 @@ async def hint_load(c: httpx.AsyncClient, games: list[tuple[str, str]], inflight
             except httpx.HTTPError:
                 counts[0] = counts.get(0, 0) + 1
 
-    await asyncio.gather(*(one(i) for i in range(inflight)))
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as c:
+        await asyncio.gather(*(one(c, i) for i in range(inflight)))
+    return counts
+
+
+def load_process(base: str, games: list[tuple[str, str]], inflight: int, seconds: float,
+                 out: Any) -> None:
+    """The other player, in a process of its own (its requests do not share our loop)."""
+    out.put(asyncio.run(hint_load(base, games, inflight, seconds)))
 
 
 async def main_async(args: argparse.Namespace, base: str) -> None:
     rng = random.Random(1)
-    limits = httpx.Limits(max_connections=args.inflight + 10)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as c, \
-            httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as load:
-        games = [await new_game(load, "novice") for _ in range(8)]
+    ctx = multiprocessing.get_context("spawn")
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        games = [await new_game(c, "novice") for _ in range(8)]
         for gid, token in games:
-            await human_turn(load, gid, token)
+            await human_turn(c, gid, token)
         await round_trips(c, args.level, 2, rng)  # warm the workers
         quiet: list[float] = []
         loaded: list[float] = []
         counts: dict[int, int] = {}
         for rep in range(args.repeats):
             q = await round_trips(c, args.level, args.moves, rng)
-            stop = asyncio.Event()
-            task = asyncio.create_task(hint_load(load, games, args.inflight, stop, counts))
-            await asyncio.sleep(1.0)  # the load is in full flow before measuring
+            out = ctx.Queue()
+            proc = ctx.Process(target=load_process, args=(base, games, args.inflight,
+                                                          args.load_seconds, out))
+            proc.start()
+            await asyncio.sleep(3.0)  # the load is in full flow before measuring
             w = await round_trips(c, args.level, args.moves, rng)
-            stop.set()
-            await task
+            for k, v in (await asyncio.to_thread(out.get)).items():
+                counts[k] = counts.get(k, 0) + v
+            proc.join()
             quiet += q
             loaded += w
             print(f"repeat {rep + 1}: quiet median {statistics.median(q) * 1000:.0f} ms, "
@@ -125,6 +141,8 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--inflight", type=int, default=40)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--load-seconds", type=float, default=12.0,
+                    help="how long each loaded phase keeps the hints in flight")
     args = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,11 +10,11 @@ thinking happens in other processes, and applying takes a thread for a few milli
 Clients wait for a change with :meth:`Conductor.changed_event` (long polling).
 
 Hints have their own share of the machine (issue 13), so no number of hint requests delays
-a computer move: their own pool of ``hint_workers`` processes in Linux's idle scheduling
-class (nice 19 elsewhere); at most one hint in flight per game (asking again for the same
-decision waits for the same answer); at most ``hint_queue`` hints waiting for a hint worker;
-and a per-player (client address) rate limit. A refused hint answers 429 with when to ask
-again, after a short pause, so a client that asks again at once makes a trickle, not a flood.
+a computer move: their own pool of ``hint_workers`` processes at nice 19, started with the
+server; at most one hint in flight per game (asking again for the same decision waits for
+the same answer); at most ``hint_queue`` hints waiting for a hint worker; and a per-player
+(client address) rate limit. A refused hint answers 429 with when to ask again, after a
+short pause, so a client that asks again at once makes a trickle, not a flood.
 """
 
 from __future__ import annotations
@@ -56,26 +56,28 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parlor-parent-watch", daemon=True).start()
 
 
-def _lowest_priority(tid: int = 0) -> None:
-    """Linux's idle scheduling class (else nice 19) for a hint worker: it gets the CPU only
-    when the computer's workers and the server leave some, so a hint never delays a move."""
-    try:
-        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined,unused-ignore]
-    except (OSError, AttributeError):
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, tid, 19)
+#: The hint workers' nice value (the computer's workers run at 0).
+HINT_NICE = 19
+
+
+def _lower_priority(tid: int = 0) -> None:
+    """Nice 19 for a hint worker: when the CPU is short the computer's workers (nice 0) get
+    nearly all of it, yet a hint still moves on a busy machine (Linux's idle class would
+    starve it whenever anything else runs)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, tid, HINT_NICE)
 
 
 def _hint_worker(parent: int) -> None:
-    """A hint worker process's initializer: the lowest priority, and the same watch for the
+    """A hint worker process's initializer: a lower priority, and the same watch for the
     server's end as the computer's workers."""
-    _lowest_priority()
+    _lower_priority()
     _watch_parent(parent)
 
 
 def _lower_thread_priority() -> None:
-    """A hint thread's initializer (thread pools): on Linux a thread has its own class."""
-    _lowest_priority(threading.get_native_id())
+    """A hint thread's initializer (thread pools): on Linux a thread has its own nice value."""
+    _lower_priority(threading.get_native_id())
 
 
 class HintRefused(GameError):
@@ -146,8 +148,11 @@ class Conductor:
             return ThreadPoolExecutor(n, thread_name_prefix="parlor-hint",
                                       initializer=_lower_thread_priority)
         ctx = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(n, mp_context=ctx, initializer=_hint_worker,
+        pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_hint_worker,
                                    initargs=(os.getpid(),))
+        for _ in range(n):
+            pool.submit(_warm)  # the first hint does not wait for a process to start
+        return pool
 
     async def stop(self) -> None:
         for task in list(self._drivers.values()):
