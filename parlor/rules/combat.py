@@ -12,14 +12,18 @@ from parlor.rules.actions import DONE, END, Action
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
+    BONUS,
     C_RANK,
     C_SUIT,
     DOMAIN,
+    DOMAIN_BONUS,
     FACE,
     MAX_ATTACKERS,
     MAX_BLOCKERS,
     NONE,
+    OVER,
     OWNER,
+    SPLIT,
     Combat,
     Phase,
     State,
@@ -248,7 +252,7 @@ def _next_split(s: State) -> bool:
     assert cb is not None
     if cb.split_queue:
         cb.split_left = pwr(s, cb.split_queue[0])
-        s.phase, s.actor = Phase.SPLIT, s.phasing
+        s.phase, s.actor = SPLIT, s.phasing
         return False
     return _group_bonus(s)
 
@@ -286,7 +290,7 @@ def _group_bonus(s: State) -> bool:
                 why = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
                                      ca, cd, s.trump)
                 emit(s, "bonus", why.explain(), side, rule="R13", why=why)
-            return _distribute(s, side, b, losers, Phase.BONUS)
+            return _distribute(s, side, b, losers, BONUS)
     return _after_blocked(s)
 
 
@@ -319,7 +323,7 @@ def bonus_point(s: State, target: int) -> bool:
 
 
 def _after_bonus(s: State, phase: Phase) -> bool:
-    if phase is Phase.BONUS:
+    if phase is BONUS:
         return _after_blocked(s)
     _deal_pending(s, "Domain bonus")
     return _unblocked_damage(s)
@@ -358,7 +362,7 @@ def _after_blocked(s: State) -> bool:
     gain = 2 if how == TRUMP else 1
     s.life[o] += gain
     emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o, rule="R13")
-    return _distribute(s, o, b, unblocked, Phase.DOMAIN_BONUS)
+    return _distribute(s, o, b, unblocked, DOMAIN_BONUS)
 
 
 def _unblocked_damage(s: State) -> bool:
@@ -377,7 +381,7 @@ def _unblocked_damage(s: State) -> bool:
     if cb.o_dealt and s.life[o] <= 0:
         s.winner = s.phasing
         s.result = f"{rlr(s.phasing)} wins: {rlr(o)} is at {s.life[o]} life after an attack"
-        s.phase = Phase.OVER
+        s.phase = OVER
         emit(s, "win", s.result, s.phasing, rule="R16")
     s.combat = None
     return True

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from parlor.rules.actions import Action
 from parlor.rules.cards import COST, Kind
-from parlor.rules.ranking import LEVEL, TRUMP, bonus, compare_counts, outshows, rank_counts
+from parlor.rules.ranking import (
+    LEVEL,
+    TRUMP,
+    Counts,
+    bonus,
+    compare_counts,
+    outshows,
+    rank_counts,
+)
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -15,6 +23,8 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     STACK,
+    WINDOW1,
+    WINDOW2,
     Phase,
     State,
     card_text,
@@ -44,9 +54,16 @@ PASS = Action("pass")
 def available(s: State, p: int) -> tuple[list[int], int]:
     """Mnr ``p`` could raise now, per suit and in all: the pool plus every untaxed Lnd."""
     avail = s.pool[p][:]
-    for lnd in s.home[p]:
-        if s.taxed[lnd] == NONE:
-            avail[lnd_yield(s, lnd)] += 1
+    taxed = s.taxed
+    trump = s.trump
+    if trump is None:
+        for lnd in s.home[p]:
+            if taxed[lnd] == NONE:
+                avail[C_SUIT[lnd]] += 1
+    else:
+        for lnd in s.home[p]:
+            if taxed[lnd] == NONE:
+                avail[lnd_yield(s, lnd)] += 1
     return avail, sum(avail)
 
 
@@ -123,11 +140,15 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
         tax_lnd(s, p, lnd)
         untaxed.remove(lnd)
     need = total - sum(pool)
+    by_suit = [0, 0, 0, 0]  # untaxed Lnds per suit they yield
+    for lnd in untaxed:
+        by_suit[yields[lnd]] += 1
     while need > 0:
-        plenty = [sum(1 for x in untaxed if yields[x] == yields[lnd]) for lnd in untaxed]
+        plenty = [by_suit[yields[lnd]] for lnd in untaxed]
         lnd = untaxed[plenty.index(max(plenty))]
         tax_lnd(s, p, lnd)
         untaxed.remove(lnd)
+        by_suit[yields[lnd]] -= 1
         need -= 1
 
 
@@ -156,8 +177,13 @@ def expel_outcome(s: State, e: int, target: int) -> tuple[int, int, int]:
         top = s.stack[-1] if s.stack else NONE
         ok = top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]
         return (TRUMP, C_RANK[e] - C_RANK[top], C_SUIT[e]) if ok else (LEVEL, 0, -1)
+    return _expel_how(e, ce, target, counts(s, target), trump)
+
+
+def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
+               trump: int | None) -> tuple[int, int, int]:
+    """:func:`expel_outcome` for a target on the table whose counts are known."""
     kind = C_KIND[target]
-    ct = counts(s, target)
     winner, how, diff, suit = rank_counts(ce, ct, trump)
     if kind is Kind.ENH:
         if winner == 0:
@@ -190,6 +216,9 @@ def window_actions(s: State, p: int) -> list[Action]:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         lone = [e for h in hosts for e in s.enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
+        trump = s.trump
+        # Each target's counts once per listing, not once per Enh in the Hand.
+        targets = [(t, counts(s, t)) for t in hosts + lone]
         for e in enh_faces:
             face = FACE[e]
             for h in hosts:
@@ -200,11 +229,11 @@ def window_actions(s: State, p: int) -> list[Action]:
                 out.append(Action("play", face, STACK))
             if top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]:
                 out.append(Action("expel", face, STACK))
-            for t in hosts:
-                if expel_outcome(s, e, t)[0] != LEVEL:
-                    out.append(Action("expel", face, t))
-            for t in lone:
-                if expel_outcome(s, e, t)[0] != LEVEL:
+            mine = [0, 0, 0, 0]
+            mine[C_SUIT[e]] = C_RANK[e]
+            ce = (mine[0], mine[1], mine[2], mine[3])
+            for t, ct in targets:
+                if _expel_how(e, ce, t, ct, trump)[0] != LEVEL:
                     out.append(Action("expel", face, t))
     out.append(PASS)
     return out
@@ -365,4 +394,4 @@ def _on_table(s: State, cid: int) -> bool:
 
 
 def is_window(phase: Phase) -> bool:
-    return phase in (Phase.WINDOW1, Phase.WINDOW2)
+    return phase in (WINDOW1, WINDOW2)
