@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--iterations", type=int, default=24)
     ap.add_argument("--decisions", type=int, default=60, help="per search game")
     args = ap.parse_args(argv)
+    import parlor.rules.engine as engine
+
+    print(f"# engine: {engine.__spec__.origin if engine.__spec__ else engine.__file__}")
     for seed in range(args.first, args.first + args.games):
         print(random_game(seed), flush=True)
     for seed in range(args.first, args.first + args.search):
