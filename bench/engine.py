@@ -454,13 +454,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    from parlor.build import describe
+    spec = importlib.util.find_spec("parlor")
+    here = Path(spec.origin or "?").parent if spec else None
+    found = importlib.util.find_spec("parlor.build")
+    if here is not None and found is not None and Path(found.origin or "?").parent == here:
+        from parlor.build import describe
 
+        build = describe()
+    else:
+        build = "interpreted (a checkout from before the compiled build)"
     pinned = pin_to_one_core(args.cpu)
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), {pinned}")
-    spec = importlib.util.find_spec("parlor")
-    print(f"parlor from {Path(spec.origin or '?').parent if spec else '?'}: "
-          f"{describe()}")
+    print(f"parlor from {here}: "
+          f"{build}")
     print(f"{args.repeats} interleaved rounds of {args.seconds:g} CPU-s per engine; "
           f"seed {args.seed}")
     print("step = list legal choices + pick uniformly (seeded random.Random) + apply; "

@@ -8,7 +8,7 @@ decisions, one point at a time, and only when there is a real choice (R11, R14).
 
 from __future__ import annotations
 
-from parlor.rules.actions import DONE, END, Action
+from parlor.rules.actions import DONE, END, Action, action_of
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
@@ -66,7 +66,7 @@ def attack_actions(s: State) -> list[Action]:
     if len(cb.attackers) < MAX_ATTACKERS:
         for c in s.field[s.phasing]:
             if s.taxed[c] == NONE and not s.inactive[c] and c not in cb.attackers:
-                out.append(Action("attack", FACE[c]))
+                out.append(action_of("attack", FACE[c]))
     out.append(DONE if cb.attackers else END)
     return out
 
@@ -79,7 +79,7 @@ def block_actions(s: State) -> list[Action]:
     for b in s.field[s.opponent]:
         if s.taxed[b] == NONE and b not in cb.blocking:
             for a in open_attackers:
-                out.append(Action("block", FACE[b], a))
+                out.append(action_of("block", FACE[b], a))
     out.append(DONE)
     return out
 
@@ -87,7 +87,9 @@ def block_actions(s: State) -> list[Action]:
 def declare_attacker(s: State, cid: int) -> None:
     assert s.combat is not None
     s.combat.attackers.append(cid)
-    emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing, rule="R8")
+    if s.log is not None:
+        emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing,
+             rule="R8")
 
 
 def declare_blocker(s: State, b: int, a: int) -> None:
@@ -96,8 +98,9 @@ def declare_blocker(s: State, b: int, a: int) -> None:
     cb.blocking[b] = a
     cb.blockers.setdefault(a, []).append(b)
     cb.blocked.add(a)
-    emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}", OWNER[b],
-         rule="R10")
+    if s.log is not None:
+        emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}",
+             OWNER[b], rule="R10")
 
 
 # -- abilities (R27, R28) ---------------------------------------------------------------------
@@ -158,31 +161,31 @@ def ability_actions(s: State, p: int) -> list[Action]:
                     ):
                         continue  # the javelin may not target an unblocked attacker
                     if ability_works(s, u, t):
-                        out.append(Action("volley", face, t))
+                        out.append(action_of("volley", face, t))
             elif ab is Ability.SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
                     rank_counts(group_counts(s, blockers), counts(s, u), s.trump)[0] != 0
                 ):
-                    out.append(Action("sally", face))
+                    out.append(action_of("sally", face))
             elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
                     rank_counts(counts(s, a), side_counts(s, u), s.trump)[0] != 0
                 ):
-                    out.append(Action("harry", face))
+                    out.append(action_of("harry", face))
             elif ab is Ability.ALLY and untaxed:
                 for t in s.field[q]:
                     if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and ability_works(s, u, t):
-                        out.append(Action("ally", face, t))
+                        out.append(action_of("ally", face, t))
             elif ab is Ability.CARRY and untaxed:
                 mine = carry_counts(s, u)
                 for lnd in s.home[q]:
                     if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
                         rank_counts(counts(s, lnd), mine, s.trump)[0] != 0
                     ):
-                        out.append(Action("carry", face, lnd))
+                        out.append(action_of("carry", face, lnd))
     out.append(DONE)
     return out
 
@@ -260,7 +263,7 @@ def _next_split(s: State) -> bool:
 def split_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [Action("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
+    return [action_of("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
 
 
 def assign_point(s: State, target: int) -> bool:
@@ -308,7 +311,7 @@ def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -
 def bonus_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [Action("bonus", NONE, c) for c in cb.bonus_to]
+    return [action_of("bonus", NONE, c) for c in cb.bonus_to]
 
 
 def bonus_point(s: State, target: int) -> bool:

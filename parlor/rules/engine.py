@@ -23,6 +23,7 @@ from parlor.rules.actions import (
     GameOverError,
     IllegalActionError,
     WrongTurnError,
+    action_of,
 )
 from parlor.rules.cards import Kind
 from parlor.rules.combat import (
@@ -117,7 +118,7 @@ def _legal(s: State) -> list[Action]:
     elif ph is KEEP:
         out = _keep_actions(s)
     elif ph is TRIM:
-        out = [Action("trim", FACE[c]) for c in s.hand[s.phasing]]
+        out = [action_of("trim", FACE[c]) for c in s.hand[s.phasing]]
     elif ph is SPLIT:
         out = split_actions(s)
     elif ph is BONUS or ph is DOMAIN_BONUS:
@@ -359,12 +360,12 @@ def _cards(n: int) -> str:
 
 def _keep_actions(s: State) -> list[Action]:
     p = s.phasing
-    out = [Action("keep", FACE[c]) for c in s.drawn]
+    out = [action_of("keep", FACE[c]) for c in s.drawn]
     if not s.redrawn:
         if s.hand[p]:
-            out.extend(Action("redraw", FACE[c]) for c in s.hand[p])
+            out.extend(action_of("redraw", FACE[c]) for c in s.hand[p])
         else:
-            out.append(Action("redraw"))
+            out.append(action_of("redraw"))
     return out
 
 

@@ -3,7 +3,7 @@ and paying for it all out of the mnr pool (rules 500, 600, 800, 1100)."""
 
 from __future__ import annotations
 
-from parlor.rules.actions import Action
+from parlor.rules.actions import Action, action_of
 from parlor.rules.cards import COST, Kind
 from parlor.rules.ranking import (
     LEVEL,
@@ -206,10 +206,10 @@ def window_actions(s: State, p: int) -> list[Action]:
         kind = C_KIND[cid]
         if kind is Kind.LND:
             if p == s.phasing and not s.lnd_played:
-                out.append(Action("play", face))
+                out.append(action_of("play", face))
         elif affordable(face, avail, total):
             if kind is Kind.CRE:
-                out.append(Action("play", face))
+                out.append(action_of("play", face))
             else:
                 enh_faces.append(cid)
     if enh_faces:
@@ -222,19 +222,19 @@ def window_actions(s: State, p: int) -> list[Action]:
         for e in enh_faces:
             face = FACE[e]
             for h in hosts:
-                out.append(Action("play", face, h))
-            out.append(Action("play", face, DOMAIN[0]))
-            out.append(Action("play", face, DOMAIN[1]))
+                out.append(action_of("play", face, h))
+            out.append(action_of("play", face, DOMAIN[0]))
+            out.append(action_of("play", face, DOMAIN[1]))
             if top == NONE or C_RANK[e] >= C_RANK[top]:
-                out.append(Action("play", face, STACK))
+                out.append(action_of("play", face, STACK))
             if top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]:
-                out.append(Action("expel", face, STACK))
+                out.append(action_of("expel", face, STACK))
             mine = [0, 0, 0, 0]
             mine[C_SUIT[e]] = C_RANK[e]
             ce = (mine[0], mine[1], mine[2], mine[3])
             for t, ct in targets:
                 if _expel_how(e, ce, t, ct, trump)[0] != LEVEL:
-                    out.append(Action("expel", face, t))
+                    out.append(action_of("expel", face, t))
     out.append(PASS)
     return out
 
@@ -253,14 +253,16 @@ def play_card(s: State, p: int, a: Action) -> None:
         if a.tax:
             for lf in a.tax:
                 tax_lnd(s, p, p * 52 + lf)
-        emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
+        if s.log is not None:
+            emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
         return
     pay(s, p, a.card, a.tax, a.spend)
     if kind is Kind.CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
-        emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
-             rule="R5")
+        if s.log is not None:
+            emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
+                 rule="R5")
     elif a.verb == "expel":
         _expel(s, p, cid, a.target)
     else:
@@ -271,13 +273,17 @@ def _attach(s: State, p: int, e: int, target: int) -> None:
     s.host[e] = target
     if target == STACK:
         s.stack.append(e)
-        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
     elif target in DOMAIN:
-        q = DOMAIN.index(target)
-        s.domain[q].append(e)
-        where = f"{rlr(q)}'s Domain"
+        s.domain[DOMAIN.index(target)].append(e)
     else:
         s.enhs.setdefault(target, []).append(e)
+    if s.log is None:
+        return
+    if target == STACK:
+        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
+    elif target in DOMAIN:
+        where = f"{rlr(DOMAIN.index(target))}'s Domain"
+    else:
         where = f"{ref_text(target)} ({entity_text(s, target)})"
     emit(s, "play", f"{rlr(p)} plays {card_text(e)} on {where}", p, rule="R18")
 
