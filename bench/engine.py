@@ -347,16 +347,19 @@ def print_table(rows: list[tuple[Engine, Result | str]]) -> None:
 
 def print_targets(rows: list[tuple[Engine, Result | str]]) -> None:
     rates = {e.key: median_rate(r) for e, r in rows if isinstance(r, Result)}
+    decisions = {e.key: r.decisions_per_s for e, r in rows if isinstance(r, Result)}
     if "parlor" not in rates:
         return
-    ours = rates["parlor"]
-    cpp = [rates[k] for k in OPENSPIEL_CPP if k in rates]
-    if cpp:
-        med = statistics.median(cpp)
-        print(f"parlor / median of OpenSpiel {', '.join(k for k in OPENSPIEL_CPP if k in rates)}"
-              f" = {ours / med:.2f}x (target >= 1.0)")
-    if "rlcard" in rates:
-        print(f"parlor / rlcard gin-rummy = {ours / rates['rlcard']:.2f}x (target >= 3)")
+    names = ", ".join(k for k in OPENSPIEL_CPP if k in rates)
+    for unit, table in (("steps", rates), ("decisions", decisions)):
+        ours = table["parlor"]
+        cpp = [table[k] for k in OPENSPIEL_CPP if k in table]
+        if cpp:
+            print(f"{unit}/s: parlor / median of OpenSpiel {names} = "
+                  f"{ours / statistics.median(cpp):.2f}x (target >= 1.0)")
+        if "rlcard" in table:
+            print(f"{unit}/s: parlor / rlcard gin-rummy = {ours / table['rlcard']:.2f}x "
+                  "(target >= 3)")
     if PHASES.early_steps and PHASES.late_steps:
         early = PHASES.early_steps / PHASES.early_ns * 1e9
         late = PHASES.late_steps / PHASES.late_ns * 1e9

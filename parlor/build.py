@@ -18,11 +18,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 #: The modules the compiled build compiles (the rest of parlor always runs interpreted).
-#: Left interpreted: parlor.ai.agent (mypyc rejects its runtime-checkable Protocol) and
-#: parlor.ai.match (mypyc cannot compile its RuntimeError subclass; it only drives a game
-#: between agents, and the time is in the agents and the engine it calls).
+#: Left interpreted: parlor.ai.agent (mypyc rejects its runtime-checkable Protocol), and
+#: parlor.ai.match and parlor.ai.failure (mypyc cannot compile their RuntimeError
+#: subclasses; they only drive a game or check an answer, and the time is in the agents and
+#: the engine they call).
 COMPILED_PACKAGES = ("rules", "ai")
-INTERPRETED = frozenset({"__init__", "agent", "match"})
+INTERPRETED = frozenset({"__init__", "agent", "failure", "match"})
 
 
 def compiled_modules() -> list[str]:
