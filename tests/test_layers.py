@@ -31,7 +31,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.research": frozenset({"parlor.rules", "parlor.ai"}),
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store"}),
     "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present"}),
-    "parlor.cli": frozenset({"parlor.terminal", "parlor.web"}),
+    "parlor.build": frozenset(),  # which build runs: looks at files, imports nothing
+    "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web"}),
 }
 FRONT_ENDS = ("parlor.web", "parlor.terminal")
 

@@ -31,9 +31,17 @@ from parlor.rules.cards import Card, Suit
 from parlor.rules.engine import apply, new_game
 from parlor.rules.seeds import Seed, SeedError, parse_seed
 from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
     DOMAIN,
+    DOMAIN_BONUS,
     NONE,
+    OVER,
     OWNER,
+    SPLIT,
     STACK,
     Combat,
     Phase,
@@ -112,7 +120,7 @@ def position(s: State) -> str:
         lines.append(f"{n}.domain: {' '.join(_card_in(s, e, p) for e in s.domain[p])}")
     if s.combat is not None:
         lines.append(f"combat: {_combat_text(s.combat)}")
-    if s.phase is Phase.OVER:
+    if s.phase is OVER:
         lines.append(f"winner: {'-' if s.winner is None else s.winner + 1}")
         lines.append(f"result: {s.result}")
     return "\n".join(line.rstrip() for line in lines) + "\n"
@@ -178,8 +186,8 @@ def parse_position(text: str) -> State:
     for p in (0, 1):  # every card not placed lies at the bottom of its owner's Draw pile
         rest = [c for c in range(p * 52, p * 52 + 52) if c not in placed]
         s.draw[p] = list(reversed(rest)) + s.draw[p]
-    if s.phase in (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O,
-                   Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS) and s.combat is None:
+    if s.phase in (ATTACK, BLOCK, ABILITY_P, ABILITY_O,
+                   SPLIT, BONUS, DOMAIN_BONUS) and s.combat is None:
         s.combat = Combat()
     return s
 

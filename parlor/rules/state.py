@@ -10,6 +10,7 @@ of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in 
 from __future__ import annotations
 
 import enum
+from array import array
 from dataclasses import dataclass, field
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
@@ -51,6 +52,12 @@ class Phase(enum.IntEnum):
     BONUS = 9  # the winning side distributes the group bonus
     DOMAIN_BONUS = 10  # O distributes the Domain's bonus to unblocked attackers
     OVER = 11
+
+
+# Python 3.11 looks an enum member up through its metaclass, about 20 times slower than a
+# module global; the engine and search compare phases millions of times, so they use these.
+(TRIM, KEEP, WINDOW1, ATTACK, BLOCK, ABILITY_P, ABILITY_O, WINDOW2, SPLIT, BONUS,
+ DOMAIN_BONUS, OVER) = tuple(Phase)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,12 +194,14 @@ class State:
         self.stack: list[int] = []
         self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
-        self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn the card was taxed (R4)
+        # Small per-card integers live in signed-byte arrays: 104 bytes each instead of 832
+        # bytes of pointers, which keeps a clone (one per search iteration) small.
+        self.taxed = array("b", [NONE]) * N_CARDS  # the Rlr on whose turn it was taxed (R4)
         self.inactive = [False] * N_CARDS  # R5
-        self.damage = [0] * N_CARDS  # R12
+        self.damage = array("b", bytes(N_CARDS))  # R12
         self.terminal = [False] * N_CARDS
-        self.pwr_mod = [0] * N_CARDS  # Sally (R28)
-        self.tgh_mod = [0] * N_CARDS  # Sally, Harry (R28)
+        self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
+        self.tgh_mod = array("b", bytes(N_CARDS))  # Sally, Harry (R28)
         self.life = [START_LIFE, START_LIFE]
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
@@ -200,7 +209,7 @@ class State:
         self.turn = 1
         self.phasing = 0
         self.actor = 0
-        self.phase = Phase.KEEP
+        self.phase = KEEP
         self.lnd_played = False
         self.redrawn = False
         self.combat: Combat | None = None
@@ -218,7 +227,7 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     @property
     def trump(self) -> int | None:

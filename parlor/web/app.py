@@ -42,7 +42,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
-from parlor.store import GameRow, GameStore
+from parlor.rules.state import Settings
+from parlor.store import GameRow, GameStore, TournamentStore
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
@@ -61,6 +62,8 @@ from parlor.web.games import (
 )
 from parlor.web.guard import Guard
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
+from parlor.web.tournaments import Tournaments
+from parlor.web.tournaments import router as tournament_router
 
 HERE = Path(__file__).resolve().parent
 COOKIE_PREFIX = "pm_"
@@ -84,6 +87,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     store = GameStore(config.database_url)
     games = Games(store, config.max_cached)
     conductor = Conductor(games, config)
+    tournament_store = TournamentStore(store)
+    tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
@@ -95,9 +100,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await conductor.start()
+        await tournaments.start()
         try:
             yield
         finally:
+            await tournaments.stop()
             await conductor.stop()
             store.close()
 
@@ -105,6 +112,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.games = games
     app.state.conductor = conductor
+    app.state.tournaments = tournaments
     app.state.config = config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(Guard, max_body=config.max_body)
@@ -302,7 +310,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         snap = games.snapshot(live, 0)
         if snap["thinking"]:
             conductor.kick(game_id)
+        tid = await asyncio.to_thread(tournament_store.tournament_of, game_id)
         return page(request, "game.html", snapshot=snap, levels=levels,
+                    tournament_url=None if tid is None else f"/t/{tid}",
+                    single_draw=Settings.parse(live.row.settings).single_draw,
                     title=f"Parlor Magic — {live.row.title}")
 
     def new_handover(game_id: str, token: str) -> str:
@@ -502,6 +513,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         who = int_param(seat, "seat", 1, 1, 2) - 1
         return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
 
+    app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
 
 

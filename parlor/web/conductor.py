@@ -239,6 +239,11 @@ class Conductor:
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
 
+    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
+        """One decision of a computer at ``level`` in the worker pool (a tournament's contests
+        between computers use it too)."""
+        return await self._think(level, seed, view, legal)
+
     async def _think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
         assert self.loop is not None
         for _attempt in range(2):
