@@ -272,3 +272,14 @@ def test_the_rate_limit_refills_over_time() -> None:
     assert rate.take("p", 0.0) == pytest.approx(1.0)
     assert rate.take("q", 0.0) == 0.0  # another player has his own bucket
     assert rate.take("p", 1.0) == 0.0
+
+
+def test_r1307_a_live_tournament_does_not_show_the_seed_its_deals_come_from(
+        client: TestClient) -> None:
+    body = {"teams": [{"name": "A", "players": ["human", "random"]},
+                      {"name": "B", "players": ["random", "random"]}],
+            "rounds": 1, "max_turns": 8}
+    r = client.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    snap = client.get(f"/api/tournaments/{r.json()['id']}").json()
+    assert snap["status"] == "live" and snap["seed"] is None
