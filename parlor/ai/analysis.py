@@ -29,6 +29,7 @@ from parlor.ai.search import SearchAgent
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_record
+from parlor.rules.seeds import Seed
 from parlor.rules.state import Settings, State
 from parlor.rules.view import view
 
@@ -68,7 +69,7 @@ def decision_seed(seed: int, ply: int) -> int:
     return (seed * 1_000_003 + ply * 7919 + 11) & 0x7FFF_FFFF
 
 
-def decision_plies(settings: Settings, seed: int, actions: list[str], player: int) -> list[int]:
+def decision_plies(settings: Settings, seed: Seed, actions: list[str], player: int) -> list[int]:
     """The plies at which ``player`` chose among several legal decisions (not a resignation)."""
     s = new_game(seed, settings)
     out = []
@@ -80,14 +81,14 @@ def decision_plies(settings: Settings, seed: int, actions: list[str], player: in
     return out
 
 
-def _state_at(settings: Settings, seed: int, actions: list[str], ply: int) -> State:
+def _state_at(settings: Settings, seed: Seed, actions: list[str], ply: int) -> State:
     s = new_game(seed, settings)
     for text in actions[:ply]:
         apply(s, text)
     return s
 
 
-def analyse_decision(settings: str, seed: int, actions: list[str], ply: int, player: int,
+def analyse_decision(settings: str, seed: Seed, actions: list[str], ply: int, player: int,
                      analysis_seed: int, iterations: int = ITERATIONS) -> Decision:
     """The expert's estimates at one decision (plain arguments: it runs in a worker)."""
     s = _state_at(Settings.parse(settings), seed, actions, ply)

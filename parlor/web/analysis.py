@@ -26,7 +26,15 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from parlor.ai.analysis import ITERATIONS, THRESHOLDS, Decision, analyse_decision, decision_plies
 from parlor.rules.state import Settings
 from parlor.web.config import WebConfig
-from parlor.web.games import BadAction, GameBroken, GameError, GameOver, Games, LiveGame
+from parlor.web.games import (
+    BadAction,
+    GameBroken,
+    GameError,
+    GameOver,
+    Games,
+    LiveGame,
+    seed_of,
+)
 
 log = logging.getLogger("parlor.web")
 NICE = 10
@@ -118,7 +126,7 @@ class Analyst:
     async def _run(self, live: LiveGame, seed: int) -> None:
         gid = live.id
         store = self.games.store
-        settings, deal_seed, player = live.row.settings, live.row.seed, live.human
+        settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
         actions = list(live.actions)
         iterations = self.config.analysis_iterations
         try:

@@ -28,6 +28,12 @@ class WebConfig:
     analysis_workers: int = 1  # background processes for post-game analyses (low priority)
     analysis_iterations: int = 400  # search iterations per analysed decision
 
+    secret: str = ""  # signs CSRF tokens (PARLOR_SECRET); "": a new one at each start
+    max_body: int = 1024 * 1024  # bytes a request body may have, counted while reading
+    hint_workers: int = 1  # processes for hints, apart from the computer's (at low priority)
+    hint_queue: int = 4  # hints that may wait for a hint worker; more are refused (429)
+    hint_rate: float = 10.0  # hints per minute a player (client address) may ask for
+    hint_burst: int = 3  # hints a player may ask for at once before the rate applies
 
     @staticmethod
     def from_env() -> WebConfig:
@@ -43,6 +49,7 @@ class WebConfig:
             worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
             analysis_workers=max(1, int(_float("PARLOR_ANALYSIS_WORKERS", 1))),
             analysis_iterations=max(1, int(_float("PARLOR_ANALYSIS_ITERATIONS", 400))),
+            secret=os.environ.get("PARLOR_SECRET", ""),
         )
 
 
