@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import re
@@ -39,7 +40,15 @@ from parlor.store import GameRow, GameStore
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
-from parlor.web.games import BadAction, GameError, GameNotFound, Games, LiveGame
+from parlor.web.games import (
+    BadAction,
+    GameError,
+    GameNotFound,
+    Games,
+    LiveGame,
+    NotYourGame,
+    watch_key,
+)
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
 
 HERE = Path(__file__).resolve().parent
@@ -244,7 +253,36 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             conductor.kick(game_id)
         return page(request, "game.html", snapshot=snap, levels=levels,
                     title=f"Parlor Magic — {live.row.title}",
-                    share_url=f"/g/{game_id}?t={token_for(request, game_id)}")
+                    share_url=f"/g/{game_id}?t={token_for(request, game_id)}",
+                    watch_url=f"/watch/{game_id}?k={watch_key(live.token_hash)}")
+
+    async def watched(game_id: str, k: str | None) -> LiveGame:
+        """The game whose spectator key this is (a wrong key is refused like a wrong token)."""
+        live = await live_game(game_id)
+        if not k or not hmac.compare_digest(k, watch_key(live.token_hash)) or not live.is_play:
+            raise NotYourGame("this spectator link is not valid for this game")
+        return live
+
+    @app.get("/watch/{game_id}", response_class=HTMLResponse)
+    async def watch_page(request: Request, game_id: str, k: str | None = None) -> Response:
+        live = await watched(game_id, k)
+        return page(request, "watch.html", snapshot=games.spectator_snapshot(live), key=k,
+                    title=f"Watching — {live.row.title}")
+
+    @app.get("/api/watch/{game_id}")
+    async def api_watch(game_id: str, k: str | None = None, after: str | None = None,
+                        wait: str | None = None, log_from: str | None = None) -> Response:
+        live = await watched(game_id, k)
+        after_v = int_param(after, "after", -1, -1, 10**7)
+        wait_s = float(int_param(wait, "wait", 0, 0, 30))
+        start = int_param(log_from, "log_from", 0, 0, 10**7)
+        changed = conductor.changed_event(game_id)
+        snap = games.spectator_snapshot(live, start)
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), timeout=wait_s)
+            snap = games.spectator_snapshot(live, start)
+        return JSONResponse(snap)
 
     @app.post("/g/{game_id}/rematch")
     async def rematch_form(request: Request, game_id: str) -> Response:

@@ -29,7 +29,7 @@ from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.state import Settings, State
 from parlor.rules.view import View, view
 from parlor.store import GameRow, GameStore, StoreConflict
-from parlor.web.explain import why
+from parlor.web.explain import prose, why
 
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
@@ -83,6 +83,12 @@ class GameBroken(GameError):
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def watch_key(token_hash: str) -> str:
+    """The key of a game's read-only spectator link. It is derived from the stored hash of the
+    player's token, so the server keeps nothing new and the key reveals nothing of the token."""
+    return hashlib.sha256(f"watch:{token_hash}".encode()).hexdigest()[:32]
 
 
 def new_id() -> str:
@@ -155,15 +161,18 @@ def _status(s: State) -> str:
     return "over" if s.is_over else "live"
 
 
-def _log_entries(s: State, player: int, start: int) -> list[dict[str, Any]]:
-    """Log sentences as ``player`` may read them (``Event.text_for``), with their kind, rule
-    and "why"."""
+def _log_entries(s: State, player: int | None, start: int,
+                 reader: int | None = None) -> list[dict[str, Any]]:
+    """Log sentences as ``player`` may read them (``Event.text_for``; None: the public
+    sentences), in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr
+    1", "Rlr 2"), with the sentence in notation, kind, rule and "why"."""
     events = s.log or []
     out = []
     for i in range(max(0, start), len(events)):
         e = events[i]
         text = e.text_for(player)
-        entry: dict[str, Any] = {"n": i, "text": text, "kind": e.kind, "rule": e.rule}
+        entry: dict[str, Any] = {"n": i, "text": prose(text, reader), "notation": text,
+                                 "kind": e.kind, "rule": e.rule}
         w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
@@ -376,9 +385,39 @@ class Games:
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
             "view": view_payload(v),
-            "log": _log_entries(s, live.human, log_from),
+            "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
+            "result_text": prose(s.result, live.human) if s.result else None,
         }
+
+    def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
+        """The table as a spectator sees it: public information only (R30). Each side is
+        shown as the other seat's ``view`` shows it (no Hand, no Draw order, only face-up
+        Recycle cards), nobody's drawn cards, no decisions, the public log sentences."""
+        with live.lock:
+            s = live.state
+            seen = [view_payload(table_view(s, 1 - p))["sides"][p] for p in (0, 1)]
+            v = view_payload(table_view(s, live.computer))
+            v["sides"] = seen
+            v["drawn"] = None
+            v["legal"] = []
+            v["player"] = live.human
+            return {
+                "id": live.id,
+                "kind": "watch",
+                "version": live.row.version,
+                "level": live.row.level,
+                "settings": live.row.settings,
+                "status": _status(s),
+                "you": live.human,
+                "seed": live.row.seed if s.is_over else None,
+                "thinking": False,
+                "your_turn": False,
+                "view": v,
+                "log": _log_entries(s, None, log_from),
+                "log_total": len(s.log or ()),
+                "result_text": prose(s.result, None) if s.result else None,
+            }
 
     # -- acting --------------------------------------------------------------------------------
 
@@ -510,6 +549,7 @@ class Games:
                 "next": live.actions[step] if step < total else None,
                 "view": view_payload(v),
                 "log": _log_entries(s, seat, 0),
+                "result_text": prose(s.result, None) if s.result else None,
                 "log_total": len(s.log or ()),
             }
 
@@ -544,4 +584,5 @@ __all__ = [
     "WrongTurn",
     "agent_seed",
     "hash_token",
+    "watch_key",
 ]

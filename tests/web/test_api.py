@@ -17,7 +17,8 @@ from parlor.web.games import view_payload
 from .helpers import config_for, new_game, play_out, wait_for_human
 
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
-                 "thinking", "your_turn", "view", "log", "log_total", "thinking_now"}
+                 "thinking", "your_turn", "view", "log", "log_total", "thinking_now",
+                 "result_text"}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -103,10 +104,12 @@ def test_snapshot_is_only_the_humans_view(client: TestClient) -> None:
     assert set(snap) == SNAPSHOT_KEYS
     live = client.app.state.games.get(g["id"])  # type: ignore[attr-defined]
     from parlor.rules.view import view
+    from parlor.web.explain import prose
 
     v = view(live.state, 0)
     assert snap["view"] == json.loads(json.dumps(view_payload(v)))
-    assert [e["text"] for e in snap["log"]] == list(v.log)
+    assert [e["notation"] for e in snap["log"]] == list(v.log)
+    assert [e["text"] for e in snap["log"]] == [prose(t, 0) for t in v.log]
     assert snap["view"]["legal"] == list(v.legal)
 
 

@@ -115,10 +115,12 @@ def test_a_whole_game_in_the_browser(browser: object, tmp_path: Path) -> None:
         assert re.match(r"^(Ace|Jack|Queen|King|\d+) of (Clubs|Diamonds|Hearts|Spades)", label)
         page.keyboard.press("h")
         page.wait_for_selector("#hint:not([hidden]) >> text=The expert would")
+        page.click(".settings summary")
         page.check("#four-colour")
         assert page.evaluate("document.documentElement.classList.contains('four-colour')")
         page.screenshot(path=str(OUT / "table-hint-four-colour.png"))
         page.uncheck("#four-colour")
+        page.click(".settings summary")
 
         snap = play_moves(page, 4, rng)
         page.screenshot(path=str(OUT / "table-desktop.png"))

@@ -131,6 +131,13 @@ def act_through_ui(page: Page, action: str, keyboard: bool = False) -> None:
             page.keyboard.press({"pass": "p", "done": "d", "end": "e", "redraw": "r"}[v])
         else:
             page.locator(f'[data-act="{v}"]').click()
+        if action == "redraw":  # Redraw ends the turn: the page asks once more
+            confirm = page.locator('[data-act="redraw-confirm"]')
+            if keyboard:
+                page.wait_for_function("document.activeElement.dataset.act === 'redraw-confirm'")
+                page.keyboard.press("Enter")
+            else:
+                confirm.click()
         return
     if v == "redraw":
         page.locator('[data-act="redraw-mode"]').click()
