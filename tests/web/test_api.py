@@ -103,8 +103,8 @@ def test_snapshot_is_only_the_humans_view(client: TestClient) -> None:
     snap = wait_for_human(client, g["id"], g["token"])
     assert set(snap) == SNAPSHOT_KEYS
     live = client.app.state.games.get(g["id"])  # type: ignore[attr-defined]
+    from parlor.present.prose import prose
     from parlor.rules.view import view
-    from parlor.web.explain import prose
 
     v = view(live.state, 0)
     assert snap["view"] == json.loads(json.dumps(view_payload(v)))

@@ -9,9 +9,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from parlor.present.prose import prose
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
-from parlor.web.explain import prose
 from parlor.web.games import Games, view_payload, watch_key
 
 from .helpers import new_game as start_game
