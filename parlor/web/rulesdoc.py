@@ -186,7 +186,7 @@ def render(markdown: str) -> RulesDoc:
     for raw in lines:
         if in_code:
             if raw.strip().startswith("```"):
-                out.append(f"<pre><code>{html.escape(chr(10).join(code))}</code></pre>")
+                out.append(f"<pre tabindex='0'><code>{html.escape(chr(10).join(code))}</code></pre>")
                 code.clear()
                 in_code = False
             else:
