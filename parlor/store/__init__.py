@@ -5,5 +5,7 @@ web app lists. A game is rebuilt by replaying its record through :mod:`parlor.ru
 """
 
 from parlor.store.db import GameRow, GameStore, StoreConflict, StoredGame, default_url
+from parlor.store.tournaments import StoredTournament, TournamentRow, TournamentStore
 
-__all__ = ["GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url"]
+__all__ = ["GameRow", "GameStore", "StoreConflict", "StoredGame", "StoredTournament",
+           "TournamentRow", "TournamentStore", "default_url"]

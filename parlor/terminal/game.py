@@ -80,11 +80,8 @@ class TerminalGame:
         """One line of the game log, with the reasoning behind ranking decisions (from the
         event's comparison, ``Event.why``)."""
         self.console.print(self.event_text(text, rule))
-        try:
-            reason = why(kind, text, comparison)
-        except Exception:  # the explanation is a help, never a reason to stop
-            reason = None
-        if isinstance(reason, dict) and isinstance(reason.get("text"), str):
+        reason = why(kind, text, comparison)
+        if reason is not None:
             self.console.print(Padding(Text("why: " + reason["text"], style=DIM),
                                        (0, 0, 0, 4)))
 
@@ -213,10 +210,6 @@ class TerminalGame:
         else:
             verdict = Text(f"You lose. {s.result}", style="bold red")
         self.console.print(verdict)
-        for seat in self.seats:
-            if seat.computer is not None:
-                for w in seat.computer.warnings:
-                    self.console.print(Text(f"note: {w}", style=DIM))
 
     def after(self) -> None:
         """Once the game is over: save, look back, or leave (Enter or quit)."""

@@ -8,8 +8,9 @@ the ransoms; the tables and the report are drawn by :mod:`parlor.terminal.standi
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from parlor.ai.failure import AgentFailed
+from parlor.present.tournament import ransom_question
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import record
 from parlor.rules.state import State
@@ -25,11 +28,13 @@ from parlor.rules.tournament import (
     Pairing,
     Tournament,
     TournamentSettings,
+    answer_ransom,
     is_over,
     max_games,
     new_tournament,
     pair_round,
     play_round,
+    ransom_payers,
 )
 from parlor.terminal import standings
 from parlor.terminal.computer import Computer
@@ -49,12 +54,18 @@ def outcome_of(s: State, p: Pairing) -> Outcome:
 
 
 def play_computer_game(p: Pairing, t: Tournament, computers: tuple[Computer, Computer]) -> State:
-    """One game between two computers, without an event log (for speed)."""
+    """One game between two computers, without an event log (for speed). A computer that
+    fails stops the tournament: AgentFailed, naming the round and table."""
     s = new_game(p.seed, p.game_settings(t.settings))
     s.log = None
     n = 0
     while not s.is_over and n < MAX_DECISIONS:
-        apply(s, computers[s.actor].act(s, s.actor))
+        try:
+            action = computers[s.actor].act(s, s.actor)
+        except AgentFailed as exc:
+            raise AgentFailed(exc.level, f"{exc.reason}, in round {p.round} at table "
+                                         f"{p.table}") from exc
+        apply(s, action)
         n += 1
     return s
 
@@ -71,7 +82,6 @@ class Runner:
     think: float | None = None
     records: Path | None = None
     quiet: bool = False  # no per-round tables (the final report only)
-    warnings: list[str] = field(default_factory=list)
 
     def level(self, player: int) -> str:
         return self.entries[player].level
@@ -82,16 +92,6 @@ class Runner:
 
     def computer(self, player: int, game_seed: int, seat: int) -> Computer:
         return Computer(self.level(player), game_seed * 2 + seat, self.think)
-
-    def note(self, p: Pairing, c: Computer) -> None:
-        """Keep (and show) what went wrong with a computer player: a failing or illegal
-        agent is replaced by a random move for that decision (parlor.terminal.computer.Computer)."""
-        for w in c.warnings:
-            if c.fallback and "not available" in w:
-                continue  # said once at the start
-            line = f"round {p.round} table {p.table}: {w}"
-            self.warnings.append(line)
-            self.console.print(Text("note: " + line, style="yellow"))
 
     def save_record(self, p: Pairing, s: State) -> None:
         if self.records is None:
@@ -133,21 +133,25 @@ class Runner:
         teams: dict[str, list[str]] = {}
         for e in self.entries:
             teams.setdefault(e.team, []).append(e.name)
-        t = new_tournament(list(teams.items()), self.settings, self.seed)
+        people = [e.name for e in self.entries if e.level == HUMAN]
+        t = new_tournament(list(teams.items()), self.settings, self.seed, people)
+        rounds = self.settings.rounds or 1  # by time: the bar counts one round at a time
+        of = f"/{self.settings.rounds}" if self.settings.rounds else ""
+        started = time.monotonic()
         self.console.print(Text(t.log[0], style="bold"))
         done = 0
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
                             disable=not self.console.is_terminal, transient=True)
         per_round = max_games([len(v) for v in teams.values()])
-        task = progress.add_task("tournament", total=per_round * self.settings.rounds)
+        task = progress.add_task("tournament", total=per_round * rounds)
         shown = len(t.log)
         with progress:
             while not is_over(t):
                 rnd = pair_round(t)
-                left = self.settings.rounds - rnd.number
+                left = max(0, rounds - rnd.number)
                 progress.update(task, total=done + len(rnd.pairings) * (left + 1),
-                                description=f"round {rnd.number}/{self.settings.rounds}",
+                                description=f"round {rnd.number}{of}",
                                 refresh=True)
                 outcomes = []
                 humans = [p for p in rnd.pairings
@@ -166,17 +170,46 @@ class Runner:
                     comps = (self.computer(p.seats[0], p.seed, 0),
                              self.computer(p.seats[1], p.seed, 1))
                     s = play_computer_game(p, t, comps)
-                    for c in comps:
-                        self.note(p, c)
                     outcomes.append(outcome_of(s, p))
                     self.save_record(p, s)
                     done += 1
                     progress.update(task, completed=done, refresh=True)
-                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table))
+                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table),
+                               time.monotonic() - started)
                 if not self.quiet:
                     self.show_round(t, rnd.number, t.log[shown:])
                 shown = len(t.log)
+                if t.asked:
+                    progress.stop()
+                    t = self.ask_ransoms(t)
+                    progress.start()
         self.show_final(t)
+        return t
+
+    def ask_ransoms(self, t: Tournament) -> Tournament:
+        """The person's team answers each ransom it owes (1308.2): pay (who pays), or not."""
+        assert self.read is not None
+        while t.asked:
+            r = t.asked[0]
+            offer = ransom_payers(t, r)
+            names = {p.name.lower(): i for i, p in enumerate(t.players)}
+            who = ",".join(f"{t.players[i].name}:{n}" for i, n in offer)
+            self.console.print(Text(ransom_question(t, r), style="magenta"))
+            answer = self.read(f"Pay it? Enter for {who}, NAME:N,... to choose who pays, "
+                               "'no' not to pay: ").strip()
+            try:
+                if answer.lower() in ("n", "no"):
+                    t = answer_ransom(t, r, None)
+                elif not answer:
+                    t = answer_ransom(t, r, offer)
+                else:
+                    payers = [(names[n.strip().lower()], int(k)) for n, _, k in
+                              (part.partition(":") for part in answer.split(","))]
+                    t = answer_ransom(t, r, payers)
+            except (KeyError, ValueError) as exc:  # TournamentError is a ValueError
+                self.console.print(Text(f"{exc}: try again", style="red"))
+                continue
+            self.console.print(Text("  " + t.log[-1]))
         return t
 
     # -- reporting ----------------------------------------------------------------------------
@@ -188,4 +221,4 @@ class Runner:
 
     def report(self, t: Tournament) -> dict[str, Any]:
         """The whole tournament as plain JSON-able data."""
-        return standings.report(t, self.entries, self.warnings)
+        return standings.report(t, self.entries)

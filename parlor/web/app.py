@@ -36,7 +36,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
-from parlor.store import GameRow, GameStore
+from parlor.rules.state import Settings
+from parlor.store import GameRow, GameStore, TournamentStore
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
@@ -50,6 +51,8 @@ from parlor.web.games import (
     watch_key,
 )
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
+from parlor.web.tournaments import Tournaments
+from parlor.web.tournaments import router as tournament_router
 
 HERE = Path(__file__).resolve().parent
 COOKIE_PREFIX = "pm_"
@@ -70,6 +73,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     store = GameStore(config.database_url)
     games = Games(store, config.max_cached)
     conductor = Conductor(games, config)
+    tournament_store = TournamentStore(store)
+    tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
@@ -78,9 +83,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await conductor.start()
+        await tournaments.start()
         try:
             yield
         finally:
+            await tournaments.stop()
             await conductor.stop()
             store.close()
 
@@ -88,6 +95,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.games = games
     app.state.conductor = conductor
+    app.state.tournaments = tournaments
     app.state.config = config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -251,7 +259,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         snap = games.snapshot(live, 0)
         if snap["thinking"]:
             conductor.kick(game_id)
+        tid = await asyncio.to_thread(tournament_store.tournament_of, game_id)
         return page(request, "game.html", snapshot=snap, levels=levels,
+                    tournament_url=None if tid is None else f"/t/{tid}",
+                    single_draw=Settings.parse(live.row.settings).single_draw,
                     title=f"Parlor Magic — {live.row.title}",
                     share_url=f"/g/{game_id}?t={token_for(request, game_id)}",
                     watch_url=f"/watch/{game_id}?k={watch_key(live.token_hash)}")
@@ -266,7 +277,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/watch/{game_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, game_id: str, k: str | None = None) -> Response:
         live = await watched(game_id, k)
-        return page(request, "watch.html", snapshot=games.spectator_snapshot(live), key=k,
+        return page(request, "spectate.html", snapshot=games.spectator_snapshot(live), key=k,
                     title=f"Watching — {live.row.title}")
 
     @app.get("/api/watch/{game_id}")
@@ -287,8 +298,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/g/{game_id}/rematch")
     async def rematch_form(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live)
         conductor.kick(new.id)
         resp = RedirectResponse(f"/g/{new.id}", status_code=303)
         set_token(resp, new.id, token)
@@ -401,8 +411,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def api_rematch(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live)
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)
@@ -440,13 +449,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         who = int_param(seat, "seat", 1, 1, 2) - 1
         return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
 
+    app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
-
-
-def _max_turns(settings: str) -> int:
-    m = re.search(r"max_turns=(\d+)", settings)
-    return int(m.group(1)) if m else 200
-
 
 
 __all__ = ["create_app"]

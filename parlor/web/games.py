@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -22,16 +23,24 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
+from parlor.ai.failure import AgentFailed
+from parlor.ai.levels import NAMES
 from parlor.present.explain import why
+from parlor.present.failure import computer_failed, hint_failed
+from parlor.present.phases import task
 from parlor.present.prose import prose
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.state import Settings, State
-from parlor.rules.view import View, view
+from parlor.rules.view import SPECTATOR, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
+log = logging.getLogger("parlor.web")
+
+#: A game's status once its computer player failed: stored, shown, never played on.
+FAILED = "failed"
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -80,6 +89,12 @@ class IllegalAction(GameError):
 
 class GameBroken(GameError):
     status, code = 500, "broken"
+
+
+class ComputerFailed(GameError):
+    """The computer player raised or answered an illegal action (a bug, in the log)."""
+
+    status, code = 500, "computer_failed"
 
 
 def hash_token(token: str) -> str:
@@ -133,9 +148,14 @@ class LiveGame:
     def is_play(self) -> bool:
         return self.row.kind == "play"
 
+    @property
+    def failed(self) -> bool:
+        """The computer player failed: the game stops (its row keeps the sentence)."""
+        return self.row.status == FAILED
+
     def computer_to_act(self) -> bool:
         s = self.state
-        return self.is_play and not s.is_over and s.actor == self.computer
+        return self.is_play and not self.failed and not s.is_over and s.actor == self.computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +260,10 @@ class Games:
 
     def create(self, level: str, seed: int | None = None, max_turns: int = 200,
                human: int = 0) -> tuple[LiveGame, str]:
-        """A new game against the computer; returns it and the player's secret token."""
+        """A new game against the computer; returns it and the player's secret token.
+        BadAction for a level parlor.ai does not offer (never another level in its place)."""
+        if level not in NAMES:
+            raise BadAction(f"unknown level {level!r}: choose one of {', '.join(NAMES)}")
         if seed is None:
             seed = secrets.randbelow(2**31)
         settings = Settings(max_turns=max_turns)
@@ -257,6 +280,33 @@ class Games:
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
         return live, token
+
+    def create_contest(self, *, kind: str, level: str, seed: int, settings: Settings,
+                       human: int, title: str, token_hash: str,
+                       game_id: str | None = None) -> LiveGame:
+        """A tournament's contest: ``kind`` "play" (the person at seat ``human`` against the
+        computer at ``level``) or "match" (two computers, ``level`` "LEVEL1|LEVEL2", played by
+        :mod:`parlor.web.tournaments` through :meth:`apply_match`), opened by the token whose
+        hash is ``token_hash``. A "match" is never shown through :meth:`snapshot` (that is a
+        player's view): its token is handed out only once it is over, for its replay."""
+        state = new_game(seed, settings)
+        now = time.time()
+        moves = [str(a) for a in state.history]
+        row = GameRow(id=game_id or new_id(), kind=kind, human=human, level=level, seed=seed,
+                      settings=str(settings), created=now, updated=now, version=len(moves),
+                      turn=state.turn, status=_status(state), result=state.result,
+                      title=title)
+        self.store.insert(row, token_hash, moves)
+        live = LiveGame(row, token_hash, state, moves)
+        self._remember(live)
+        return live
+
+    def rematch(self, live: LiveGame) -> tuple[LiveGame, str]:
+        """A new deal against the same computer level; an imported record has none."""
+        if not live.is_play:
+            raise BadAction("an imported record has no computer opponent to play again: "
+                            "start a new game from the home page")
+        return self.create(live.row.level, None, Settings.parse(live.row.settings).max_turns)
 
     def import_record(self, text: str) -> tuple[LiveGame, str]:
         """Store a game record for step-by-step replay; raises BadAction naming the line."""
@@ -280,7 +330,7 @@ class Games:
         row = GameRow(id=new_id(), kind="replay", human=0, level="-", seed=seed,
                       settings=str(settings), created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
-                      title=f"Imported record, seed {seed}")
+                      title="Imported record")  # the seed is shown beside it
         self.store.insert(row, hash_token(token), moves)
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
@@ -380,11 +430,13 @@ class Games:
             "version": live.row.version,
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": _status(s),
+            "status": FAILED if live.failed else _status(s),
+            "failure": live.row.result if live.failed else None,
             "you": live.human,
             "seed": live.row.seed if over else None,
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
+            "task": task(v.phase),
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
@@ -392,30 +444,23 @@ class Games:
         }
 
     def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
-        """The table as a spectator sees it: public information only (R30). Each side is
-        shown as the other seat's ``view`` shows it (no Hand, no Draw order, only face-up
-        Recycle cards), nobody's drawn cards, no decisions, the public log sentences."""
+        """The game as a spectator sees it: public information only (``view`` for
+        :data:`~parlor.rules.view.SPECTATOR`: no Hand, no Draw order, no drawn card), the public
+        log sentences, no legal actions."""
         with live.lock:
             s = live.state
-            seen = [view_payload(table_view(s, 1 - p))["sides"][p] for p in (0, 1)]
-            v = view_payload(table_view(s, live.computer))
-            v["sides"] = seen
-            v["drawn"] = None
-            v["legal"] = []
-            v["player"] = live.human
             return {
                 "id": live.id,
-                "kind": "watch",
+                "kind": live.row.kind,
                 "version": live.row.version,
-                "level": live.row.level,
                 "settings": live.row.settings,
                 "status": _status(s),
+                "title": live.row.title,
                 "you": live.human,
-                "seed": live.row.seed if s.is_over else None,
-                "thinking": False,
                 "your_turn": False,
-                "view": v,
-                "log": _log_entries(s, None, log_from),
+                "seed": live.row.seed if s.is_over else None,
+                "view": view_payload(table_view(s, SPECTATOR)),
+                "log": _log_entries(s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
                 "result_text": prose(s.result, None) if s.result else None,
             }
@@ -442,6 +487,8 @@ class Games:
                     "to date.", version=live.row.version)
             if s.is_over:
                 raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+            if live.failed:
+                raise GameOver(live.row.result, version=live.row.version)
             if action.verb == "resign":
                 action = Action("resign")
             elif s.actor != live.human:
@@ -494,18 +541,53 @@ class Games:
             if live.row.version != version or not live.computer_to_act():
                 return False
             s = live.state
-            legal = [str(a) for a in legal_actions(s)]
-            if text not in legal:  # never trust a worker's answer blindly
-                text = legal[agent_seed(live.row.seed, version) % len(legal)]
+            if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
+                raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
             trial = s.clone()
             apply(trial, text, player=live.computer)
             self._commit(live, trial)
             return True
 
+    def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
+        """A move of a computer-against-computer contest, chosen at ``version`` for the
+        Rlr to act (False if the game moved on). An illegal move raises: it is never
+        replaced."""
+        with live.lock:
+            s = live.state
+            if live.row.kind != "match" or live.row.version != version or s.is_over:
+                return False
+            trial = s.clone()
+            apply(trial, text, player=s.actor)
+            self._commit(live, trial)
+            return True
+
+    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
+        """Stop the game where the computer failed at ``version``: the operator's log gets
+        the failure with the game's record, the store and the snapshot the sentence. False if
+        the game has moved on."""
+        with live.lock:
+            if live.row.version != version or not live.computer_to_act():
+                return False
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      version + 1, record(live.state))
+            sentence = computer_failed(failure.level, failure.reason)
+            self.store.mark(live.id, version, status=FAILED, result=sentence)
+            live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
+            live.changed_at = time.monotonic()
+            return True
+
+    def hint_failed(self, live: LiveGame, failure: AgentFailed) -> ComputerFailed:
+        """The error a failed hint answers with, after logging it with the game's record."""
+        with live.lock:
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      live.row.version + 1, record(live.state))
+        return ComputerFailed(hint_failed(failure.level, failure.reason),
+                              version=live.row.version)
+
     def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
         with live.lock:
             s = live.state
-            if not live.is_play or s.is_over:
+            if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
             if version is not None and version != live.row.version:
                 raise StaleVersion("the table has changed: ask again",
@@ -522,7 +604,7 @@ class Games:
     def record_text(self, live: LiveGame) -> str:
         """The game record; only once the game is over (it names every hidden card)."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a record can be exported when the game is over: it shows "
                                "the computer's cards", version=live.row.version)
             return record(live.state)
@@ -530,7 +612,7 @@ class Games:
     def replay_snapshot(self, live: LiveGame, step: int, seat: int) -> dict[str, Any]:
         """The table after the first ``step`` actions, as Rlr ``seat`` saw it."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a game can be replayed once it is over",
                                version=live.row.version)
             total = len(live.actions)
@@ -570,7 +652,9 @@ class Games:
 
 
 __all__ = [
+    "FAILED",
     "BadAction",
+    "ComputerFailed",
     "ComputerJob",
     "GameBroken",
     "GameError",

@@ -3,12 +3,10 @@ use it. Nothing here clicks; a test can count mouse events on the page to prove 
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.sync_api import Page
 
-_FOCUSED = ("() => { const a = document.activeElement;"
-            " return a ? (a.dataset.key || a.dataset.act || a.dataset.action || a.id || '') : ''; }")
+_FOCUSED = ("() => { const a = document.activeElement; return a ?"
+            " (a.dataset.key || a.dataset.act || a.dataset.action || a.id || '') : ''; }")
 _AHEAD = ("""want => { const a = document.activeElement;
   const t = [...document.querySelectorAll('[data-key], [data-act], [data-action], [id]')]
     .find(e => (e.dataset.key || e.dataset.act || e.dataset.action || e.id) === want);

@@ -133,6 +133,10 @@ function renderStatus() {
     phaseEl.innerHTML = `<strong>${esc(outcomeWords(snap))}</strong> ${richText(snap.result_text || v.result)}`;
     return;
   }
+  if (snap.status === "failed") {  // the server's sentence: a bug, the game stops here
+    phaseEl.innerHTML = `<strong class="failed">${esc(snap.failure)}</strong>`;
+    return;
+  }
   const who = snap.your_turn
     ? '<strong class="you-decide">Your decision</strong>'
     : '<strong class="cpu-decides"><span class="spinner" aria-hidden="true"></span>The computer is thinking…</strong>';
@@ -148,6 +152,10 @@ function renderControls() {
   let html = "";
   if (snap.status === "over") {
     controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">Game over…</button>`;
+    return;
+  }
+  if (snap.status === "failed") {
+    controlsEl.innerHTML = `<a class="btn primary" href="/">New game</a>`;
     return;
   }
   if (snap.your_turn && !busy) {
@@ -312,10 +320,11 @@ async function poll() {
       const r = await api(`/api/games/${gameId}?after=${snap.version}&wait=20&log_from=${logCount}`);
       if (id !== pollId) return;
       if (r.ok) {
+        const moved = r.body.version !== snap.version || r.body.status !== snap.status;
         const wait = Number(pref("pace")) - (Date.now() - shownAt);
-        if (r.body.version !== snap.version && wait > 0) await new Promise((ok) => setTimeout(ok, wait));
+        if (moved && wait > 0) await new Promise((ok) => setTimeout(ok, wait));
         if (id !== pollId) return;
-        if (r.body.version !== snap.version) { applySnapshot(r.body); shownAt = Date.now(); }
+        if (moved) { applySnapshot(r.body); shownAt = Date.now(); }
         if (msgEl.classList.contains("offline")) say("");
       } else if (r.status === 404 || r.status === 403) {
         say((r.body && r.body.message) || "This game is not available.", "error");

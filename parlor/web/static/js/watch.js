@@ -1,55 +1,38 @@
-// A spectator's table: read-only, public information only (the server sends no Hand and no
-// drawn card), following the game as it is played.
+// Watching a tournament contest between computers: the public view only (no Hand, no Draw
+// order), drawn by the usual table renderer with no choices to make.
 import { renderLog } from "./log.js";
-import { announce, combatSummary } from "./news.js";
 import { emptyMarks, PHASES, renderTable } from "./table.js";
-import { esc, richText } from "./text.js";
 
 const app = document.getElementById("app");
-const gameId = app.dataset.game;
-const key = app.dataset.key;
-const logEl = document.getElementById("log");
-const phaseEl = document.getElementById("phase");
+const names = JSON.parse(document.getElementById("w-names").textContent);
 let snap = JSON.parse(document.getElementById("snapshot").textContent);
 let logCount = 0;
-const NAMES = ["Rlr 1", "Rlr 2"];
 
 function render() {
   const v = snap.view;
-  renderTable({ view: v, me: snap.you, names: NAMES, marks: emptyMarks() });
-  phaseEl.innerHTML = snap.status === "over"
-    ? `<strong>The game is over.</strong> ${richText(snap.result_text || v.result || "")}`
-    : `<span class="turn">Turn ${v.turn}</span> · ${richText(PHASES[v.phase] || v.phase)} — ${esc(NAMES[v.actor])} to decide`;
+  renderTable({ view: v, me: 0, names, marks: emptyMarks() });
+  const who = names[v.actor] || "";
+  document.getElementById("phase").textContent = snap.status === "over" ? v.result : `Turn ${v.turn}: ${PHASES[v.phase] || v.phase} (${who})`;
+  const single = names.filter((_, i) => v.settings.includes(`single_draw=${i + 1}`));
+  document.getElementById("w-draws").textContent = single.length ? `${single.join(" and ")} draw${single.length === 1 ? "s" : ""} single cards (held for a ransom, 1304).` : "";
+  renderLog(document.getElementById("log"), snap.log, { replace: logCount === 0 });
+  logCount = snap.log_total;
 }
 
-function apply(s) {
-  const fresh = (s.log || []).filter((e) => e.n >= logCount);
-  if (fresh.length) {
-    renderLog(logEl, fresh, { fresh: logCount > 0 });
-    if (logCount > 0) {
-      announce(fresh, { fromAction: true });
-      combatSummary(fresh, snap, s, NAMES);
-    }
-    logCount = fresh[fresh.length - 1].n + 1;
-  }
-  snap = s;
-  render();
-}
-
-async function follow() {
-  while (snap.status === "live") {
+async function poll() {
+  const url = `/api/tournaments/${app.dataset.tournament}/tables/${app.dataset.table}`;
+  while (snap.status !== "over") {
     try {
-      const r = await fetch(`/api/watch/${gameId}?k=${encodeURIComponent(key)}&after=${snap.version}&wait=20&log_from=${logCount}`);
-      if (r.ok) apply(await r.json());
-      else await new Promise((ok) => setTimeout(ok, 3000));
+      const r = await fetch(`${url}?after=${snap.version}&wait=1&log_from=${logCount}`, { credentials: "same-origin" });
+      if (!r.ok) { await new Promise((ok) => setTimeout(ok, 2000)); continue; }
+      const next = await r.json();
+      snap = { ...next, log: next.log };
+      render();
     } catch (e) {
-      await new Promise((ok) => setTimeout(ok, 3000));
+      await new Promise((ok) => setTimeout(ok, 2000));
     }
   }
 }
-
-app.addEventListener("click", (ev) => {
-  if (ev.target.closest('[data-act="close-combat"]')) document.getElementById("combat").hidden = true;
-});
-apply(snap);
-follow();
+snap.log_total = snap.log_total || 0;
+render();
+poll();
