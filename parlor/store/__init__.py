@@ -4,6 +4,16 @@ The store knows nothing of the rules: it keeps records (docs/notation.md) and th
 web app lists. A game is rebuilt by replaying its record through :mod:`parlor.rules`.
 """
 
-from parlor.store.db import GameRow, GameStore, StoreConflict, StoredGame, default_url
+from parlor.store.db import (
+    CHANNEL,
+    GameRow,
+    GameStore,
+    StoreConflict,
+    StoredGame,
+    default_url,
+    libpq_url,
+    sqlalchemy_url,
+)
 
-__all__ = ["GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url"]
+__all__ = ["CHANNEL", "GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url",
+           "libpq_url", "sqlalchemy_url"]
