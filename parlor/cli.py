@@ -123,11 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=cmd_simulate)
 
     from parlor import play, tournament_cli  # the terminal game and the tournament (1300)
-    from parlor.web import serve  # the web app
+    from parlor.web import serve, worker  # the web app, and its workers on PostgreSQL
 
     play.add_parser(sub)
     tournament_cli.add_parser(sub)
     serve.add_parser(sub)
+    worker.add_parser(sub)
     return parser
 
 

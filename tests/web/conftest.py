@@ -1,9 +1,9 @@
-"""Fixtures for the web tests: an app on a temporary SQLite file, and a client for it."""
+"""Fixtures for the web tests: an app on a fresh database (each test runs on SQLite and on
+PostgreSQL: ``db_url`` in tests/conftest.py), and a client for it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,11 +14,6 @@ from .helpers import config_for
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def client(db_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(config_for(db_path))) as c:
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(config_for(db_url))) as c:
         yield c

@@ -12,9 +12,13 @@ from fastapi.testclient import TestClient
 from parlor.web.config import WebConfig
 
 
-def config_for(path: Path, **kw: Any) -> WebConfig:
-    base: dict[str, Any] = {"database_url": f"sqlite:///{path}", "pace": 0.0, "workers": 2,
-                            "worker_kind": "thread"}
+def config_for(where: Path | str, **kw: Any) -> WebConfig:
+    """Settings for a test app on a SQLite file (a path) or a database URL; on PostgreSQL
+    the computer's jobs go to the queue, and the app runs a worker itself."""
+    url = where if isinstance(where, str) else f"sqlite:///{where}"
+    base: dict[str, Any] = {"database_url": url, "pace": 0.0, "workers": 2,
+                            "worker_kind": "thread",
+                            "embedded_worker": url.startswith("postgresql")}
     base.update(kw)
     return WebConfig(**base)
 
