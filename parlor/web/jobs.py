@@ -33,6 +33,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 from procrastinate import App, PsycopgConnector, RetryStrategy
+from procrastinate.exceptions import ConnectorException
+from procrastinate.jobs import Status
 
 from parlor.store import libpq_url
 from parlor.web.computer import Advice, advise, think
@@ -158,8 +160,17 @@ async def retry_stalled(app: App, stalled_after: float) -> int:
     stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=stalled_after)
     n = 0
     for job in stalled:
-        log.warning("job %s (%s) of a stalled worker is retried", job.id, job.task_name)
-        await app.job_manager.retry_job(job)
+        assert job.id is not None
+        try:
+            await app.job_manager.retry_job(job)
+            log.warning("job %s (%s) of a stalled worker is retried", job.id, job.task_name)
+        except ConnectorException:
+            # a newer job of the same game already waits (its queueing lock forbids a
+            # second): end the stalled one, whose lock held that one back; it does the work
+            await app.job_manager.finish_job_by_id_async(job.id, Status.FAILED,
+                                                          delete_job=False)
+            log.warning("job %s (%s) of a stalled worker is ended: a newer job of the "
+                        "same game takes over", job.id, job.task_name)
         n += 1
     return n
 
