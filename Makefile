@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 pytest: $(STAMP) tmux chromium postgresql
 	$(BIN)/pytest parlor tests
 
-# tests/test_play_terminal.py drives `parlor play` in a real terminal: tmux, a Debian package.
+# tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
 tmux:
 	@command -v tmux >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
 

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
+from parlor.present.explain import why
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -29,7 +30,6 @@ from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.state import Settings, State
 from parlor.rules.view import View, view
 from parlor.store import GameRow, GameStore, StoreConflict
-from parlor.web.explain import why
 
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32

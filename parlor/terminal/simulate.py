@@ -1,5 +1,11 @@
-"""Games between computer players, for ``parlor simulate``: results, win rates with 95%
-confidence intervals and think times.
+"""``parlor simulate``: games between computer players, and their summary.
+
+    parlor simulate -n 1000 --seed 7 [--p1 LEVEL] [--p2 LEVEL] [--workers N]
+
+plays ``n`` games dealt from the seeds ``seed``, ``seed + 1``, … and prints each player's wins
+with a 95% confidence interval, the wins of each seat, the draws, the mean number of turns,
+the players' think times and the games per second (:mod:`parlor.terminal.stats`). A progress
+bar is drawn on stderr when it is a terminal.
 
 Seats alternate: in even games (counted from the first seed) ``p1`` sits as Rlr 1, in odd
 games as Rlr 2, so neither player keeps a seat's advantage. Who goes first is still dealt
@@ -9,17 +15,22 @@ their own views like any computer opponent (:mod:`parlor.ai`).
 
 from __future__ import annotations
 
-import math
+import argparse
 import multiprocessing
 import random
+import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from parlor.ai.base import Agent
 from parlor.ai.levels import NAMES, make_agent
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
+from parlor.terminal.options import positive
+from parlor.terminal.progress import Progress
+from parlor.terminal.stats import Summary
 
 #: The players ``--p1``/``--p2`` accept: the five levels by name or number, random, greedy.
 PLAYERS: tuple[str, ...] = NAMES
@@ -103,77 +114,55 @@ def simulate(n: int, seed: int, p1: str, p2: str, workers: int = 1) -> Iterator[
             yield from batch
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion ``k / n``.
-
-    >>> [round(x, 3) for x in wilson(140, 200)]
-    [0.633, 0.759]
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+# -- the command -----------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-th percentile (0-100) by nearest rank; 0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[rank - 1]
+def _level(name: str) -> str:
+    """argparse type for --p1/--p2: a known level (name or number 1-5)."""
+    try:
+        return player_name(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-@dataclass(slots=True)
-class Summary:
-    p1: str = "random"
-    p2: str = "random"
-    games: int = 0
-    seat_wins: list[int] = field(default_factory=lambda: [0, 0])
-    player_wins: list[int] = field(default_factory=lambda: [0, 0])
-    draws: int = 0
-    turns: int = 0
-    decisions: int = 0
-    think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+def add_parser(sub: Any) -> None:
+    """Register ``parlor simulate`` on the subparsers of the ``parlor`` command."""
+    sim = sub.add_parser("simulate", help="play random games and print the results",
+                         description="Play N games between computer players and summarise them.")
+    sim.add_argument("-n", "--games", type=positive, default=100, metavar="N",
+                     help="number of games (default 100)")
+    sim.add_argument("--seed", type=int, default=0,
+                     help="seed of the first game; game i uses seed + i (default 0)")
+    levels = ", ".join(PLAYERS)
+    sim.add_argument("--p1", type=_level, default="random", metavar="LEVEL",
+                     help=f"the first player (one of: {levels}, or 1-5; default random)")
+    sim.add_argument("--p2", type=_level, default="random", metavar="LEVEL",
+                     help=f"the second player (one of: {levels}, or 1-5; default random)")
+    sim.add_argument("--workers", type=positive, default=1, metavar="N",
+                     help="worker processes (default 1: play in this process)")
+    sim.set_defaults(func=cmd_simulate)
 
-    def add(self, r: GameResult) -> None:
-        self.games += 1
-        self.turns += r.turns
-        self.decisions += r.decisions
-        if r.winner is None:
-            self.draws += 1
-        else:
-            self.seat_wins[r.winner] += 1
-            self.player_wins[r.winner_player or 0] += 1
-        self.think[0].extend(r.think[0])
-        self.think[1].extend(r.think[1])
 
-    def lines(self, seconds: float) -> list[str]:
-        n = self.games or 1
-
-        def row(label: str, k: int) -> str:
-            return f"{label:<12}{k:>8}  ({100.0 * k / n:5.1f}%)"
-
-        out = []
-        for i, name in enumerate((self.p1, self.p2)):
-            lo, hi = wilson(self.player_wins[i], self.games)
-            out.append(f"{row(f'p{i + 1} wins', self.player_wins[i])}  95% CI "
-                       f"{100 * lo:.1f}-{100 * hi:.1f}%  {name}")
-        out += [
-            row("Rlr 1 wins", self.seat_wins[0]),
-            row("Rlr 2 wins", self.seat_wins[1]),
-            row("draws", self.draws),
-            f"{'mean turns':<12}{self.turns / n:>8.1f}",
-            f"{'mean dec.':<12}{self.decisions / n:>8.1f}",
-        ]
-        for i, name in enumerate((self.p1, self.p2)):
-            t = self.think[i]
-            if t:
-                out.append(f"{'think p' + str(i + 1):<12}  p50 {percentile(t, 50):.3f} s  "
-                           f"p95 {percentile(t, 95):.3f} s  max {max(t):.3f} s  "
-                           f"({len(t)} decisions, {name})")
-        rate = self.games / seconds if seconds > 0 else float("inf")
-        out.append(f"{'games/s':<12}{rate:>8.1f}  ({seconds:.2f} s)")
-        return out
+def cmd_simulate(args: argparse.Namespace) -> int:
+    n: int = args.games
+    seed: int = args.seed
+    p1: str = args.p1
+    p2: str = args.p2
+    print(f"{n} games, seeds {seed}..{seed + n - 1}, p1: {p1}, p2: {p2} (seats alternate)",
+          flush=True)
+    summary = Summary(p1, p2)
+    bar = Progress(n, label="simulate ")
+    start = time.perf_counter()
+    try:
+        for result in simulate(n, seed, p1, p2, args.workers):
+            summary.add(result)
+            bar.update(summary.games)
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"interrupted after {summary.games} games", file=sys.stderr)
+        return 130
+    elapsed = time.perf_counter() - start
+    bar.close()
+    for line in summary.lines(elapsed):
+        print(line)
+    return 0

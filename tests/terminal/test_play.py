@@ -19,23 +19,19 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from parlor.play import (
-    WHY,
-    Computer,
-    Menu,
-    Quit,
-    TerminalGame,
-    parse_header,
-    play_interactive,
-    rule_text,
-)
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, replay
 from parlor.rules.ranking import compare
 from parlor.rules.state import State
+from parlor.terminal.commands import Quit
+from parlor.terminal.computer import Computer
+from parlor.terminal.game import TerminalGame
+from parlor.terminal.menu import Menu
+from parlor.terminal.play import parse_header, play_interactive
+from parlor.terminal.rulebook import rule_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def console(height: int = 24) -> tuple[Console, io.StringIO]:
@@ -208,7 +204,6 @@ def test_rule_command_quotes_the_rules() -> None:
     assert rule_text("1304", tmp := Path("/nonexistent/rules.md")) is None and tmp
 
 
-@pytest.mark.skipif(WHY is None, reason="parlor.web.explain is not there")
 def test_ranking_lines_of_the_log_are_explained() -> None:
     s = window_state()
     g, buf = game_at(s, scripted([]), height=40)
@@ -221,7 +216,6 @@ def test_ranking_lines_of_the_log_are_explained() -> None:
     assert out.count("why:") == 1
 
 
-@pytest.mark.skipif(WHY is None, reason="parlor.web.explain is not there")
 def test_the_log_explains_ranking_events_from_their_comparison() -> None:
     s = new_game(5)
     rng = random.Random(5)
