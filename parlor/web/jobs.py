@@ -179,7 +179,7 @@ async def retry_stalled(app: App, stalled_after: float) -> int:
 class WorkerSettings:
     """``parlor worker``'s settings (docs/deploy.md)."""
 
-    concurrency: int = 8  # jobs at once; most of a job's time is the readable pace
+    concurrency: int = 32  # jobs at once; most of a job's time is the readable pace
     heartbeat: float = 5.0  # seconds between two heartbeats of a worker
     stalled_after: float = 20.0  # a worker silent this long is dead: its jobs are retried
     graceful: float = 10.0  # on SIGTERM, seconds the running jobs may take to finish
@@ -194,7 +194,7 @@ class WorkerSettings:
                 return default
 
         return WorkerSettings(
-            concurrency=max(1, int(num("PARLOR_WORKER_CONCURRENCY", 8))),
+            concurrency=max(1, int(num("PARLOR_WORKER_CONCURRENCY", 32))),
             heartbeat=max(0.2, num("PARLOR_WORKER_HEARTBEAT", 5.0)),
             stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
             graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),

@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the games database, postgresql://... (default: "
                              "PARLOR_DATABASE_URL)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N",
-                        help="jobs at once (default 8: most of a job is the readable pace)")
+                        help="jobs at once (default 32: most of a job is the readable pace)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, concurrency=max(1, args.concurrency))
     logging.basicConfig(level=os.environ.get("PARLOR_LOG_LEVEL", "INFO").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
-    store = GameStore(config.database_url, pool_size=settings.concurrency + 2)
+    store = GameStore(config.database_url)
     jobs.install(Games(store, config.max_cached), config)
 
     async def main() -> None:
