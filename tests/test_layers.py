@@ -56,15 +56,19 @@ def layer_of(name: str) -> str | None:
     return max(found, key=len) if found else None
 
 
-def parlor_imports(name: str) -> list[tuple[int, str]]:
-    """Every parlor module ``name``'s source imports, relative imports resolved."""
+def source_of(name: str) -> tuple[ast.Module, str]:
+    """A module's syntax tree and the package its relative imports start from."""
     path = PARLOR.parent / (name.replace(".", "/") + ".py")
-    package = name
+    package = name.rpartition(".")[0]
     if not path.exists():
         path = PARLOR.parent / name.replace(".", "/") / "__init__.py"
-    else:
-        package = name.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        package = name
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path)), package
+
+
+def parlor_imports(name: str) -> list[tuple[int, str]]:
+    """Every parlor module ``name``'s source imports, relative imports resolved."""
+    tree, package = source_of(name)
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -121,3 +125,21 @@ def test_an_unlisted_package_belongs_to_no_layer() -> None:
     assert layer_of("parlor.newthing.mod") is None and layer_of("parlor.clix") is None
     assert layer_of("parlor.terminal.play") == "parlor.terminal"
     assert layer_of("parlor.cli") == "parlor.cli"
+
+
+FAULT_HIDERS = ("importlib", "__import__", "ImportError", "ModuleNotFoundError")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_module_imports_only_if_present(name: str) -> None:
+    """Every dependency is imported plainly: a missing or broken module is an error at once,
+    never a fallback behind ``importlib`` or ``except ImportError``."""
+    tree, _ = source_of(name)
+    found = [f"line {n.lineno}: {n.id if isinstance(n, ast.Name) else n.names[0].name}"
+             for n in ast.walk(tree)
+             if (isinstance(n, ast.Name) and n.id in FAULT_HIDERS)
+             or (isinstance(n, ast.Import | ast.ImportFrom)
+                 and any(a.name.split(".")[0] in FAULT_HIDERS for a in n.names))
+             or (isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+                 in FAULT_HIDERS)]
+    assert not found, f"{name} imports only if present: {'; '.join(found)}"

@@ -19,6 +19,8 @@ Modules:
 * :mod:`~parlor.ai.determinize` — fast determinizations of a view;
 * :mod:`~parlor.ai.levels` — levels 1-5 (novice … expert), "random" and "greedy";
 * :mod:`~parlor.ai.match` — playing a game between agents, with think times.
+* :mod:`~parlor.ai.failure` — :class:`AgentFailed`: an agent that raises or answers an
+  illegal action is reported by the front-ends, never replaced.
 """
 
 from parlor.ai.base import Agent, BaseAgent, Choice, RandomAgent

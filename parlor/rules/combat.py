@@ -106,19 +106,25 @@ def fight(cb: Combat, cid: int) -> int:
     return cid if cid in cb.attackers else NONE
 
 
-def side_counts(s: State, cid: int) -> Counts:
-    """``cid``'s side in its fight: an attacker alone, or the group of all blockers (R27)."""
+def side_counts(s: State, cid: int, own: Counts | None = None) -> Counts:
+    """``cid``'s side in an ability check, user or target alike (706.1, R27): a blocker's
+    side is the group of all blockers on its attacker; an attacker, or a card outside the
+    combat, is its own side. ``own`` stands for ``cid``'s own counts (a Queen's Carry
+    booster, 706.3)."""
     cb = s.combat
     assert cb is not None
+    mine = counts(s, cid) if own is None else own
     a = cb.blocking.get(cid, NONE)
-    if a != NONE:
-        return group_counts(s, cb.blockers[a])
-    return counts(s, cid)
+    if a == NONE:
+        return mine
+    rest = group_counts(s, [b for b in cb.blockers[a] if b != cid])
+    return (max(rest[0], mine[0]), max(rest[1], mine[1]), max(rest[2], mine[2]),
+            max(rest[3], mine[3]))
 
 
 def ability_works(s: State, user: int, target: int, user_counts: Counts | None = None) -> bool:
-    """An ability works unless the target's side beats the user's side (R27)."""
-    mine = user_counts or side_counts(s, user)  # a blocker's side is its group (706.1)
+    """An ability works unless the target's side beats the user's side (706, R27)."""
+    mine = side_counts(s, user, user_counts)
     return rank_counts(side_counts(s, target), mine, s.trump)[0] != 0
 
 
@@ -158,14 +164,14 @@ def ability_actions(s: State, p: int) -> list[Action]:
             elif ab is Ability.SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
-                    rank_counts(group_counts(s, blockers), counts(s, u), s.trump)[0] != 0
+                    ability_works(s, u, blockers[0])  # the target: all its blockers (706.2)
                 ):
                     out.append(Action("sally", face))
             elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
-                    rank_counts(counts(s, a), side_counts(s, u), s.trump)[0] != 0
+                    ability_works(s, u, a)  # the target: the attacker it blocks (706.2)
                 ):
                     out.append(Action("harry", face))
             elif ab is Ability.ALLY and untaxed:
@@ -173,10 +179,10 @@ def ability_actions(s: State, p: int) -> list[Action]:
                     if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and ability_works(s, u, t):
                         out.append(Action("ally", face, t))
             elif ab is Ability.CARRY and untaxed:
-                mine = carry_counts(s, u)
+                booster = carry_counts(s, u)  # a blocking Queen's side is her group (706.1)
                 for lnd in s.home[q]:
                     if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
-                        rank_counts(counts(s, lnd), mine, s.trump)[0] != 0
+                        ability_works(s, u, lnd, booster)
                     ):
                         out.append(Action("carry", face, lnd))
     out.append(DONE)

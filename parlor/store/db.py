@@ -62,7 +62,7 @@ games = Table(
     Column("updated", Float, nullable=False),
     Column("version", Integer, nullable=False, default=0),  # number of actions stored
     Column("turn", Integer, nullable=False, default=1),
-    Column("status", String(16), nullable=False, default="live"),  # live | over
+    Column("status", String(16), nullable=False, default="live"),  # live | over | failed
     Column("result", Text, nullable=False, default=""),
     Column("title", String(200), nullable=False, default=""),
 )
@@ -252,6 +252,18 @@ class GameStore:
                 for i, a in enumerate(moves)])
             if self.is_postgres:  # delivered to every listener when (and if) this commits
                 conn.execute(_NOTIFY, {"payload": f"{game_id} {ply + len(moves)}"})
+
+    def mark(self, game_id: str, version: int, *, status: str, result: str,
+             now: float | None = None) -> None:
+        """Set a game's status and result without an action (a game stopped where its
+        computer player failed); StoreConflict unless it is at ``version``."""
+        at = time.time() if now is None else now
+        with self._writing(), self.engine.begin() as conn:
+            done = conn.execute(update(games).where(games.c.id == game_id,
+                                                    games.c.version == version)
+                                .values(status=status, result=result, updated=at))
+            if done.rowcount != 1:
+                raise StoreConflict(f"game {game_id} is not at version {version}")
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -213,10 +213,6 @@ class TerminalGame:
         else:
             verdict = Text(f"You lose. {s.result}", style="bold red")
         self.console.print(verdict)
-        for seat in self.seats:
-            if seat.computer is not None:
-                for w in seat.computer.warnings:
-                    self.console.print(Text(f"note: {w}", style=DIM))
 
     def after(self) -> None:
         """Once the game is over: save, look back, or leave (Enter or quit)."""

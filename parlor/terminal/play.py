@@ -20,7 +20,6 @@ behind letters (``a) play 3C on …(26)``: type ``a`` to see them); ``menu`` lis
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import sys
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from parlor.ai.failure import AgentFailed
 from parlor.rules.engine import new_game
 from parlor.rules.notation import RecordError, replay
 from parlor.rules.state import Settings, State
@@ -49,7 +49,7 @@ def make_console() -> Console:
 
 
 def console_reader(console: Console) -> Callable[[str], str]:
-    with contextlib.suppress(ImportError):
+    if sys.platform != "win32":  # Windows has no readline; its console edits lines itself
         import readline  # noqa: F401  (line editing and history for input())
 
     def read(prompt: str) -> str:
@@ -143,13 +143,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         console.print(Text(f"Parlor Magic, seed {state.seed}: you are Rlr {seat} against the "
                            f"{level} computer. Type ? for help.", style="green"))
-    for w in computer.warnings:
-        console.print(Text(f"note: {w}", style="yellow"))
     try:
         game.run()
     except (Quit, KeyboardInterrupt):
         saved = game.saved_moves == len(state.history)
         console.print("Game left unfinished" + ("." if saved else ", and not saved."))
         return 0
+    except AgentFailed as exc:
+        console.print(Text(f"The game cannot go on: {exc}. That is a bug in the computer "
+                           "player; the log above holds the game so far, and 'save FILE' "
+                           "keeps it for a report.", style="bold red"))
+        game.after()
+        return 1
     game.after()
     return 0

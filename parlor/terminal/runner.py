@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from parlor.ai.failure import AgentFailed
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import record
 from parlor.rules.state import State
@@ -49,12 +50,18 @@ def outcome_of(s: State, p: Pairing) -> Outcome:
 
 
 def play_computer_game(p: Pairing, t: Tournament, computers: tuple[Computer, Computer]) -> State:
-    """One game between two computers, without an event log (for speed)."""
+    """One game between two computers, without an event log (for speed). A computer that
+    fails stops the tournament: AgentFailed, naming the round and table."""
     s = new_game(p.seed, p.game_settings(t.settings))
     s.log = None
     n = 0
     while not s.is_over and n < MAX_DECISIONS:
-        apply(s, computers[s.actor].act(s, s.actor))
+        try:
+            action = computers[s.actor].act(s, s.actor)
+        except AgentFailed as exc:
+            raise AgentFailed(exc.level, f"{exc.reason}, in round {p.round} at table "
+                                         f"{p.table}") from exc
+        apply(s, action)
         n += 1
     return s
 
@@ -71,7 +78,6 @@ class Runner:
     think: float | None = None
     records: Path | None = None
     quiet: bool = False  # no per-round tables (the final report only)
-    warnings: list[str] = field(default_factory=list)
 
     def level(self, player: int) -> str:
         return self.entries[player].level
@@ -82,16 +88,6 @@ class Runner:
 
     def computer(self, player: int, game_seed: int, seat: int) -> Computer:
         return Computer(self.level(player), game_seed * 2 + seat, self.think)
-
-    def note(self, p: Pairing, c: Computer) -> None:
-        """Keep (and show) what went wrong with a computer player: a failing or illegal
-        agent is replaced by a random move for that decision (parlor.terminal.computer.Computer)."""
-        for w in c.warnings:
-            if c.fallback and "not available" in w:
-                continue  # said once at the start
-            line = f"round {p.round} table {p.table}: {w}"
-            self.warnings.append(line)
-            self.console.print(Text("note: " + line, style="yellow"))
 
     def save_record(self, p: Pairing, s: State) -> None:
         if self.records is None:
@@ -166,8 +162,6 @@ class Runner:
                     comps = (self.computer(p.seats[0], p.seed, 0),
                              self.computer(p.seats[1], p.seed, 1))
                     s = play_computer_game(p, t, comps)
-                    for c in comps:
-                        self.note(p, c)
                     outcomes.append(outcome_of(s, p))
                     self.save_record(p, s)
                     done += 1
@@ -188,4 +182,4 @@ class Runner:
 
     def report(self, t: Tournament) -> dict[str, Any]:
         """The whole tournament as plain JSON-able data."""
-        return standings.report(t, self.entries, self.warnings)
+        return standings.report(t, self.entries)

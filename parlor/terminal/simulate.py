@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlor.ai.base import Agent
+from parlor.ai.failure import decide
 from parlor.ai.levels import NAMES, make_agent
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
@@ -83,7 +84,7 @@ def play_game(seed: int, p1: str = "random", p2: str = "random",
         p = s.actor
         legal = legal_actions(s)
         t0 = time.perf_counter()
-        action = agents[p].act(view(s, p, log=False), legal, agents[p].budget)
+        action = decide(agents[p], view(s, p, log=False), legal, agents[p].budget)
         think[p].append(time.perf_counter() - t0)
         apply(s, action)
     by_player = (think[1], think[0]) if swapped else think

@@ -67,7 +67,7 @@ def show_final(console: Console, t: Tournament, label: Label) -> None:
     console.print(Text(t.log[-1], style="bold green"))
 
 
-def report(t: Tournament, entries: Sequence[Entry], warnings: Sequence[str]) -> dict[str, Any]:
+def report(t: Tournament, entries: Sequence[Entry]) -> dict[str, Any]:
     """The whole tournament as plain JSON-able data."""
     place = {st.player: st.place for st in standings(t)}
     return {
@@ -100,6 +100,5 @@ def report(t: Tournament, entries: Sequence[Entry], warnings: Sequence[str]) -> 
             {"prisoner": t.players[r.prisoner].name, "holder": t.players[r.holder].name,
              "amount": r.amount, "round": r.round} for r in t.ransoms],
         "log": list(t.log),
-        "warnings": list(warnings),
     }
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.text import Text
 
+from parlor.ai.failure import AgentFailed
 from parlor.rules.tournament import (
     DEFAULT_ROUNDS,
     DEFAULT_TALENTS,
@@ -31,7 +31,7 @@ from parlor.rules.tournament import (
     TournamentSettings,
 )
 from parlor.terminal.commands import Quit
-from parlor.terminal.computer import Computer, UnknownLevelError, available_levels
+from parlor.terminal.computer import available_levels
 from parlor.terminal.options import positive
 from parlor.terminal.play import console_reader, make_console
 from parlor.terminal.runner import Runner
@@ -76,10 +76,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         settings = TournamentSettings(rounds=args.rounds, talents=args.talents,
                                       max_turns=args.max_turns,
                                       auto_ransom=not args.no_ransom)
-        for e in entries:
-            if e.level != HUMAN:
-                Computer(e.level, 0)
-    except (ValueError, TournamentError, UnknownLevelError) as exc:
+    except (ValueError, TournamentError) as exc:
         print(f"parlor tournament: {exc}", file=sys.stderr)
         return 2
     to_stdout = args.json == "-"
@@ -88,15 +85,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     runner = Runner(entries, settings, args.seed, console,
                     console_reader(console) if has_human else None, args.think,
                     Path(args.records) if args.records else None, args.quiet)
-    fallbacks = sorted({e.level for e in entries if e.level != HUMAN
-                        and Computer(e.level, 0).fallback and e.level != "random"})
-    if fallbacks:
-        console.print(Text(f"note: level(s) {', '.join(fallbacks)} not available yet: they "
-                           "play random legal moves", style="yellow"))
     try:
         t = runner.run()
     except Quit:
         console.print("Tournament stopped.")
+        return 1
+    except AgentFailed as exc:
+        print(f"parlor tournament: {exc}: the tournament stops (the game's record is in the "
+              "log above)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         console.print("Tournament interrupted.")

@@ -256,8 +256,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/g/{game_id}/rematch")
     async def rematch_form(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live)
         conductor.kick(new.id)
         resp = RedirectResponse(f"/g/{new.id}", status_code=303)
         set_token(resp, new.id, token)
@@ -392,8 +391,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def api_rematch(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(
-            games.create, live.row.level, None, _max_turns(live.row.settings))
+        new, token = await asyncio.to_thread(games.rematch, live)
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)
@@ -432,12 +430,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
 
     return app
-
-
-def _max_turns(settings: str) -> int:
-    m = re.search(r"max_turns=(\d+)", settings)
-    return int(m.group(1)) if m else 200
-
 
 
 __all__ = ["create_app"]

@@ -23,6 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from parlor.ai.failure import AgentFailed
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
 from parlor.web.games import Games, LiveGame
@@ -138,12 +139,17 @@ class Conductor:
                         continue  # a change came while we looked: look again
                     return
                 self.thinking.add(game_id)
-                text = await self._think(job.level, job.seed, job.view, job.legal)
-                wait = self.config.pace - (time.monotonic() - found.changed_at)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self.thinking.discard(game_id)
-                if self.games.apply_computer(found, job.version, text):  # one commit
+                try:
+                    text = await self._think(job.level, job.seed, job.view, job.legal)
+                    wait = self.config.pace - (time.monotonic() - found.changed_at)
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    self.thinking.discard(game_id)
+                    applied = self.games.apply_computer(found, job.version, text)  # one commit
+                except AgentFailed as exc:  # a bug: the game stops, never another player
+                    applied = await asyncio.to_thread(self.games.computer_failed, found,
+                                                      job.version, exc)
+                if applied:
                     self._changed(game_id)
         except asyncio.CancelledError:
             raise
@@ -167,10 +173,12 @@ class Conductor:
             except BrokenProcessPool:
                 log.warning("the computer's worker pool broke; starting a new one")
                 self.pool = self._new_pool()
-        return think("random", seed, view, legal, 0.0)
+        raise RuntimeError("the computer's worker pool is gone or broke twice: the game "
+                           "waits for the next request")
 
     async def hint(self, live: LiveGame, version: int | None) -> Advice:
-        """What the expert would do at the human's decision (the human's view only)."""
+        """What the expert would do at the human's decision (the human's view only);
+        ComputerFailed (logged with the record) when the expert fails."""
         job = self.games.hint_job(live, version)
         assert self.loop is not None and self.pool is not None
         try:
@@ -181,6 +189,8 @@ class Conductor:
         except BrokenProcessPool:
             self.pool = self._new_pool()
             return advise(job.seed, job.view, job.legal, 0.05)
+        except AgentFailed as exc:
+            raise self.games.hint_failed(live, exc) from exc
 
 
 __all__ = ["Conductor"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -22,7 +23,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
+from parlor.ai.failure import AgentFailed
+from parlor.ai.levels import NAMES
 from parlor.present.explain import why
+from parlor.present.failure import computer_failed
+from parlor.present.phases import task
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -31,6 +36,10 @@ from parlor.rules.state import Settings, State
 from parlor.rules.view import View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
+log = logging.getLogger("parlor.web")
+
+#: A game's status once its computer player failed: stored, shown, never played on.
+FAILED = "failed"
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -81,6 +90,12 @@ class GameBroken(GameError):
     status, code = 500, "broken"
 
 
+class ComputerFailed(GameError):
+    """The computer player raised or answered an illegal action (a bug, in the log)."""
+
+    status, code = 500, "computer_failed"
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -126,9 +141,14 @@ class LiveGame:
     def is_play(self) -> bool:
         return self.row.kind == "play"
 
+    @property
+    def failed(self) -> bool:
+        """The computer player failed: the game stops (its row keeps the sentence)."""
+        return self.row.status == FAILED
+
     def computer_to_act(self) -> bool:
         s = self.state
-        return self.is_play and not s.is_over and s.actor == self.computer
+        return self.is_play and not self.failed and not s.is_over and s.actor == self.computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +250,10 @@ class Games:
 
     def create(self, level: str, seed: int | None = None, max_turns: int = 200,
                human: int = 0) -> tuple[LiveGame, str]:
-        """A new game against the computer; returns it and the player's secret token."""
+        """A new game against the computer; returns it and the player's secret token.
+        BadAction for a level parlor.ai does not offer (never another level in its place)."""
+        if level not in NAMES:
+            raise BadAction(f"unknown level {level!r}: choose one of {', '.join(NAMES)}")
         if seed is None:
             seed = secrets.randbelow(2**31)
         settings = Settings(max_turns=max_turns)
@@ -247,6 +270,13 @@ class Games:
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
         return live, token
+
+    def rematch(self, live: LiveGame) -> tuple[LiveGame, str]:
+        """A new deal against the same computer level; an imported record has none."""
+        if not live.is_play:
+            raise BadAction("an imported record has no computer opponent to play again: "
+                            "start a new game from the home page")
+        return self.create(live.row.level, None, Settings.parse(live.row.settings).max_turns)
 
     def import_record(self, text: str) -> tuple[LiveGame, str]:
         """Store a game record for step-by-step replay; raises BadAction naming the line."""
@@ -404,11 +434,13 @@ class Games:
             "version": live.row.version,
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": _status(s),
+            "status": FAILED if live.failed else _status(s),
+            "failure": live.row.result if live.failed else None,
             "you": live.human,
             "seed": live.row.seed if over else None,
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
+            "task": task(v.phase),
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from),
             "log_total": len(s.log or ()),
@@ -438,6 +470,8 @@ class Games:
                     "to date.", version=live.row.version)
             if s.is_over:
                 raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+            if live.failed:
+                raise GameOver(live.row.result, version=live.row.version)
             if action.verb == "resign":
                 action = Action("resign")
             elif s.actor != live.human:
@@ -494,9 +528,8 @@ class Games:
             if live.row.version != version or not live.computer_to_act():
                 return False
             s = live.state
-            legal = [str(a) for a in legal_actions(s)]
-            if text not in legal:  # never trust a worker's answer blindly
-                text = legal[agent_seed(live.row.seed, version) % len(legal)]
+            if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
+                raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
             trial = s.clone()
             apply(trial, text, player=live.computer)
             try:
@@ -505,10 +538,33 @@ class Games:
                 return False
             return True
 
+    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
+        """Stop the game where the computer failed at ``version``: the operator's log gets
+        the failure with the game's record, the store and the snapshot the sentence. False if
+        the game has moved on."""
+        with live.lock:
+            if live.row.version != version or not live.computer_to_act():
+                return False
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      version + 1, record(live.state))
+            sentence = computer_failed(failure.level, failure.reason)
+            self.store.mark(live.id, version, status=FAILED, result=sentence)
+            live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
+            live.changed_at = time.monotonic()
+            return True
+
+    def hint_failed(self, live: LiveGame, failure: AgentFailed) -> ComputerFailed:
+        """The error a failed hint answers with, after logging it with the game's record."""
+        with live.lock:
+            log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
+                      live.row.version + 1, record(live.state))
+        return ComputerFailed(computer_failed(failure.level, failure.reason),
+                              version=live.row.version)
+
     def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
         with live.lock:
             s = live.state
-            if not live.is_play or s.is_over:
+            if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
             if version is not None and version != live.row.version:
                 raise StaleVersion("the table has changed: ask again",
@@ -572,7 +628,9 @@ class Games:
 
 
 __all__ = [
+    "FAILED",
     "BadAction",
+    "ComputerFailed",
     "ComputerJob",
     "GameBroken",
     "GameError",

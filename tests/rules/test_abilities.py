@@ -7,6 +7,8 @@ line, and use ``settings: step`` so that every decision is written out: P's abil
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from parlor.rules.engine import apply
@@ -198,6 +200,73 @@ def test_706_1_r27_a_blocking_users_side_is_its_group_in_any_fight() -> None:
         combat: attackers=1:KS,1:AS blocks=2:QS>1:KS,2:JS>1:KS
     """)
     assert "volley JS 1:AS" in legal(s)
+
+
+def o_step(lines: str) -> State:
+    """O's ability step in P's attack, every decision written out (settings: step)."""
+    return setup("settings: step\nphasing: 1\nphase: ability_o\nactor: 2\n"
+                 + textwrap.dedent(lines))
+
+
+def test_706_1_r27_the_js_volley_is_judged_with_the_qh_beside_it() -> None:
+    # KC and AH/4H attack; JS and QH block KC. JS's side is JS + QH {S1, H1}: AH/4H
+    # {S1, H4} outranks it in Hearts 4 to 1, so `volley JS 1:AH` is refused.
+    s = o_step("""
+        1.field: KC AH/4H
+        2.field: JS QH
+        combat: attackers=1:KC,1:AH blocks=2:JS>1:KC,2:QH>1:KC
+    """)
+    refused(s, "volley JS 1:AH", CANNOT.format("volley JS 1:AH"))
+    # With QH blocking AH instead, JS's side is JS {S1}: level with AH/4H, so it works.
+    s = o_step("""
+        1.field: KC AH/4H
+        2.field: JS QH
+        combat: attackers=1:KC,1:AH blocks=2:JS>1:KC,2:QH>1:AH
+    """)
+    assert said(s, "volley JS 1:AH") == ["JS Volleys 1:AH: 1 damage",
+                                         "AH of Rlr 1 takes 1 damage (Volley by JS), terminal"]
+
+
+def test_706_1_r27_a_blocking_queen_carries_with_the_whole_group_of_blockers() -> None:
+    # With Spades trump, KC attacks and O blocks it with QH and AS/2S. QH alone {H1} is
+    # outranked by P's 8H {H8}, but her side {H1, S2} outtrumps it (S2 against 0): she
+    # Carries it, as a blocking JS Volleys with its group (the same reading, 706.1).
+    s = o_step("""
+        trumps: 1:4S
+        1.field: KC
+        1.home: 8H
+        2.field: QH AS/2S
+        combat: attackers=1:KC blocks=2:QH>1:KC,2:AS>1:KC
+    """)
+    assert said(s, "carry QH 1:8H") == ["QH Carries 1:8H: +1 Hearts mnr for Rlr 2"]
+    # A Queen outside the combat is her own side: the same QH cannot Carry the 8H.
+    s = o_step("""
+        trumps: 1:4S
+        1.field: KC
+        1.home: 8H
+        2.field: QH AS/2S
+        combat: attackers=1:KC blocks=2:AS>1:KC
+    """)
+    refused(s, "carry QH 1:8H", CANNOT.format("carry QH 1:8H"))
+
+
+def test_706_1_r27_a_blocking_queens_group_can_also_lose_her_the_carry() -> None:
+    # QH alone {H1} Carries 9D {D9} (outshown, not outranked, 711.3); beside AD/2D her side
+    # is {H1, D2}, which the 9D outranks in Diamonds 9 to 2.
+    s = o_step("""
+        1.field: KC
+        1.home: 9D
+        2.field: QH AD/2D
+        combat: attackers=1:KC blocks=2:QH>1:KC,2:AD>1:KC
+    """)
+    assert legal(s, "carry") == []
+    s = o_step("""
+        1.field: KC
+        1.home: 9D
+        2.field: QH AD/2D
+        combat: attackers=1:KC blocks=2:QH>1:KC
+    """)
+    assert legal(s, "carry") == ["carry QH 1:9D"]
 
 
 # --- 708: Sally ----------------------------------------------------------------------------------

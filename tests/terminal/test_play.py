@@ -230,23 +230,6 @@ def test_the_log_explains_ranking_events_from_their_comparison() -> None:
     assert shown[0].why is not None and f"{shown[0].why.a} " in out
 
 
-def test_a_failing_or_illegal_computer_falls_back_to_a_legal_move() -> None:
-    class Broken:
-        def act(self, view: object, legal: object, budget: float | None = None) -> Action:
-            raise RuntimeError("bug")
-
-    class Cheat:
-        def act(self, view: object, legal: object, budget: float | None = None) -> Action:
-            return Action.parse("attack AS")
-
-    s = window_state()
-    c = Computer("random", 1)
-    for agent, why in ((Broken(), "failed"), (Cheat(), "illegal")):
-        c.agent = agent
-        assert c.act(s, 0) in legal_actions(s)
-        assert why in c.warnings[-1]
-
-
 # -- save and resume ----------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from parlor.present.phases import task
 from parlor.rules.engine import new_game as engine_new_game
 from parlor.rules.notation import record, replay
 from parlor.rules.state import Settings
@@ -16,8 +17,9 @@ from parlor.web.games import view_payload
 
 from .helpers import config_for, new_game, play_out, wait_for_human
 
-SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
-                 "thinking", "your_turn", "view", "log", "log_total", "thinking_now"}
+SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "failure", "task",
+                 "you", "seed", "thinking", "your_turn", "view", "log", "log_total",
+                 "thinking_now"}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -411,3 +413,10 @@ def test_the_computer_acts_at_a_readable_pace(db_url: str) -> None:
             gaps.append(at - rows[i - 1][1])
         engine_apply(s, action)
     assert gaps and min(gaps) >= pace * 0.9, gaps
+
+
+def test_the_snapshot_says_the_decision_in_words(client: TestClient) -> None:
+    """The sentence comes from parlor.present, as the terminal's "Your decision" line."""
+    g = new_game(client)
+    snap = wait_for_human(client, g["id"], g["token"])
+    assert snap["task"] == task(snap["view"]["phase"]) and "(" in snap["task"]

@@ -1,49 +1,142 @@
-"""The computer as the web app uses it: the AI package when it is there, a random legal
-agent when it is not, and never an answer outside the legal actions."""
+"""The computer as the web app uses it: parlor.ai's levels, and an agent that raises or
+answers an illegal action reported — the game stored as failed, visible to the player, the
+record in the operator's log — never replaced by another level or a random move."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from parlor.ai.base import Choice
+from parlor.ai.failure import AgentFailed
+from parlor.ai.levels import LEVEL_NAMES
+from parlor.rules.actions import Action
 from parlor.rules.engine import legal_actions, new_game
-from parlor.rules.view import view
+from parlor.rules.notation import record, replay
+from parlor.rules.view import View, view
 from parlor.web import computer
+from parlor.web.app import create_app
+
+from .helpers import config_for
+from .helpers import new_game as new_web_game
 
 
-def position() -> tuple[Any, list[str]]:
+class Broken:
+    name = "broken"
+
+    def act(self, view: View, legal: Sequence[Action], budget: float | None = None) -> Action:
+        raise RuntimeError("bug in the search")
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        raise RuntimeError("bug in the search")
+
+
+class Liar:
+    name = "liar"
+
+    def act(self, view: View, legal: Sequence[Action], budget: float | None = None) -> Action:
+        return Action.parse("attack KS")
+
+    def explain(self, view: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        return [Choice(Action.parse("attack KS"), 0.9, 10)]
+
+
+def position() -> tuple[View, list[str]]:
     s = new_game(8)
     return view(s, s.actor), [str(a) for a in legal_actions(s)]
 
 
-def test_without_the_ai_package_a_random_agent_plays(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(computer, "_levels_module", lambda: None)
-    assert computer.available_levels() == ["random"]
-    assert computer.default_level() == "random"
+def test_the_levels_are_parlor_ais() -> None:
+    assert computer.available_levels() == list(LEVEL_NAMES)
+    assert computer.default_level() == "intermediate"
+    assert {"random", "greedy"} <= set(computer.accepted_levels())
+    with pytest.raises(ValueError, match="unknown level"):
+        computer.make("wizard", 1)
+
+
+@pytest.mark.parametrize(("agent", "said"), [(Broken(), "raised RuntimeError"),
+                                             (Liar(), "answered 'attack KS'")])
+def test_a_failing_or_wrong_agent_is_reported_not_replaced(
+        monkeypatch: pytest.MonkeyPatch, agent: Any, said: str) -> None:
+    monkeypatch.setattr(computer, "make", lambda level, seed: agent)
     v, legal = position()
-    assert computer.think("expert", 3, v, legal, None) in legal
-    advice = computer.advise(3, v, legal, None)
-    assert advice.action in legal and advice.source.startswith("random")
+    with pytest.raises(AgentFailed, match=said):
+        computer.think("expert", 1, v, legal, None)
+    with pytest.raises(AgentFailed, match=r"raised RuntimeError|hinted \['attack KS'\]"):
+        computer.advise(1, v, legal, None)  # the hint never comes from another agent
 
 
-def test_a_failing_or_wrong_agent_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Broken:
-        def act(self, *a: Any, **k: Any) -> str:
-            raise RuntimeError("boom")
+def test_the_failure_crosses_a_process_pool() -> None:
+    import pickle
 
-    class Liar:
-        def act(self, *a: Any, **k: Any) -> str:
-            return "attack KS"
+    exc = pickle.loads(pickle.dumps(AgentFailed("expert", "raised RuntimeError('x')")))
+    assert (exc.level, exc.reason) == ("expert", "raised RuntimeError('x')")
+    assert str(exc) == "the expert computer raised RuntimeError('x')"
 
+
+def test_the_hint_is_the_experts_best_choice() -> None:
     v, legal = position()
-    for agent in (Broken(), Liar()):
-        monkeypatch.setattr(computer, "make", lambda level, seed, a=agent: a)
-        assert computer.think("expert", 1, v, legal, None) in legal
+    advice = computer.advise(3, v, legal, 0.05)
+    assert advice.source == "expert" and advice.action in legal
+    assert advice.alternatives[0]["action"] == advice.action
 
 
-def test_explain_answers_of_any_shape() -> None:
-    assert computer._alternative(("pass", 0.5, "why not")) == {
-        "action": "pass", "score": 0.5, "note": "why not"}
-    assert computer._alternative({"action": "done", "value": 0.25})["score"] == 0.25
-    assert computer._alternative(None) is None
+@pytest.mark.parametrize("agent", [Broken(), Liar()])
+def test_a_game_whose_computer_fails_shows_it_and_stops(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        agent: Any) -> None:
+    """The computer moves first in seed 3 (who goes first is dealt, 106): its failure is
+    stored, shown in the snapshot, survives a restart, and the log holds the record."""
+    monkeypatch.setattr(computer, "make", lambda level, seed: agent)
+    db = tmp_path / "g.db"
+    with caplog.at_level(logging.ERROR, logger="parlor.web"), \
+            TestClient(create_app(config_for(db))) as c:
+        g = new_web_game(c, level="expert", seed=first_to_act_computer())
+        headers = {"X-Parlor-Token": g["token"]}
+        snap = g["snapshot"]
+        for _ in range(40):
+            snap = c.get(f"/api/games/{g['id']}", params={"after": snap["version"],
+                                                          "wait": 2}, headers=headers).json()
+            if snap["status"] != "live":
+                break
+        assert snap["status"] == "failed" and not snap["thinking"]
+        assert snap["failure"].startswith(f"The {agent.name} computer failed: it ")
+        assert "bug" in snap["failure"]
+        legal = snap["view"]["legal"]
+        r = c.post(f"/api/games/{g['id']}/actions", json={"action": legal[0] if legal
+                                                          else "pass",
+                                                          "version": snap["version"]},
+                   headers=headers)
+        assert r.status_code == 409 and "cannot go on" in r.json()["message"]
+        home = c.get("/").text
+        assert "computer failed" in home
+    [entry] = [r for r in caplog.records if r.name == "parlor.web" and "record" in
+               r.getMessage()]
+    logged = entry.getMessage().split("its record:\n", 1)[1]
+    assert len(replay(logged).history) == snap["version"]
+    with TestClient(create_app(config_for(db))) as c:  # after a restart: still failed
+        again = c.get(f"/api/games/{g['id']}", headers=headers).json()
+        assert again["status"] == "failed" and again["failure"] == snap["failure"]
+
+
+def test_an_imported_record_has_no_level_to_rematch(client: TestClient) -> None:
+    s = new_game(5)
+    r = client.post("/api/records", json={"record": record(s)})
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/games/{r.json()['id']}/rematch")
+    assert r.status_code == 400 and "imported record" in r.json()["message"]
+
+
+def first_to_act_computer() -> int:
+    """A seed whose first decision is the computer's (Rlr 2's), so it fails at once."""
+    for seed in range(100):
+        if new_game(seed).actor == 1:
+            return seed
+    raise AssertionError("no seed where Rlr 2 acts first")

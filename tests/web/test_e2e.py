@@ -174,3 +174,38 @@ def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
 
 def test_chromium_is_debian_s() -> None:
     assert shutil.which("chromium") or Path(CHROMIUM).exists()
+
+
+def test_a_game_whose_computer_failed_says_so_in_the_page(browser: object,
+                                                          tmp_path: Path) -> None:
+    """A game stored as failed (Games.computer_failed) shows the server's sentence where the
+    decision would be, offers a new game, and never plays on."""
+    from parlor.present.failure import computer_failed
+    from parlor.rules.engine import new_game
+    from parlor.store import GameRow, GameStore
+    from parlor.web.games import FAILED, hash_token
+
+    OUT.mkdir(exist_ok=True)
+    db = tmp_path / "failed.db"
+    seed = next(n for n in range(100) if new_game(n).actor == 1)  # the computer acts first
+    store = GameStore(f"sqlite:///{db}")
+    store.insert(GameRow("failedgame", "play", 0, "expert", seed, "max_turns=200",
+                         time.time()), hash_token("secret-token"))
+    sentence = computer_failed("expert", "raised RuntimeError('bug in the search')")
+    store.mark("failedgame", 0, status=FAILED, result=sentence)
+    store.close()
+    server = Server(db).start()
+    try:
+        page = browser.new_page()  # type: ignore[attr-defined]
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/g/failedgame?t=secret-token")
+        page.wait_for_selector("#phase .failed")
+        assert sentence in " ".join(page.inner_text("#phase").split())
+        assert page.locator("#controls a[href='/']").count() == 1
+        page.screenshot(path=str(OUT / "table-computer-failed.png"))
+        page.goto(server.url + "/")
+        assert "The expert computer failed" in page.inner_text("main")
+        assert errors == []
+    finally:
+        server.stop()

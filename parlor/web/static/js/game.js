@@ -119,6 +119,10 @@ function renderStatus() {
     phaseEl.innerHTML = `<strong>${esc(outcome())}</strong> ${richText(v.result)}`;
     return;
   }
+  if (snap.status === "failed") {  // the server's sentence: a bug, the game stops here
+    phaseEl.innerHTML = `<strong class="failed">${esc(snap.failure)}</strong>`;
+    return;
+  }
   const who = snap.your_turn
     ? '<strong class="you-decide">Your decision</strong>'
     : '<strong class="cpu-decides"><span class="spinner" aria-hidden="true"></span>The computer is thinking…</strong>';
@@ -134,6 +138,10 @@ function renderControls() {
   let html = "";
   if (snap.status === "over") {
     controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">Game over…</button>`;
+    return;
+  }
+  if (snap.status === "failed") {
+    controlsEl.innerHTML = `<a class="btn primary" href="/">New game</a>`;
     return;
   }
   if (snap.your_turn && !busy) {
@@ -271,7 +279,7 @@ async function poll() {
       const r = await api(`/api/games/${gameId}?after=${snap.version}&wait=20&log_from=${logCount}`);
       if (id !== pollId) return;
       if (r.ok) {
-        if (r.body.version !== snap.version) applySnapshot(r.body);
+        if (r.body.version !== snap.version || r.body.status !== snap.status) applySnapshot(r.body);
         if (msgEl.classList.contains("offline")) say("");
       } else if (r.status === 404 || r.status === 403) {
         say((r.body && r.body.message) || "This game is not available.", "error");

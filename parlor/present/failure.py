@@ -1,0 +1,21 @@
+"""What the player reads when the computer player fails (it raised, or answered an action
+that is not legal): the game stops there, and the record goes to the operator's log.
+
+    >>> print(computer_failed("expert", "answered 'attack KS', not a legal action"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    The expert computer failed: it answered 'attack KS', not a legal action. That is a bug in
+    the computer player, so this game cannot go on; the server's log holds its record for the
+    developers. Start a new game from the home page.
+"""
+
+from __future__ import annotations
+
+
+def computer_failed(level: str, reason: str) -> str:
+    """The sentence a failed game shows instead of the next move."""
+    return (f"The {level} computer failed: it {reason}. That is a bug in the computer player, "
+            "so this game cannot go on; the server's log holds its record for the developers. "
+            "Start a new game from the home page.")
+
+
+__all__ = ["computer_failed"]

@@ -1,0 +1,131 @@
+"""Parlor Magic as a PettingZoo AEC environment: ``parlor.research.env()``.
+
+Agents are ``rlr_1`` and ``rlr_2``. The agent to act is whoever the rules say decides now
+(not strictly alternating: a Rlr declares attackers one by one, R8). Each observation is a
+dict: ``observation``, the view tensor of :mod:`parlor.research.observe` (float32, 2,960),
+and ``action_mask`` (int8, 33,966: the numbering of :mod:`parlor.research.numbering`; all
+zero for the agent that does not decide). Rewards come at the end: +1 / -1, 0 each for a
+draw at the turn limit (R17), which is a termination (a rule of the game), not a truncation.
+An illegal action raises the engine's IllegalActionError, whose message cites the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode, encode
+from parlor.research.observe import OBS_SIZE, fill_tensor, new_tensor, observation_string
+from parlor.rules.engine import apply, legal_actions, new_game, returns
+from parlor.rules.state import Phase, Settings, State
+from parlor.rules.view import view
+
+AGENTS = ("rlr_1", "rlr_2")
+#: The tensor's numbers are fractions of small counts; this bound is far outside them.
+OBS_BOUND = 100.0
+
+
+def observation_space() -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_SIZE,), np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_DISTINCT_ACTIONS,), np.int8),
+    })
+
+
+def observe_state(s: State, player: int) -> dict[str, Any]:
+    """The observation dict of ``player`` (from ``view`` only) with its action mask."""
+    tensor = new_tensor()
+    fill_tensor(view(s, player, log=False), tensor)
+    mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
+    if s.actor == player and s.phase is not Phase.OVER:
+        mask[[encode(a) for a in legal_actions(s)]] = 1
+    return {"observation": tensor, "action_mask": mask}
+
+
+class ParlorAECEnv(AECEnv):  # type: ignore[misc]
+    """The raw environment; :func:`env` wraps it in PettingZoo's order checks."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlor_magic_v0",
+                                          "is_parallelizable": False}
+
+    def __init__(self, max_turns: int = 200, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' or None")
+        self.render_mode = render_mode
+        self.settings = Settings(max_turns=max_turns)
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._obs_space = observation_space()
+        self._act_space = spaces.Discrete(NUM_DISTINCT_ACTIONS)
+        self.game: State | None = None
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        deal = int(self._rng.integers(2**63))
+        self.game = new_game(deal, self.settings)
+        self.game.log = None  # observations come from views, never from the log
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {"deal": deal} for a in self.agents}
+        self.agent_selection = AGENTS[self.game.actor]
+        self._settle()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.game is not None
+        return observe_state(self.game, AGENTS.index(agent))
+
+    def step(self, action: int | None) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None and action is not None
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        apply(self.game, decode(int(action)))
+        self._settle()
+
+    def _settle(self) -> None:
+        """Rewards and terminations after a move, and the next agent."""
+        assert self.game is not None
+        s = self.game
+        if s.phase is Phase.OVER:
+            for agent, r in zip(AGENTS, returns(s), strict=True):
+                self.rewards[agent] = r
+                self.terminations[agent] = True
+                self.infos[agent]["result"] = s.result
+            self._accumulate_rewards()
+            return
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.agent_selection = AGENTS[s.actor]
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        return observation_string(view(self.game, self.game.actor, log=False))
+
+    def close(self) -> None:
+        pass
+
+
+def env(max_turns: int = 200, render_mode: str | None = None) -> AECEnv:
+    """The AEC environment, wrapped in PettingZoo's order enforcement."""
+    return wrappers.OrderEnforcingWrapper(ParlorAECEnv(max_turns, render_mode))
+
+
+__all__ = ["AGENTS", "ParlorAECEnv", "env", "observation_space", "observe_state"]

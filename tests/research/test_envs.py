@@ -1,0 +1,54 @@
+"""PettingZoo's api_test and Gymnasium's check_env on the environments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+from parlor.ai.levels import NAMES
+from parlor.research import env
+from parlor.research.gym_env import ParlorGymEnv
+from parlor.research.numbering import encode
+from parlor.rules.actions import Action, IllegalActionError
+
+
+def test_pettingzoo_api_test_passes() -> None:
+    api_test(env(max_turns=30), num_cycles=400)
+
+
+def test_a_pettingzoo_game_runs_to_its_end_with_masked_random_actions_R17() -> None:
+    e = env(max_turns=40)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    steps = 0
+    for _agent in e.agent_iter():
+        obs, _reward, term, trunc, info = e.last()
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        e.step(action)
+        steps += 1
+    assert steps > 20
+    assert "result" in info
+
+
+@pytest.mark.parametrize("level", NAMES)
+def test_gymnasium_check_env_passes_against_every_level(level: str) -> None:
+    check_env(ParlorGymEnv(level, max_turns=30), skip_render_check=True)
+
+
+def test_an_illegal_action_loses_and_names_the_rule() -> None:
+    e = ParlorGymEnv("random", seat=0)
+    obs, _ = e.reset(seed=1)
+    illegal = encode(Action.parse("attack KS"))
+    assert obs["action_mask"][illegal] == 0
+    obs, reward, terminated, truncated, info = e.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"].startswith("R7")
+
+
+def test_illegal_raise_raises_the_engines_error() -> None:
+    e = ParlorGymEnv("random", seat=0, illegal="raise")
+    e.reset(seed=1)
+    with pytest.raises(IllegalActionError, match="R7"):
+        e.step(encode(Action.parse("attack KS")))
