@@ -92,9 +92,13 @@ async def play(client: httpx.AsyncClient, gid: str, token: str, moves: int, seed
             await asyncio.sleep(rng.uniform(*think))
         action = rng.choice(snap["view"]["legal"])
         start = time.perf_counter()
-        r = await client.post(f"/api/games/{gid}/actions", headers=headers,
-                              json={"action": action, "version": snap["version"],
-                                    "log_from": 10**6})
+        try:
+            r = await client.post(f"/api/games/{gid}/actions", headers=headers,
+                                  json={"action": action, "version": snap["version"],
+                                        "log_from": 10**6})
+        except httpx.TransportError as exc:  # reported, and this game stops
+            print(f"game {gid}: {type(exc).__name__} after {done} moves", file=sys.stderr)
+            break
         elapsed = time.perf_counter() - start
         if r.status_code != 200:
             raise SystemExit(f"move refused: {r.status_code} {r.text}")

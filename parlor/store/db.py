@@ -264,6 +264,8 @@ class GameStore:
                                 .values(status=status, result=result, updated=at))
             if done.rowcount != 1:
                 raise StoreConflict(f"game {game_id} is not at version {version}")
+            if self.is_postgres:
+                conn.execute(_NOTIFY, {"payload": f"{game_id} {version}"})
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -300,10 +302,16 @@ class GameStore:
 
     def version(self, game_id: str) -> int | None:
         """The stored game's version (None: no such game): one indexed read."""
+        found = self.head(game_id)
+        return None if found is None else found[0]
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The stored game's version and status (a status may change without an action:
+        :meth:`mark`); None: no such game. One indexed read."""
         with self.engine.connect() as conn:
-            found = conn.execute(select(games.c.version).where(games.c.id == game_id))
-            v = found.scalar_one_or_none()
-            return None if v is None else int(v)
+            r = conn.execute(select(games.c.version, games.c.status)
+                             .where(games.c.id == game_id)).first()
+            return None if r is None else (int(r.version), str(r.status))
 
     def since(self, game_id: str, ply: int) -> tuple[GameRow, list[str]] | None:
         """The game's row and its actions from number ``ply`` on, read together (one

@@ -365,8 +365,16 @@ class Games:
                 self._refresh_locked(live)
 
     def _refresh_locked(self, live: LiveGame) -> None:
-        stored = self.store.version(live.id)
-        if stored is None or stored == live.row.version:
+        head = self.store.head(live.id)
+        if head is None:
+            return
+        stored, status = head
+        if stored == live.row.version:
+            if status != live.row.status:  # marked without an action (a failed computer)
+                found = self.store.since(live.id, stored)
+                if found is not None:
+                    live.row = found[0]
+                    live.changed_at = time.monotonic()
             return
         found = self.store.since(live.id, live.row.version) if stored > live.row.version \
             else None

@@ -36,6 +36,7 @@ from procrastinate import App, PsycopgConnector, RetryStrategy
 from procrastinate.exceptions import ConnectorException
 from procrastinate.jobs import Status
 
+from parlor.ai.failure import AgentFailed
 from parlor.store import libpq_url
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
@@ -100,13 +101,16 @@ async def computer_turn(game_id: str, version: int) -> None:
         job = games.computer_job(live)
         if job is None:
             return
-        text = await asyncio.to_thread(think, job.level, job.seed, job.view, job.legal,
-                                       config.think_budget or None)
-        # the readable pace counts from the game's last change, whoever made it
-        wait = config.pace - (time.time() - live.row.updated)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        applied = await asyncio.to_thread(games.apply_computer, live, job.version, text)
+        try:
+            text = await asyncio.to_thread(think, job.level, job.seed, job.view, job.legal,
+                                           config.think_budget or None)
+            # the readable pace counts from the game's last change, whoever made it
+            wait = config.pace - (time.time() - live.row.updated)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            applied = await asyncio.to_thread(games.apply_computer, live, job.version, text)
+        except AgentFailed as exc:  # a bug: the game stops where it failed, never retried
+            applied = await asyncio.to_thread(games.computer_failed, live, job.version, exc)
         if not applied:
             log.info("game %s moved on from version %d: the decision is dropped", game_id,
                      job.version)
@@ -132,12 +136,15 @@ async def hint(game_id: str, version: int | None, key: str) -> None:
     try:
         live = await asyncio.to_thread(games.get, game_id)
         job = games.hint_job(live, version)
+        try:
+            advice = await asyncio.to_thread(advise, job.seed, job.view, job.legal,
+                                             config.hint_budget or None)
+        except AgentFailed as exc:  # logged with the record; the player is told
+            raise games.hint_failed(live, exc) from exc
     except GameError as exc:
         answer = HintAnswer(error=exc.code, status=exc.status, message=exc.message,
                             version=exc.extra.get("version"))
     else:
-        advice = await asyncio.to_thread(advise, job.seed, job.view, job.legal,
-                                         config.hint_budget or None)
         answer = HintAnswer(advice=asdict(advice))
     await asyncio.to_thread(games.store.put_answer, key, json.dumps(asdict(answer)))
 
