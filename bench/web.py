@@ -80,8 +80,11 @@ async def play(client: httpx.AsyncClient, gid: str, token: str, moves: int, seed
     snap: dict[str, Any] | None = None
     while done < moves and time.monotonic() < deadline:
         if snap is None or not snap["your_turn"]:  # wait for the computer (long polling)
-            r = await client.get(f"/api/games/{gid}", headers=headers,
-                                 params={"after": after, "wait": 10, "log_from": 10**6})
+            try:
+                r = await client.get(f"/api/games/{gid}", headers=headers,
+                                     params={"after": after, "wait": 10, "log_from": 10**6})
+            except httpx.TransportError:  # a connection the server closed: ask again
+                continue
             snap = r.json()
             after = snap["version"]
         if snap["status"] != "live":
@@ -160,7 +163,9 @@ async def spread_play(bases: list[str], games: int, level: str, seconds: float,
                       think: tuple[float, float]) -> tuple[list[float], float, int, int]:
     """Games made and played round-robin over ``bases``: (round trips, wall, the players'
     moves, every action committed meanwhile)."""
-    limits = httpx.Limits(max_connections=games * 2 + 10, max_keepalive_connections=games * 2)
+    # idle connections are dropped before uvicorn's 5 s keep-alive closes them under us
+    limits = httpx.Limits(max_connections=games * 2 + 10, max_keepalive_connections=games * 2,
+                          keepalive_expiry=2.0)
     clients = [httpx.AsyncClient(base_url=b, timeout=120, limits=limits) for b in bases]
     try:
         made = []
