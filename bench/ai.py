@@ -23,8 +23,9 @@ expert searches 0.3 s with its priors judged at the end of its own turn):
     strong vs intermediate  200 games  84.2%  +-5.0   (strong: priors after the opponent's turn)
     expert vs strong        200 games  70.0%  +-6.4
     expert think time: p50 0.300 s, p95 0.301 s per decision that reached it
-    expert vs os_ismcts      20 games  100.0%         (20-0; Wilson 95% 83.9-100%; OpenSpiel's
-                             ISMCTS, random rollouts, equal time 0.3 s; a loaded machine)
+    expert vs os_ismcts      40 games  100.0%         (40-0; Wilson 95% 91.2-100%; OpenSpiel's
+                             ISMCTS, random rollouts, equal time 0.3 s; seeds 1000-1039, a
+                             loaded machine)
 
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at

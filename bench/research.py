@@ -5,7 +5,8 @@
 
 Every workload plays the same ``--games`` deals (seeds 0 …) with uniformly random legal
 actions to the end (200-turn limit); one run interleaves the workloads, ``--repeats`` times,
-and times each by process CPU time:
+and times each by process CPU time (interleaved game by game: every workload plays deal 0,
+then every workload deal 1, …):
 
 * ``native``        ``legal_actions`` + ``apply``, with the game log on (as the OpenSpiel
                     game keeps it, for information states);
@@ -43,9 +44,9 @@ from parlor.rules.engine import apply, legal_actions, new_game  # noqa: E402
 from parlor.rules.view import view  # noqa: E402
 
 
-def native(games: int, log: bool = True, observe: bool = False) -> int:
+def native(seeds: range, log: bool = True, observe: bool = False) -> int:
     n = 0
-    for seed in range(games):
+    for seed in seeds:
         s = new_game(seed)
         if not log:
             s.log = None
@@ -59,10 +60,13 @@ def native(games: int, log: bool = True, observe: bool = False) -> int:
     return n
 
 
-def openspiel(games: int) -> int:
-    game = spiel.load()
+GAME = spiel.load()
+
+
+def openspiel(seeds: range) -> int:
+    game = GAME
     n = 0
-    for seed in range(games):
+    for seed in seeds:
         state = game.new_initial_state()
         state.apply_action(seed)  # the deal: seed ``seed``, as new_game(seed)
         rng = random.Random(seed)
@@ -72,10 +76,10 @@ def openspiel(games: int) -> int:
     return n
 
 
-def pettingzoo(games: int) -> int:
+def pettingzoo(seeds: range) -> int:
     e = env()
     n = 0
-    for seed in range(games):
+    for seed in seeds:
         e.reset(seed=seed)
         rng = random.Random(seed)
         for _agent in e.agent_iter():
@@ -89,12 +93,12 @@ def pettingzoo(games: int) -> int:
     return n
 
 
-WORKLOADS: dict[str, Callable[[int], int]] = {
+WORKLOADS: dict[str, Callable[[range], int]] = {
     "native": native,
     "openspiel": openspiel,
-    "native+view": lambda g: native(g, log=False, observe=True),
+    "native+view": lambda seeds: native(seeds, log=False, observe=True),
     "pettingzoo": pettingzoo,
-    "native bare": lambda g: native(g, log=False),
+    "native bare": lambda seeds: native(seeds, log=False),
 }
 
 
@@ -107,13 +111,19 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.repeats} interleaved repeats, process CPU time")
     rates: dict[str, list[float]] = {k: [] for k in WORKLOADS}
     for r in range(args.repeats):
-        for name, run in WORKLOADS.items():
-            t0 = time.process_time()
-            n = run(args.games)
-            dt = time.process_time() - t0
-            rates[name].append(n / dt)
-            print(f"  repeat {r + 1}: {name:<12} {n:6d} decisions {dt:6.2f} s "
-                  f"{n / dt:9.0f}/s", flush=True)
+        # interleaved game by game, so that a change in the machine's load hits every
+        # workload alike
+        count = dict.fromkeys(WORKLOADS, 0)
+        cpu = dict.fromkeys(WORKLOADS, 0.0)
+        for seed in range(args.games):
+            for name, run in WORKLOADS.items():
+                t0 = time.process_time()
+                count[name] += run(range(seed, seed + 1))
+                cpu[name] += time.process_time() - t0
+        for name in WORKLOADS:
+            rates[name].append(count[name] / cpu[name])
+            print(f"  repeat {r + 1}: {name:<12} {count[name]:6d} decisions {cpu[name]:6.2f} s "
+                  f"{count[name] / cpu[name]:9.0f}/s", flush=True)
     print()
     print("decisions/s (median of the repeats):")
     med = {k: statistics.median(v) for k, v in rates.items()}

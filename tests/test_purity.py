@@ -16,7 +16,8 @@ import pytest
 RULES = Path(__file__).resolve().parent.parent / "parlor" / "rules"
 MODULES = sorted(RULES.rglob("*.py"))
 
-FORBIDDEN_LAYERS = ("parlor.ai", "parlor.store", "parlor.web", "parlor.cli")
+FORBIDDEN_LAYERS = ("parlor.ai", "parlor.store", "parlor.web", "parlor.cli", "parlor.terminal",
+                    "parlor.present", "parlor.research")
 FORBIDDEN_LIBRARIES = frozenset(
     {
         "socket",

@@ -4,5 +4,6 @@ It turns what the engine decides into the sentences people read; the notation (`
 ``1:KS``) stays in records, tooltips and typed input. It reads only :mod:`parlor.rules`.
 
 * :mod:`~parlor.present.explain` — the "why" of each ranking decision of the log (903-1106);
-* :mod:`~parlor.present.phases` — what each phase of the turn asks of the actor.
+* :mod:`~parlor.present.phases` — what each phase of the turn asks of the actor;
+* :mod:`~parlor.present.tournament` — standings notes and ransom questions (1300).
 """

@@ -1,5 +1,6 @@
 """What the player reads when the computer player fails (it raised, or answered an action
-that is not legal): the game stops there, and the record goes to the operator's log.
+that is not legal): a game stops there, a hint is not given, and the record goes to the
+operator's log.
 
     >>> print(computer_failed("expert", "answered 'attack KS', not a legal action"))
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -18,4 +19,11 @@ def computer_failed(level: str, reason: str) -> str:
             "Start a new game from the home page.")
 
 
-__all__ = ["computer_failed"]
+def hint_failed(level: str, reason: str) -> str:
+    """The sentence a hint shows when the computer player that gives it fails."""
+    return (f"No hint: the {level} computer failed: it {reason}. That is a bug in the computer "
+            "player, and the server's log holds the game's record for the developers; the "
+            "game goes on.")
+
+
+__all__ = ["computer_failed", "hint_failed"]

@@ -1,8 +1,10 @@
 """Tournament play (rules 1300, R32): teams, talents, payouts, ransoms, pairings, standings.
 
-Pure: no I/O and no clock. A :class:`Tournament` is an immutable value; every step returns a
-new one, and its randomness (the lot that orders equal players, the seed of each deal) comes
-from the tournament's seed and the round number alone, so a tournament replays exactly.
+Pure: no I/O and no clock of its own. A :class:`Tournament` is an immutable value; every step
+returns a new one, and its randomness (the lot that orders equal players, the seed of each
+deal) comes from the tournament's seed and the round number alone, so a tournament replays
+exactly. A tournament with a time limit is told the time that has passed when a round ends
+(:func:`end_round`'s ``elapsed``); a front-end reads its clock and passes it in.
 
     >>> t = new_tournament([("A", ["Ann", "Al"]), ("B", ["Bo", "Bea"])], seed=1)
     >>> rnd = pair_round(t)
@@ -15,8 +17,7 @@ from the tournament's seed and the round number alone, so a tournament replays e
     (0, 8)
 
 The choices this module makes where rule 1300 leaves the point open (1301 says pairing is
-"by agreement") are numbered 1307-1312, after rule 1306 of ``docs/rules.md``;
-:data:`RULES_NOTE` is their text, to be added there.
+"by agreement") are numbered 1307-1312 in ``docs/rules.md``, after rule 1306.
 
 * **Payouts** by the winner's life at the end of the game (1303): above 8 the loser pays all
   its talents, 5-8 a ransom of (life - 4) is set and the loser plays on with single-card
@@ -24,11 +25,15 @@ The choices this module makes where rule 1300 leaves the point open (1301 says p
 * **Pairing** (1307): every round pairs as many players still in as possible, each against a
   player of another team, in standings order (most talents first, then a seeded lot), each
   player taking the first opponent it has met the fewest times. Players left over sit out.
-* **Ransoms** (1308-1310) are paid between rounds, by the prisoner's richest teammate who
-  keeps at least one talent after paying (or by several, richest first, if none can alone).
+* **Ransoms** (1308-1310) are paid between rounds, never after the last one, by any
+  player(s) of the prisoner's team, the prisoner included [R32]: automatically by the richest
+  who keeps at least one talent after paying (or by several, richest first), except for a
+  team with a person on it, who is asked (:func:`answer_ransom`: pay, and who pays, or
+  decline).
 * **Out** (1302, 1311): a player with no talents is out for good; ransoms it holds or owes
   lapse.
-* **Winning** (1312): most talents after the last round; equal talents share the place.
+* **Winning** (1312): most talents after the last round, or once the time limit has passed
+  at the end of a round; equal talents share the place.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 from parlor.rules.state import Settings
 
@@ -87,15 +93,24 @@ def payout(winner_life: int) -> Payout:
 
 @dataclass(frozen=True, slots=True)
 class TournamentSettings:
-    rounds: int = DEFAULT_ROUNDS  # 1302: the set number of rounds
+    """How the tournament is run. It ends by ``rounds`` or by ``time_limit`` (seconds), the
+    organiser's choice (1312): exactly one of the two is set."""
+
+    rounds: int | None = DEFAULT_ROUNDS  # 1312: the set number of rounds
     talents: int = DEFAULT_TALENTS  # 1302: each player's dole
     max_turns: int = 200  # 1203: a game's turn limit (a draw after it)
     match_play: bool = True  # 1306: match strictures (closed Discard piles)
-    auto_ransom: bool = True  # 1308: teammates pay ransoms when able (off: never)
+    auto_ransom: bool = True  # 1308: computer teams pay ransoms when able (off: never)
+    time_limit: float | None = None  # 1312.1: the set length of time, in seconds
 
     def __post_init__(self) -> None:
-        if self.rounds < 1:
+        if (self.rounds is None) == (self.time_limit is None):
+            raise TournamentError("a tournament ends after a set number of rounds or a set "
+                                  "length of time: choose one of the two (1312)")
+        if self.rounds is not None and self.rounds < 1:
             raise TournamentError("a tournament needs at least one round")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise TournamentError("a time limit must be more than 0 seconds (1312.1)")
         if self.talents < 1:
             raise TournamentError("each player needs a dole of at least one talent (1302)")
         if self.max_turns < 1:
@@ -112,6 +127,7 @@ class Player:
     draws: int = 0
     byes: int = 0
     out_round: int | None = None  # the round in which it lost its last talent
+    human: bool = False  # a person: its team is asked about its ransoms (1308.2)
 
     @property
     def is_in(self) -> bool:
@@ -192,6 +208,8 @@ class Tournament:
     ransoms: tuple[Ransom, ...] = ()
     results: tuple[Settlement, ...] = ()
     log: tuple[str, ...] = field(default=())
+    asked: tuple[Ransom, ...] = ()  # ransoms a person's team must answer before the next round
+    ended: bool = False  # set by end_round when the tournament is over (1312)
 
     @property
     def teams(self) -> tuple[str, ...]:
@@ -207,8 +225,10 @@ class Tournament:
 
 
 def new_tournament(teams: Sequence[tuple[str, Sequence[str]]],
-                   settings: TournamentSettings | None = None, seed: int = 0) -> Tournament:
-    """A tournament of ``teams`` (name, player names), each player with the dole (1302)."""
+                   settings: TournamentSettings | None = None, seed: int = 0,
+                   humans: Sequence[str] = ()) -> Tournament:
+    """A tournament of ``teams`` (name, player names), each player with the dole (1302).
+    ``humans`` names the players who are people: their teams answer their own ransoms."""
     ts = settings or TournamentSettings()
     players: list[Player] = []
     names: set[str] = set()
@@ -223,11 +243,16 @@ def new_tournament(teams: Sequence[tuple[str, Sequence[str]]],
             if name in names:
                 raise TournamentError(f"player name {name!r} is used twice")
             names.add(name)
-            players.append(Player(name, team, ts.talents))
+            players.append(Player(name, team, ts.talents, human=name in humans))
     if len(team_names) < 2:
         raise TournamentError("a tournament needs at least two teams (1301)")
+    unknown = sorted(set(humans) - names)
+    if unknown:
+        raise TournamentError(f"no player named {unknown[0]!r}")
+    length = (f"{ts.rounds} round{'s' if ts.rounds != 1 else ''}" if ts.rounds is not None
+              else f"a time limit of {_duration(ts.time_limit or 0)}")
     log = (f"{len(players)} players in {len(team_names)} teams, {ts.talents} talents each, "
-           f"{ts.rounds} rounds (1301, 1302)",)
+           f"{length} (1301, 1302, 1312)",)
     return Tournament(ts, seed, tuple(players), log=log)
 
 
@@ -255,9 +280,23 @@ def meetings(t: Tournament, a: int, b: int) -> int:
     return sum(1 for r in t.results if set(r.outcome.seats) == pair)
 
 
+def _duration(seconds: float) -> str:
+    """
+    >>> _duration(90), _duration(3600), _duration(45)
+    ('1 min 30 s', '60 min', '45 s')
+    """
+    m, sec = divmod(round(seconds), 60)
+    if not m:
+        return f"{sec} s"
+    return f"{m} min {sec} s" if sec else f"{m} min"
+
+
 def is_over(t: Tournament) -> bool:
-    """After the last round, or once no two players still in are of different teams."""
-    if t.round >= t.settings.rounds:
+    """After the last round, once the time limit has passed at the end of a round (1312.1),
+    or once no two players still in are of different teams."""
+    if t.ended:
+        return True
+    if t.settings.rounds is not None and t.round >= t.settings.rounds:
         return True
     return max_games(_sizes(t, [i for i, p in enumerate(t.players) if p.is_in])) == 0
 
@@ -276,6 +315,11 @@ def pair_round(t: Tournament) -> Round:
     """
     if is_over(t):
         raise TournamentError("the tournament is over: no round to pair")
+    if t.asked:
+        r = t.asked[0]
+        raise TournamentError(
+            f"team {t.players[r.prisoner].team} must first answer whether it pays the "
+            f"ransom of {t.players[r.prisoner].name} (1308.2)")
     number = t.round + 1
     rng = random.Random(f"parlor-tournament:{t.seed}:{number}")
     ids = [i for i, p in enumerate(t.players) if p.is_in]
@@ -397,26 +441,42 @@ def _lapse(t: Tournament) -> Tournament:
 # -- ransoms and the end of a round (1308-1310) ------------------------------------------------
 
 
-def ransom_payers(t: Tournament, r: Ransom) -> list[tuple[int, int]]:
-    """Who pays ransom ``r`` now, and how much each (empty: it cannot be paid yet).
+def _team_in(t: Tournament, player: int) -> list[int]:
+    """The players of ``player``'s team still in the tournament, itself included."""
+    team = t.players[player].team
+    return [i for i, p in enumerate(t.players) if p.team == team and p.is_in]
 
-    The prisoner's teammates still in the tournament pay, never the prisoner itself (1308).
-    A payer keeps at least one talent (1309). The richest teammate able to pay it alone does
-    (the first listed among equals); otherwise teammates club together, richest first, if
-    together they can cover it."""
-    team = t.players[r.prisoner].team
-    mates = [i for i, p in enumerate(t.players)
-             if p.team == team and i != r.prisoner and p.is_in]
-    mates.sort(key=lambda i: -t.players[i].talents)  # stable: listing order among equals
-    spare = {i: t.players[i].talents - 1 for i in mates}
-    alone = [i for i in mates if spare[i] >= r.amount]
+
+def asks(t: Tournament, r: Ransom) -> bool:
+    """Whether the prisoner's team has a person still in, who is asked about ``r`` (1308.2)."""
+    return any(t.players[i].human for i in _team_in(t, r.prisoner))
+
+
+def can_pay(t: Tournament, r: Ransom) -> bool:
+    """Whether the prisoner's team can pay ``r`` now, each payer keeping a talent (1309)."""
+    return sum(t.players[i].talents - 1 for i in _team_in(t, r.prisoner)) >= r.amount
+
+
+def ransom_payers(t: Tournament, r: Ransom) -> list[tuple[int, int]]:
+    """Who pays ransom ``r`` when its team pays by itself, and how much each (empty: it
+    cannot be paid yet).
+
+    Any player(s) of the prisoner's team still in the tournament may pay, the prisoner
+    included [R32] (1308). A payer keeps at least one talent (1309). The richest player able
+    to pay it alone does (the first listed among equals); otherwise they club together,
+    richest first, if together they can cover it. This is also the answer offered first to a
+    person who is asked (1308.2)."""
+    team = _team_in(t, r.prisoner)
+    team.sort(key=lambda i: -t.players[i].talents)  # stable: listing order among equals
+    spare = {i: t.players[i].talents - 1 for i in team}
+    alone = [i for i in team if spare[i] >= r.amount]
     if alone:
         return [(alone[0], r.amount)]
     if sum(spare.values()) < r.amount:
         return []
     out: list[tuple[int, int]] = []
     due = r.amount
-    for i in mates:
+    for i in team:
         give = min(spare[i], due)
         if give:
             out.append((i, give))
@@ -426,31 +486,71 @@ def ransom_payers(t: Tournament, r: Ransom) -> list[tuple[int, int]]:
     return out
 
 
-def pay_ransoms(t: Tournament) -> Tournament:
-    """Pay every ransom that can be paid, oldest first (1308-1310)."""
-    t = _lapse(t)
-    if not t.settings.auto_ransom or not t.ransoms:
-        return t
+def _pay(t: Tournament, r: Ransom, payers: Sequence[tuple[int, int]]) -> Tournament:
+    """Move the talents of ransom ``r`` from ``payers`` to its holder and release it."""
     players = list(t.players)
-    log = list(t.log)
-    keep: list[Ransom] = []
-    for r in t.ransoms:
-        payers = ransom_payers(replace(t, players=tuple(players)), r)
-        if not payers:
-            keep.append(r)
-            continue
-        for i, amount in payers:
-            _set(players, i, talents=players[i].talents - amount)
-        _set(players, r.holder, talents=players[r.holder].talents + r.amount)
-        who = " and ".join(f"{players[i].name} ({n})" for i, n in payers)
-        log.append(f"{who} pay{'s' if len(payers) == 1 else ''} the ransom of "
+    for i, amount in payers:
+        _set(players, i, talents=players[i].talents - amount)
+    _set(players, r.holder, talents=players[r.holder].talents + r.amount)
+    who = " and ".join(f"{players[i].name} ({n})" for i, n in payers)
+    log = [*t.log, f"{who} pay{'s' if len(payers) == 1 else ''} the ransom of "
                    f"{players[r.prisoner].name}: {_talents(r.amount)} to "
-                   f"{players[r.holder].name} (1308)")
-    before = dict.fromkeys(r.prisoner for r in t.ransoms)
-    for i in before:
-        if all(r.prisoner != i for r in keep):
-            log.append(f"{players[i].name} is released: two-card draws again (1310)")
-    return replace(t, players=tuple(players), ransoms=tuple(keep), log=tuple(log))
+                   f"{players[r.holder].name} (1308)"]
+    left = list(t.ransoms)
+    left.remove(r)
+    if all(x.prisoner != r.prisoner for x in left):
+        log.append(f"{players[r.prisoner].name} is released: two-card draws again (1310)")
+    return replace(t, players=tuple(players), ransoms=tuple(left), log=tuple(log))
+
+
+def pay_ransoms(t: Tournament) -> Tournament:
+    """Between rounds: pay, oldest first, every ransom its team pays by itself (1308.1). A team
+    with a person still in pays nothing here: it is asked (1308.2, :func:`answer_ransom`)."""
+    t = _lapse(t)
+    if not t.settings.auto_ransom:
+        return t
+    for r in list(t.ransoms):
+        if r not in t.ransoms or asks(t, r):
+            continue
+        payers = ransom_payers(t, r)
+        if payers:
+            t = _pay(t, r, payers)
+    return t
+
+
+def answer_ransom(t: Tournament, r: Ransom,
+                  payers: Sequence[tuple[int, int]] | None) -> Tournament:
+    """A person's team answers ransom ``r`` (1308.2): ``payers`` lists who pays how much (any
+    player(s) of the team still in, the prisoner included, each keeping a talent, 1309; the
+    amounts add up to the ransom), or None to decline. A declined ransom stands: the prisoner
+    keeps to single-card draws, and its team is asked again before the next round."""
+    if r not in t.asked:
+        raise TournamentError("that ransom is not waiting for an answer (1308.2)")
+    asked = tuple(x for x in t.asked if x != r)
+    prisoner = t.players[r.prisoner]
+    if payers is None:
+        line = (f"Team {prisoner.team} declines to pay the ransom of {prisoner.name} "
+                f"({_talents(r.amount)}): single-card draws go on (1308.2)")
+        return replace(t, asked=asked, log=(*t.log, line))
+    team = set(_team_in(t, r.prisoner))
+    seen: set[int] = set()
+    for i, amount in payers:
+        if i not in team:
+            raise TournamentError(f"only players of team {prisoner.team} still in may pay "
+                                  f"the ransom of {prisoner.name} (1308)")
+        if i in seen:
+            raise TournamentError(f"{t.players[i].name} is listed twice")
+        seen.add(i)
+        if amount < 1:
+            raise TournamentError("each payer pays at least one talent")
+        if t.players[i].talents - amount < 1:
+            raise TournamentError(f"{t.players[i].name} has {_talents(t.players[i].talents)}"
+                                  ": a payer keeps at least one (1309)")
+    total = sum(amount for _, amount in payers)
+    if total != r.amount:
+        raise TournamentError(f"the ransom of {prisoner.name} is {_talents(r.amount)}, "
+                              f"not {total} (1303.2)")
+    return replace(_pay(t, r, payers), asked=asked)
 
 
 def sit_out(t: Tournament, rnd: Round) -> Tournament:
@@ -466,23 +566,43 @@ def sit_out(t: Tournament, rnd: Round) -> Tournament:
     return replace(t, players=tuple(players), log=tuple(log))
 
 
-def end_round(t: Tournament) -> Tournament:
-    """Close a round: ransoms are paid (1308), then the round counts as played."""
-    t = pay_ransoms(t)
-    t = replace(t, round=t.round + 1)
+def end_round(t: Tournament, elapsed: float | None = None) -> Tournament:
+    """Close a round. If it was the last (the set rounds are played, or ``elapsed``, the
+    seconds since the tournament began, has reached its time limit, 1312.1, or no two
+    players still in are of different teams), the tournament is over and an unpaid ransom
+    simply stands. Otherwise the break between rounds begins: the ransoms teams pay by
+    themselves are paid (1308.1), and those of a person's team that it can pay are asked
+    (1308.2, :attr:`Tournament.asked`)."""
+    if t.settings.time_limit is not None and elapsed is None:
+        raise TournamentError("a tournament with a time limit needs the time elapsed at the "
+                              "end of each round (1312.1)")
+    t = replace(t, round=t.round + 1, asked=())
+    timed_out = (t.settings.time_limit is not None and elapsed is not None
+                 and elapsed >= t.settings.time_limit)
+    if timed_out:
+        t = replace(t, ended=True, log=(
+            *t.log, f"The time limit ({_duration(t.settings.time_limit or 0)}) has passed: "
+                    "no new round starts (1312.1)"))
     if is_over(t):
-        t = replace(t, log=(*t.log, _final_line(t)))
-    return t
+        t = replace(_lapse(t), ended=True)
+        if t.ransoms:
+            t = replace(t, log=(*t.log, "Unpaid ransoms stand: nothing is left to be freed "
+                                        "from (1308)"))
+        return replace(t, log=(*t.log, _final_line(t)))
+    t = pay_ransoms(t)
+    asked = tuple(r for r in t.ransoms if asks(t, r) and can_pay(t, r))
+    return replace(t, asked=asked)
 
 
-def play_round(t: Tournament, rnd: Round, outcomes: Sequence[Outcome]) -> Tournament:
+def play_round(t: Tournament, rnd: Round, outcomes: Sequence[Outcome],
+               elapsed: float | None = None) -> Tournament:
     """A whole round at once: sitters, every game's settlement, then :func:`end_round`."""
     if rnd.number != t.round + 1:
         raise TournamentError(f"round {rnd.number} is not the next round ({t.round + 1})")
     t = sit_out(t, rnd)
     for o in outcomes:
         t = settle(t, o)
-    return end_round(t)
+    return end_round(t, elapsed)
 
 
 # -- standings (1312) ---------------------------------------------------------------------------
@@ -555,45 +675,46 @@ def _final_line(t: Tournament) -> str:
     return f"{' and '.join(names)} share the win with {_talents(best)} each (1312)"
 
 
-RULES_NOTE = """\
-**1307.** Pairing [Choice]. Each round pairs the players still in (1302), never two of the same
-team (1301), in as many games as the teams allow.
-- 1307.1 Order: most talents first; equal talents in an order drawn by lot from the tournament's
-  seed for that round.
-- 1307.2 If not everyone can play, those who sit out are chosen among the players whose absence
-  still allows the most games: the fewest rounds sat out so far first, then the lowest in the
-  order. Sitting out pays nothing.
-- 1307.3 Down the order, each unpaired player meets the first unpaired player of another team
-  whom it has met the fewest times, so long as everyone else left can still be paired. The higher
-  player sits as Rlr 1; who goes first is still dealt at random (106).
-- 1307.4 Each game is dealt from a seed drawn from the tournament's seed, so the pairings and
-  deals of a tournament replay exactly.
-
-**1308.** Ransom [Choice]. Ransoms are paid between rounds, after all the round's games, oldest
-first. The prisoner's teammates pay, never the prisoner itself: the teammate with the most
-talents pays it whole if it can, otherwise teammates club together, richest first. Payment is
-automatic whenever it is possible (a setting can turn it off: then no ransom is ever paid).
-
-**1309.** A payer always keeps at least one talent: paying a ransom never puts a player out.
-
-**1310.** A player held by several ransoms (one per 5-8 loss) draws single cards until all are
-paid. Released, it draws two again from its next game on.
-
-**1311.** A player with no talents is out for good. A ransom owed by a player who is out, or owed
-to one, lapses, and in the second case the prisoner is released without payment.
-
-**1312.** The tournament ends after the set number of rounds, or sooner once no two players still
-in are of different teams. Players are ranked by talents. Equal talents share a place, and
-players tied for the most talents share the win. Team totals are shown for information only.
-A game that reaches the turn limit (1203) is a draw and pays nothing (1305). The payout uses the
-winner's life when the game ends, a resignation included.
-"""
+def report(t: Tournament, levels: Sequence[str]) -> dict[str, Any]:
+    """The whole tournament as plain JSON-able data: the report of ``parlor tournament`` and
+    of the web app's export. ``levels`` gives each player's level as its front-end names it
+    ("human" for the person)."""
+    place = {st.player: st.place for st in standings(t)}
+    return {
+        "settings": asdict(t.settings),
+        "seed": t.seed,
+        "rounds_played": t.round,
+        "teams": {team: [p.name for p in t.players if p.team == team] for team in t.teams},
+        "winners": [t.players[i].name for i in winners(t)],
+        "players": [
+            {"name": p.name, "team": p.team, "level": levels[i],
+             "place": place[i], "talents": p.talents, "wins": p.wins,
+             "losses": p.losses, "draws": p.draws, "sat_out": p.byes,
+             "out_round": p.out_round,
+             "ransom_owed": sum(r.amount for r in t.ransoms if r.prisoner == i)}
+            for i, p in enumerate(t.players)],
+        "team_standings": [asdict(ts) for ts in team_standings(t)],
+        "games": [
+            {"round": st.outcome.round, "table": st.outcome.table,
+             "rlr1": t.players[st.outcome.seats[0]].name,
+             "rlr2": t.players[st.outcome.seats[1]].name,
+             "seed": st.outcome.seed,
+             "winner": None if st.outcome.winner is None
+             else t.players[st.outcome.winner].name,
+             "winner_life": st.outcome.winner_life, "turns": st.outcome.turns,
+             "how": st.outcome.how, "bracket": st.bracket, "paid": st.paid,
+             "ransom": st.ransom}
+            for st in t.results],
+        "open_ransoms": [
+            {"prisoner": t.players[r.prisoner].name, "holder": t.players[r.holder].name,
+             "amount": r.amount, "round": r.round} for r in t.ransoms],
+        "log": list(t.log),
+    }
 
 
 __all__ = [
     "DEFAULT_ROUNDS",
     "DEFAULT_TALENTS",
-    "RULES_NOTE",
     "Outcome",
     "Pairing",
     "Payout",
@@ -606,6 +727,9 @@ __all__ = [
     "Tournament",
     "TournamentError",
     "TournamentSettings",
+    "answer_ransom",
+    "asks",
+    "can_pay",
     "end_round",
     "is_over",
     "max_games",
@@ -616,6 +740,7 @@ __all__ = [
     "payout",
     "play_round",
     "ransom_payers",
+    "report",
     "settle",
     "sit_out",
     "standings",

@@ -29,6 +29,10 @@ from parlor.rules.state import (
 )
 from parlor.rules.table import entity_text
 
+#: The viewer of :func:`view` who plays neither side: a spectator sees both sides as an
+#: opponent does (no Hand, no Draw order, no drawn cards) and the public log sentences (R30).
+SPECTATOR = -1
+
 
 @dataclass(frozen=True, slots=True)
 class TableCard:
@@ -167,7 +171,8 @@ def _combat(cb: Combat) -> CombatView:
 
 
 def view(s: State, player: int, log: bool = True) -> View:
-    """Everything ``player`` may see now, and nothing else (R30). ``log=False`` leaves the
+    """Everything ``player`` may see now, and nothing else (R30); ``player`` may be
+    :data:`SPECTATOR`, who sees only what is public. ``log=False`` leaves the
     game log out (callers that already hold it need not rebuild it every move)."""
     from parlor.rules.engine import legal_actions
 
@@ -292,4 +297,4 @@ def legal_from_view(v: View) -> list[Action]:
     return [Action.parse(a) for a in v.legal]
 
 
-__all__ = ["View", "legal_from_view", "resample", "view"]
+__all__ = ["SPECTATOR", "View", "legal_from_view", "resample", "view"]

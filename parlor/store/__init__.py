@@ -14,6 +14,7 @@ from parlor.store.db import (
     libpq_url,
     sqlalchemy_url,
 )
+from parlor.store.tournaments import StoredTournament, TournamentRow, TournamentStore
 
-__all__ = ["CHANNEL", "GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url",
-           "libpq_url", "sqlalchemy_url"]
+__all__ = ["CHANNEL", "GameRow", "GameStore", "StoreConflict", "StoredGame", "StoredTournament",
+           "TournamentRow", "TournamentStore", "default_url", "libpq_url", "sqlalchemy_url"]

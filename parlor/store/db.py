@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Float,
     ForeignKey,
@@ -56,7 +57,7 @@ games = Table(
     Column("token_hash", String(64), nullable=False),
     Column("human", Integer, nullable=False),  # the human's seat, 0 = Rlr 1
     Column("level", String(32), nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # 64 bits (migration 0004)
     Column("settings", String(200), nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),

@@ -80,11 +80,8 @@ class TerminalGame:
         """One line of the game log, with the reasoning behind ranking decisions (from the
         event's comparison, ``Event.why``)."""
         self.console.print(self.event_text(text, rule))
-        try:
-            reason = why(kind, text, comparison)
-        except Exception:  # the explanation is a help, never a reason to stop
-            reason = None
-        if isinstance(reason, dict) and isinstance(reason.get("text"), str):
+        reason = why(kind, text, comparison)
+        if reason is not None:
             self.console.print(Padding(Text("why: " + reason["text"], style=DIM),
                                        (0, 0, 0, 4)))
 

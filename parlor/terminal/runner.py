@@ -8,6 +8,7 @@ the ransoms; the tables and the report are drawn by :mod:`parlor.terminal.standi
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from parlor.ai.failure import AgentFailed
+from parlor.present.tournament import ransom_question
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import record
 from parlor.rules.state import State
@@ -26,11 +28,13 @@ from parlor.rules.tournament import (
     Pairing,
     Tournament,
     TournamentSettings,
+    answer_ransom,
     is_over,
     max_games,
     new_tournament,
     pair_round,
     play_round,
+    ransom_payers,
 )
 from parlor.terminal import standings
 from parlor.terminal.computer import Computer
@@ -129,21 +133,25 @@ class Runner:
         teams: dict[str, list[str]] = {}
         for e in self.entries:
             teams.setdefault(e.team, []).append(e.name)
-        t = new_tournament(list(teams.items()), self.settings, self.seed)
+        people = [e.name for e in self.entries if e.level == HUMAN]
+        t = new_tournament(list(teams.items()), self.settings, self.seed, people)
+        rounds = self.settings.rounds or 1  # by time: the bar counts one round at a time
+        of = f"/{self.settings.rounds}" if self.settings.rounds else ""
+        started = time.monotonic()
         self.console.print(Text(t.log[0], style="bold"))
         done = 0
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
                             disable=not self.console.is_terminal, transient=True)
         per_round = max_games([len(v) for v in teams.values()])
-        task = progress.add_task("tournament", total=per_round * self.settings.rounds)
+        task = progress.add_task("tournament", total=per_round * rounds)
         shown = len(t.log)
         with progress:
             while not is_over(t):
                 rnd = pair_round(t)
-                left = self.settings.rounds - rnd.number
+                left = max(0, rounds - rnd.number)
                 progress.update(task, total=done + len(rnd.pairings) * (left + 1),
-                                description=f"round {rnd.number}/{self.settings.rounds}",
+                                description=f"round {rnd.number}{of}",
                                 refresh=True)
                 outcomes = []
                 humans = [p for p in rnd.pairings
@@ -166,11 +174,42 @@ class Runner:
                     self.save_record(p, s)
                     done += 1
                     progress.update(task, completed=done, refresh=True)
-                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table))
+                t = play_round(t, rnd, sorted(outcomes, key=lambda o: o.table),
+                               time.monotonic() - started)
                 if not self.quiet:
                     self.show_round(t, rnd.number, t.log[shown:])
                 shown = len(t.log)
+                if t.asked:
+                    progress.stop()
+                    t = self.ask_ransoms(t)
+                    progress.start()
         self.show_final(t)
+        return t
+
+    def ask_ransoms(self, t: Tournament) -> Tournament:
+        """The person's team answers each ransom it owes (1308.2): pay (who pays), or not."""
+        assert self.read is not None
+        while t.asked:
+            r = t.asked[0]
+            offer = ransom_payers(t, r)
+            names = {p.name.lower(): i for i, p in enumerate(t.players)}
+            who = ",".join(f"{t.players[i].name}:{n}" for i, n in offer)
+            self.console.print(Text(ransom_question(t, r), style="magenta"))
+            answer = self.read(f"Pay it? Enter for {who}, NAME:N,... to choose who pays, "
+                               "'no' not to pay: ").strip()
+            try:
+                if answer.lower() in ("n", "no"):
+                    t = answer_ransom(t, r, None)
+                elif not answer:
+                    t = answer_ransom(t, r, offer)
+                else:
+                    payers = [(names[n.strip().lower()], int(k)) for n, _, k in
+                              (part.partition(":") for part in answer.split(","))]
+                    t = answer_ransom(t, r, payers)
+            except (KeyError, ValueError) as exc:  # TournamentError is a ValueError
+                self.console.print(Text(f"{exc}: try again", style="red"))
+                continue
+            self.console.print(Text("  " + t.log[-1]))
         return t
 
     # -- reporting ----------------------------------------------------------------------------

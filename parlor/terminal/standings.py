@@ -4,14 +4,15 @@ by player and by team, rule 1307) and its report as plain JSON-able data."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from parlor.rules.tournament import Tournament, standings, team_standings, winners
+from parlor.present.tournament import standing_note
+from parlor.rules import tournament
+from parlor.rules.tournament import Tournament, standings, team_standings
 from parlor.terminal.teams import Entry
 
 Label = Callable[[int], str]  # a player's name on the screen: ``A1 (greedy)``
@@ -36,16 +37,9 @@ def standings_table(t: Tournament, title: str, label: Label) -> Table:
     table.add_column("W-L-D", justify="right")
     table.add_column("Note")
     for st in standings(t):
-        notes = []
-        if st.out:
-            notes.append(f"out (round {t.players[st.player].out_round})")
-        if st.ransom_owed:
-            notes.append(f"held: ransom {st.ransom_owed}, single draws")
-        if st.byes:
-            notes.append(f"sat out {st.byes}")
         place = f"{st.place}=" if st.tied else str(st.place)
         table.add_row(place, label(st.player), st.team, str(st.talents),
-                      f"{st.wins}-{st.losses}-{st.draws}", "; ".join(notes),
+                      f"{st.wins}-{st.losses}-{st.draws}", standing_note(t, st),
                       style="dim" if st.out else None)
     return table
 
@@ -68,37 +62,5 @@ def show_final(console: Console, t: Tournament, label: Label) -> None:
 
 
 def report(t: Tournament, entries: Sequence[Entry]) -> dict[str, Any]:
-    """The whole tournament as plain JSON-able data."""
-    place = {st.player: st.place for st in standings(t)}
-    return {
-        "settings": asdict(t.settings),
-        "seed": t.seed,
-        "rounds_played": t.round,
-        "teams": {team: [e.name for e in entries if e.team == team]
-                  for team in t.teams},
-        "winners": [t.players[i].name for i in winners(t)],
-        "players": [
-            {"name": p.name, "team": p.team, "level": entries[i].level,
-             "place": place[i], "talents": p.talents, "wins": p.wins,
-             "losses": p.losses, "draws": p.draws, "sat_out": p.byes,
-             "out_round": p.out_round,
-             "ransom_owed": sum(r.amount for r in t.ransoms if r.prisoner == i)}
-            for i, p in enumerate(t.players)],
-        "team_standings": [asdict(ts) for ts in team_standings(t)],
-        "games": [
-            {"round": st.outcome.round, "table": st.outcome.table,
-             "rlr1": t.players[st.outcome.seats[0]].name,
-             "rlr2": t.players[st.outcome.seats[1]].name,
-             "seed": st.outcome.seed,
-             "winner": None if st.outcome.winner is None
-             else t.players[st.outcome.winner].name,
-             "winner_life": st.outcome.winner_life, "turns": st.outcome.turns,
-             "how": st.outcome.how, "bracket": st.bracket, "paid": st.paid,
-             "ransom": st.ransom}
-            for st in t.results],
-        "open_ransoms": [
-            {"prisoner": t.players[r.prisoner].name, "holder": t.players[r.holder].name,
-             "amount": r.amount, "round": r.round} for r in t.ransoms],
-        "log": list(t.log),
-    }
-
+    """The whole tournament as plain JSON-able data (the web app exports the same)."""
+    return tournament.report(t, [e.level for e in entries])

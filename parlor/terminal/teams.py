@@ -34,7 +34,8 @@ def parse_teams(text: str, levels: Sequence[str] | None = None) -> list[Entry]:
         try:
             return canonical_level(level)
         except UnknownLevelError:
-            return level
+            return level  # refused just below, with the list that names human too
+
     entries: list[Entry] = []
     teams: set[str] = set()
     for part in text.replace(";", " ").split():

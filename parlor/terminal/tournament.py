@@ -52,6 +52,9 @@ def add_parser(sub: Any) -> None:
                         f"{', '.join(available_levels())}, {HUMAN} (default {DEFAULT_TEAMS!r})")
     p.add_argument("--rounds", type=positive, default=DEFAULT_ROUNDS,
                    help=f"rounds to play (default {DEFAULT_ROUNDS})")
+    p.add_argument("--minutes", type=positive, default=None, metavar="M",
+                   help="end after M minutes instead of a number of rounds: no round starts "
+                        "after that, the round in play finishes (1312.1)")
     p.add_argument("--talents", type=positive, default=DEFAULT_TALENTS,
                    help=f"each player's dole (1302; default {DEFAULT_TALENTS})")
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
@@ -73,7 +76,10 @@ def add_parser(sub: Any) -> None:
 def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         entries = parse_teams(args.teams)
-        settings = TournamentSettings(rounds=args.rounds, talents=args.talents,
+        by_time = args.minutes is not None
+        settings = TournamentSettings(rounds=None if by_time else args.rounds,
+                                      time_limit=args.minutes * 60.0 if by_time else None,
+                                      talents=args.talents,
                                       max_turns=args.max_turns,
                                       auto_ransom=not args.no_ransom)
     except (ValueError, TournamentError) as exc:

@@ -35,12 +35,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
-from parlor.store import GameRow, GameStore
+from parlor.rules.state import Settings
+from parlor.store import GameRow, GameStore, TournamentStore
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import BadAction, GameError, GameNotFound, Games, LiveGame
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
+from parlor.web.tournaments import Tournaments
+from parlor.web.tournaments import router as tournament_router
 
 HERE = Path(__file__).resolve().parent
 COOKIE_PREFIX = "pm_"
@@ -67,6 +70,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         conductor = QueueConductor(games, config)
     else:
         conductor = Conductor(games, config)
+    tournament_store = TournamentStore(store)
+    tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
@@ -75,9 +80,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await conductor.start()
+        await tournaments.start()
         try:
             yield
         finally:
+            await tournaments.stop()
             await conductor.stop()
             store.close()
 
@@ -85,6 +92,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.games = games
     app.state.conductor = conductor
+    app.state.tournaments = tournaments
     app.state.config = config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -249,7 +257,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         snap = games.snapshot(live, 0)
         if snap["thinking"]:
             conductor.kick(game_id)
+        tid = await asyncio.to_thread(tournament_store.tournament_of, game_id)
         return page(request, "game.html", snapshot=snap, levels=levels,
+                    tournament_url=None if tid is None else f"/t/{tid}",
+                    single_draw=Settings.parse(live.row.settings).single_draw,
                     title=f"Parlor Magic — {live.row.title}",
                     share_url=f"/g/{game_id}?t={token_for(request, game_id)}")
 
@@ -429,6 +440,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         who = int_param(seat, "seat", 1, 1, 2) - 1
         return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
 
+    app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
 
 

@@ -162,6 +162,11 @@ class Conductor:
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
 
+    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
+        """One decision of a computer at ``level`` in the worker pool (a tournament's contests
+        between computers use it too)."""
+        return await self._think(level, seed, view, legal)
+
     async def _think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
         assert self.loop is not None
         for _attempt in range(2):
@@ -180,17 +185,21 @@ class Conductor:
         """What the expert would do at the human's decision (the human's view only);
         ComputerFailed (logged with the record) when the expert fails."""
         job = self.games.hint_job(live, version)
-        assert self.loop is not None and self.pool is not None
-        try:
-            return await asyncio.wait_for(
-                self.loop.run_in_executor(self.pool, advise, job.seed, job.view, job.legal,
-                                          self.config.hint_budget or None),
-                timeout=(self.config.hint_budget or 2.0) + 30)
-        except BrokenProcessPool:
-            self.pool = self._new_pool()
-            return advise(job.seed, job.view, job.legal, 0.05)
-        except AgentFailed as exc:
-            raise self.games.hint_failed(live, exc) from exc
+        assert self.loop is not None
+        for _attempt in range(2):  # the expert's own budget, in a new pool if it broke
+            if self.pool is None:
+                break
+            try:
+                return await asyncio.wait_for(
+                    self.loop.run_in_executor(self.pool, advise, job.seed, job.view, job.legal,
+                                              self.config.hint_budget or None),
+                    timeout=(self.config.hint_budget or 2.0) + 30)
+            except BrokenProcessPool:
+                log.warning("the computer's worker pool broke; starting a new one")
+                self.pool = self._new_pool()
+            except AgentFailed as exc:
+                raise self.games.hint_failed(live, exc) from exc
+        raise RuntimeError("the computer's worker pool is gone or broke twice: no hint")
 
 
 __all__ = ["Conductor"]

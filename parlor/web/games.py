@@ -26,14 +26,14 @@ from typing import Any
 from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
 from parlor.present.explain import why
-from parlor.present.failure import computer_failed
+from parlor.present.failure import computer_failed, hint_failed
 from parlor.present.phases import task
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.state import Settings, State
-from parlor.rules.view import View, view
+from parlor.rules.view import SPECTATOR, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
 log = logging.getLogger("parlor.web")
@@ -271,6 +271,26 @@ class Games:
         self._remember(live)
         return live, token
 
+    def create_contest(self, *, kind: str, level: str, seed: int, settings: Settings,
+                       human: int, title: str, token_hash: str,
+                       game_id: str | None = None) -> LiveGame:
+        """A tournament's contest: ``kind`` "play" (the person at seat ``human`` against the
+        computer at ``level``) or "match" (two computers, ``level`` "LEVEL1|LEVEL2", played by
+        :mod:`parlor.web.tournaments` through :meth:`apply_match`), opened by the token whose
+        hash is ``token_hash``. A "match" is never shown through :meth:`snapshot` (that is a
+        player's view): its token is handed out only once it is over, for its replay."""
+        state = new_game(seed, settings)
+        now = time.time()
+        moves = [str(a) for a in state.history]
+        row = GameRow(id=game_id or new_id(), kind=kind, human=human, level=level, seed=seed,
+                      settings=str(settings), created=now, updated=now, version=len(moves),
+                      turn=state.turn, status=_status(state), result=state.result,
+                      title=title)
+        self.store.insert(row, token_hash, moves)
+        live = LiveGame(row, token_hash, state, moves)
+        self._remember(live)
+        return live
+
     def rematch(self, live: LiveGame) -> tuple[LiveGame, str]:
         """A new deal against the same computer level; an imported record has none."""
         if not live.is_play:
@@ -454,6 +474,23 @@ class Games:
             "log_total": len(s.log or ()),
         }
 
+    def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
+        """The game as a spectator sees it: public information only (``view`` for
+        :data:`~parlor.rules.view.SPECTATOR`), the public log sentences, no legal actions."""
+        with live.lock:
+            s = live.state
+            return {
+                "id": live.id,
+                "kind": live.row.kind,
+                "version": live.row.version,
+                "settings": live.row.settings,
+                "status": _status(s),
+                "title": live.row.title,
+                "view": view_payload(table_view(s, SPECTATOR)),
+                "log": _log_entries(s, SPECTATOR, log_from),
+                "log_total": len(s.log or ()),
+            }
+
     # -- acting --------------------------------------------------------------------------------
 
     def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
@@ -546,6 +583,19 @@ class Games:
                 return False
             return True
 
+    def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
+        """A move of a computer-against-computer contest, chosen at ``version`` for the
+        Rlr to act (False if the game moved on). An illegal move raises: it is never
+        replaced."""
+        with live.lock:
+            s = live.state
+            if live.row.kind != "match" or live.row.version != version or s.is_over:
+                return False
+            trial = s.clone()
+            apply(trial, text, player=s.actor)
+            self._commit(live, trial)
+            return True
+
     def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
         """Stop the game where the computer failed at ``version``: the operator's log gets
         the failure with the game's record, the store and the snapshot the sentence. False if
@@ -566,7 +616,7 @@ class Games:
         with live.lock:
             log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
                       live.row.version + 1, record(live.state))
-        return ComputerFailed(computer_failed(failure.level, failure.reason),
+        return ComputerFailed(hint_failed(failure.level, failure.reason),
                               version=live.row.version)
 
     def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
@@ -589,7 +639,7 @@ class Games:
     def record_text(self, live: LiveGame) -> str:
         """The game record; only once the game is over (it names every hidden card)."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a record can be exported when the game is over: it shows "
                                "the computer's cards", version=live.row.version)
             return record(live.state)
@@ -597,7 +647,7 @@ class Games:
     def replay_snapshot(self, live: LiveGame, step: int, seat: int) -> dict[str, Any]:
         """The table after the first ``step`` actions, as Rlr ``seat`` saw it."""
         with live.lock:
-            if live.is_play and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over:
                 raise GameOver("a game can be replayed once it is over",
                                version=live.row.version)
             total = len(live.actions)

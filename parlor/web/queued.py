@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import time
+from typing import Any
 
 import psycopg
 from procrastinate import App
@@ -18,7 +19,7 @@ from procrastinate.exceptions import AlreadyEnqueued
 
 from parlor.store import CHANNEL, libpq_url
 from parlor.web import jobs
-from parlor.web.computer import Advice
+from parlor.web.computer import Advice, think
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import GameError, Games, LiveGame
@@ -132,6 +133,12 @@ class QueueConductor(Conductor):
         except Exception:
             self._asked.pop(game_id, None)
             log.exception("the computer's job for game %s could not be queued", game_id)
+
+    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
+        """A decision of a tournament's contest between computers: in this server, in a
+        thread (those contests are not on the queue yet: docs/deploy.md)."""
+        return await asyncio.to_thread(think, level, seed, view, legal,
+                                       self.config.think_budget or None)
 
     async def hint(self, live: LiveGame, version: int | None) -> Advice:
         """Ask a worker; wait for its answer (announced by NOTIFY, read from the store)."""

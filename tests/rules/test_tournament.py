@@ -4,6 +4,8 @@ single-card draws in the engine."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from parlor.rules.tournament import (
     Tournament,
     TournamentError,
     TournamentSettings,
+    answer_ransom,
     end_round,
     is_over,
     max_games,
@@ -34,7 +37,7 @@ from parlor.rules.tournament import (
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def two_teams(a: int = 2, b: int = 2, **settings: int | bool) -> Tournament:
+def two_teams(a: int = 2, b: int = 2, **settings: int | bool | None) -> Tournament:
     ts = TournamentSettings(**settings)  # type: ignore[arg-type]
     return new_tournament([("A", [f"A{i}" for i in range(1, a + 1)]),
                            ("B", [f"B{i}" for i in range(1, b + 1)])], ts, seed=1)
@@ -131,19 +134,27 @@ def test_the_prisoner_plays_with_single_card_draws() -> None:
     assert settings.single_draw[b_seat] and settings.match_play
 
 
-def test_the_richest_teammate_pays_the_ransom_between_rounds() -> None:
+def test_1308_the_richest_of_the_team_pays_between_rounds() -> None:
     t = two_teams(a=3, b=2)
     t = game(t, "A1", "B1", life=20)  # A1: 8
     t = game(t, "B2", "A1", life=8)  # A1 held, ransom 4 to B2
     t = game(t, "B2", "A3", life=3)  # A3 pays 1 to B2: 3 left
     assert talents(t) == {"A1": 8, "A2": 4, "A3": 3, "B1": 0, "B2": 5}
-    # A2 (4) would keep 0 after paying 4; A3 (3) cannot: no single payer, together 3+2 = 5
-    assert ransom_payers(t, t.ransoms[0]) == [(idx(t, "A2"), 3), (idx(t, "A3"), 1)]
+    # the prisoner A1 is the richest of its team, and may pay (R32)
+    assert ransom_payers(t, t.ransoms[0]) == [(idx(t, "A1"), 4)]
     t = end_round(t)
-    assert talents(t) == {"A1": 8, "A2": 1, "A3": 2, "B1": 0, "B2": 9}
+    assert talents(t) == {"A1": 4, "A2": 4, "A3": 3, "B1": 0, "B2": 9}
     assert not t.ransoms and not t.held(idx(t, "A1"))
     assert any("A1 is released" in line for line in t.log)
     assert t.total_talents() == 20
+
+
+def test_1308_teammates_club_together_richest_first() -> None:
+    t = two_teams(a=3, b=2, talents=3)
+    t = game(t, "B2", "A1", life=8)  # A1 held for 4; spares: A1 2, A2 2, A3 2
+    assert ransom_payers(t, t.ransoms[0]) == [(idx(t, "A1"), 2), (idx(t, "A2"), 2)]
+    t = end_round(t)
+    assert talents(t) == {"A1": 1, "A2": 1, "A3": 3, "B1": 3, "B2": 7}
 
 
 def test_a_single_rich_teammate_pays_alone() -> None:
@@ -151,24 +162,48 @@ def test_a_single_rich_teammate_pays_alone() -> None:
     t = game(t, "A2", "B1", life=3)  # A2: 5
     t = game(t, "B2", "A1", life=6)  # A1 held for 2
     (r,) = t.ransoms
-    assert ransom_payers(t, r) == [(idx(t, "A2"), 2)]  # A2 has 5 > 2
+    assert ransom_payers(t, r) == [(idx(t, "A2"), 2)]  # A2 has 5 > A1's 4
     t = pay_ransoms(t)
     assert talents(t) == {"A1": 4, "A2": 3, "B1": 3, "B2": 6}
     assert any("A2 (2) pays the ransom of A1: 2 talents to B2 (1308)" in x for x in t.log)
 
 
-def test_the_prisoner_never_pays_and_payers_keep_a_talent() -> None:
+def test_1309_payers_keep_a_talent() -> None:
     t = two_teams(a=2, b=1, talents=2)
-    t = game(t, "B1", "A1", life=8)  # ransom 4; A2 has 2 (spare 1): cannot pay
+    t = game(t, "B1", "A1", life=8)  # ransom 4; A1 and A2 have 2 each (spare 1 + 1)
     t = pay_ransoms(t)
     assert t.held(idx(t, "A1"))
     assert talents(t) == {"A1": 2, "A2": 2, "B1": 2}
 
 
-def test_a_solo_team_can_never_ransom_its_player() -> None:
-    t = game(two_teams(a=1, b=2), "B1", "A1", life=5)
+def test_r32_1303_2_the_loser_may_pay_its_own_ransom() -> None:
+    """Issue 19, point 2: "from any player(s) on the loser's team", the loser included. A
+    prisoner whose teammates cannot pay, or who has none, frees itself."""
+    t = game(two_teams(a=1, b=2), "B1", "A1", life=6)  # A1 alone in its team: ransom 2
     t = end_round(t)
-    assert t.held(idx(t, "A1"))
+    assert not t.held(idx(t, "A1"))
+    assert talents(t) == {"A1": 2, "B1": 6, "B2": 4}
+    assert any("A1 (2) pays the ransom of A1" in line for line in t.log)
+
+
+def test_1308_issue_19_reproduction_no_ransom_after_the_last_round() -> None:
+    """Issue 19, point 1: A: A1, A2 and B: B1, B2, one round, seed 7. B1 beats A1 at 8 life
+    (a ransom of 4), A2 beats B2 at 3 life. After the last round nothing is left to be freed
+    from: the ransom stands unpaid and A2 wins."""
+    t = new_tournament([("A", ["A1", "A2"]), ("B", ["B1", "B2"])],
+                       TournamentSettings(rounds=1), seed=7)
+    rnd = pair_round(t)
+    by_names = {frozenset(t.players[i].name for i in p.seats): p for p in rnd.pairings}
+    p1, p2 = by_names[frozenset({"A1", "B1"})], by_names[frozenset({"A2", "B2"})]
+    b1, a2 = idx(t, "B1"), idx(t, "A2")
+    t = play_round(t, rnd, [Outcome(1, p1.table, p1.seats, p1.seed, b1, 8, 30),
+                            Outcome(1, p2.table, p2.seats, p2.seed, a2, 3, 30)])
+    assert is_over(t)
+    assert [p.talents for p in t.players] == [4, 5, 4, 3]
+    assert winners(t) == [a2]
+    assert t.held(idx(t, "A1")) and not t.asked
+    assert "Unpaid ransoms stand: nothing is left to be freed from (1308)" in t.log
+    assert t.log[-1] == "A2 wins the tournament with 5 talents (1312)"
 
 
 def test_ransoms_add_up() -> None:
@@ -224,6 +259,123 @@ def test_setup_errors() -> None:
         new_tournament([("A", ["x"]), ("B", [])])
     with pytest.raises(TournamentError, match="at least one talent"):
         TournamentSettings(talents=0)
+
+
+# -- a person is asked about its team's ransoms (1308.2) -------------------------------------------
+
+
+def with_person(**settings: int | bool) -> Tournament:
+    ts = TournamentSettings(**settings)  # type: ignore[arg-type]
+    return new_tournament([("A", ["A1", "A2"]), ("B", ["B1", "B2"])], ts, seed=1,
+                          humans=["A2"])
+
+
+def test_1308_2_a_persons_team_is_asked_and_not_paid_for() -> None:
+    t = game(with_person(), "B1", "A1", life=7)  # A1 held for 3; A2 is a person
+    t = end_round(t)
+    (r,) = t.asked
+    assert (r.prisoner, r.amount) == (idx(t, "A1"), 3)
+    assert talents(t) == {"A1": 4, "A2": 4, "B1": 4, "B2": 4}  # nothing paid for them
+    with pytest.raises(TournamentError, match="must first answer"):
+        pair_round(t)
+
+
+def test_1308_2_a_person_pays_and_chooses_who_pays() -> None:
+    t = end_round(game(with_person(), "B1", "A1", life=7))
+    r = t.asked[0]
+    t = answer_ransom(t, r, [(idx(t, "A1"), 1), (idx(t, "A2"), 2)])
+    assert talents(t) == {"A1": 3, "A2": 2, "B1": 7, "B2": 4}
+    assert not t.asked and not t.ransoms and not t.held(idx(t, "A1"))
+    assert "A1 (1) and A2 (2) pay the ransom of A1: 3 talents to B1 (1308)" in t.log
+    rnd = pair_round(t)  # the next round may start: A1 draws two cards again
+    assert not any(any(p.single_draw) for p in rnd.pairings)
+
+
+def test_1308_2_a_person_declines_and_the_ransom_stands() -> None:
+    t = end_round(game(with_person(), "B1", "A1", life=7))
+    t = answer_ransom(t, t.asked[0], None)
+    assert not t.asked and t.held(idx(t, "A1"))
+    assert talents(t) == {"A1": 4, "A2": 4, "B1": 4, "B2": 4}
+    assert any("Team A declines to pay the ransom of A1" in line for line in t.log)
+    rnd = pair_round(t)
+    (a1_game,) = [p for p in rnd.pairings if idx(t, "A1") in p.seats]
+    assert a1_game.single_draw[a1_game.seats.index(idx(t, "A1"))]  # 1304
+    t = play_round(t, rnd, [Outcome(2, p.table, p.seats, p.seed, None) for p in rnd.pairings])
+    assert t.asked  # asked again at the next break
+
+
+def test_1308_2_answers_that_do_not_fit_are_refused() -> None:
+    t = end_round(game(with_person(), "B1", "A1", life=7))
+    r = t.asked[0]
+    for payers, why in (([(idx(t, "B2"), 3)], "only players of team A"),
+                        ([(idx(t, "A2"), 2)], "is 3 talents, not 2"),
+                        ([(idx(t, "A2"), 4)], "keeps at least one .1309."),
+                        ([(idx(t, "A2"), 1), (idx(t, "A2"), 2)], "twice"),
+                        ([(idx(t, "A2"), 3), (idx(t, "A1"), 0)], "at least one talent")):
+        with pytest.raises(TournamentError, match=why):
+            answer_ransom(t, r, payers)
+    t = answer_ransom(t, r, None)
+    with pytest.raises(TournamentError, match="not waiting"):
+        answer_ransom(t, r, None)
+
+
+def test_1308_2_a_team_that_cannot_pay_is_not_asked() -> None:
+    t = game(with_person(talents=2), "B1", "A1", life=8)  # 4 owed; spares 1 + 1
+    t = end_round(t)
+    assert not t.asked and t.held(idx(t, "A1"))
+
+
+# -- the end: a set number of rounds or a set length of time (1312) -------------------------------
+
+
+def test_1312_the_organiser_chooses_rounds_or_time() -> None:
+    with pytest.raises(TournamentError, match="choose one of the two"):
+        TournamentSettings(rounds=3, time_limit=600)
+    with pytest.raises(TournamentError, match="choose one of the two"):
+        TournamentSettings(rounds=None)
+    with pytest.raises(TournamentError, match="more than 0 seconds"):
+        TournamentSettings(rounds=None, time_limit=0)
+    t = two_teams(rounds=None, time_limit=600)
+    assert "a time limit of 10 min" in t.log[0]
+
+
+def test_1312_1_no_round_starts_once_the_time_has_passed() -> None:
+    t = two_teams(rounds=None, time_limit=600)
+    rnd = pair_round(t)
+    draws = [Outcome(rnd.number, p.table, p.seats, p.seed, None) for p in rnd.pairings]
+    with pytest.raises(TournamentError, match="time elapsed"):
+        play_round(t, rnd, draws)
+    t = play_round(t, rnd, draws, elapsed=599.0)
+    assert not is_over(t)
+    rnd = pair_round(t)  # before the limit: the next round starts
+    # the limit passes while the round is played: its games finish, and no round follows
+    t = play_round(t, rnd, [Outcome(2, p.table, p.seats, p.seed, None)
+                            for p in rnd.pairings], elapsed=601.0)
+    assert is_over(t) and t.round == 2 and len(t.results) == 4
+    assert any("The time limit (10 min) has passed: no new round starts (1312.1)" in line
+               for line in t.log)
+    with pytest.raises(TournamentError, match="over"):
+        pair_round(t)
+
+
+def test_1312_1_no_ransom_is_paid_when_the_time_is_up() -> None:
+    t = game(two_teams(rounds=None, time_limit=60), "B1", "A1", life=7, rnd=1)
+    t = end_round(t, elapsed=61.0)
+    assert is_over(t) and t.held(idx(t, "A1"))
+    assert talents(t) == {"A1": 4, "A2": 4, "B1": 4, "B2": 4}
+
+
+def test_1302_and_1304_mark_what_r32_does_not_say_as_choices() -> None:
+    """Issue 19, point 5: R32 gives neither the default dole nor trimming under single-card
+    draws; docs/rules.md marks them as choices."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    rules = {m.group(1): m.group(2) for m in
+             re.finditer(r"\*\*(\d{4})\.\*\* (.*?)(?=\n\*\*\d{4}\.\*\*|\n## )", text, re.S)}
+    assert "default 4 [Choice]" in rules["1302"]
+    assert "Trimming (304.3) still applies [Choice]" in rules["1304"]
+    assert "the loser included [R32]" in rules["1303"]
+    assert "never the prisoner" not in rules["1308"]
+    assert "1312.1" in rules["1312"]
 
 
 # -- pairing (1307) -------------------------------------------------------------------------------
@@ -389,3 +541,6 @@ def test_single_draw_keeps_the_card_and_the_record_replays() -> None:
     text = record(s)
     assert "single_draw=2" in text.splitlines()[1]
     assert replay(text).history == s.history
+
+
+# -- parlor tournament end to end -----------------------------------------------------------------

@@ -11,7 +11,7 @@ import random
 
 from parlor.rules.engine import new_game
 from parlor.rules.state import State
-from parlor.rules.view import TableCard, resample, view
+from parlor.rules.view import SPECTATOR, TableCard, resample, view
 
 from .scenario import all_but, cids, said, setup, zone
 
@@ -63,6 +63,17 @@ def test_r30_no_hidden_card_appears_anywhere_in_a_view() -> None:
     # each Rlr does see its own
     assert [f for f in rlr1_hidden if f in to_rlr1] == list(rlr1_hidden)
     assert [f for f in rlr2_hidden if f in to_rlr2] == list(rlr2_hidden)
+
+
+def test_r30_a_spectator_sees_both_sides_as_an_opponent_does() -> None:
+    """A tournament's spectators (1300) get the public information only."""
+    s = setup(TABLE)
+    seen = view(s, SPECTATOR)
+    assert [side.hand for side in seen.sides] == [None, None]
+    assert seen.sides[0] == view(s, 1).sides[0] and seen.sides[1] == view(s, 0).sides[1]
+    assert seen.drawn is None and seen.legal == ()
+    text = json.dumps(seen.to_dict())
+    assert [f for f in ("7S", "QD", "6D", "4S", "2S", "3H", "4C", "9H", "5C") if f in text] == []
 
 
 def test_r30_two_states_differing_only_in_cards_hidden_from_p_give_equal_views() -> None:

@@ -46,7 +46,8 @@ def test_an_old_parlor_db_upgrades_in_place(tmp_path: Path) -> None:
 def test_a_new_database_is_at_the_newest_schema(db_url: str) -> None:
     store = GameStore(db_url)
     assert current(store.engine) == HEAD
-    assert {"games", "actions", "answers"} <= set(sa.inspect(store.engine).get_table_names())
+    assert {"games", "actions", "answers", "tournaments", "tournament_steps",
+            "tournament_games"} <= set(sa.inspect(store.engine).get_table_names())
     store.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from rich.console import Console
 from parlor.cli import main
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import replay
-from parlor.rules.tournament import Pairing, TournamentSettings
+from parlor.rules.tournament import Pairing, Ransom, TournamentSettings, new_tournament
 from parlor.terminal.runner import Runner, outcome_of
 from parlor.terminal.teams import Entry, parse_teams
 
@@ -119,3 +120,34 @@ def test_a_terminal_gets_a_progress_bar() -> None:
     assert "round 1/2" in out and "━" in out  # the bar, redrawn while the games run
     assert "Final standings" in out
     assert runner.report(t)["rounds_played"] == t.round
+
+
+def test_1312_1_a_tournament_by_time_in_the_terminal(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clock = iter(range(0, 10_000, 40))  # each look at the clock: 40 s later
+    monkeypatch.setattr("parlor.terminal.runner.time.monotonic", lambda: next(clock))
+    out = tmp_path / "r.json"
+    assert main(["tournament", "--teams", "A:random B:random", "--minutes", "1",
+                 "--max-turns", "20", "--seed", "3", "--quiet", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["settings"]["rounds"] is None and report["settings"]["time_limit"] == 60.0
+    assert report["rounds_played"] == 2  # 40 s after round 1, 80 s after round 2: no more
+    assert any("no new round starts (1312.1)" in line for line in report["log"])
+
+
+def test_1308_2_the_person_is_asked_in_the_terminal() -> None:
+    answers = iter(["A9:3", "no", "", "A1:1,A2:2"])
+    buf = io.StringIO()
+    entries = parse_teams("A:human,random B:random,random", levels=["random"])
+    runner = Runner(entries, TournamentSettings(rounds=3), 1, Console(file=buf, width=100),
+                    lambda _: next(answers))
+    start = new_tournament([("A", ["A1", "A2"]), ("B", ["B1", "B2"])], seed=1, humans=["A1"])
+    r = Ransom(0, 2, 3, 1)  # A1 owes B1 3
+    asked = replace(start, ransoms=(r,), asked=(r,))
+    t = runner.ask_ransoms(asked)  # a wrong name ("try again"), then "no"
+    assert "try again" in buf.getvalue()
+    assert t.ransoms == (r,) and not t.asked and "declines" in t.log[-1]
+    t = runner.ask_ransoms(asked)  # Enter: what the team would pay by itself
+    assert not t.ransoms and [p.talents for p in t.players] == [1, 4, 7, 4]
+    t = runner.ask_ransoms(asked)  # the person chooses who pays
+    assert not t.ransoms and [p.talents for p in t.players] == [3, 2, 7, 4]

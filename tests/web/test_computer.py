@@ -21,7 +21,7 @@ from parlor.rules.view import View, view
 from parlor.web import computer
 from parlor.web.app import create_app
 
-from .helpers import config_for
+from .helpers import config_for, wait_for_human
 from .helpers import new_game as new_web_game
 
 
@@ -139,3 +139,20 @@ def first_to_act_computer() -> int:
         if new_game(seed).actor == 1:
             return seed
     raise AssertionError("no seed where Rlr 2 acts first")
+
+
+def test_a_failing_hint_is_an_error_not_another_agents_advice(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    g = new_web_game(client)
+    snap = wait_for_human(client, g["id"], g["token"])
+    monkeypatch.setattr(computer, "make", lambda level, seed: Liar())
+    with caplog.at_level(logging.ERROR, logger="parlor.web"):
+        r = client.get(f"/api/games/{g['id']}/hint", params={"version": snap["version"]},
+                       headers={"X-Parlor-Token": g["token"]})
+    assert r.status_code == 500 and r.json()["error"] == "computer_failed"
+    assert r.json()["message"].startswith("No hint: the liar computer failed: it hinted")
+    assert "the game goes on" in r.json()["message"]
+    assert any("its record:" in e.getMessage() for e in caplog.records)
+    again = client.get(f"/api/games/{g['id']}", headers={"X-Parlor-Token": g["token"]})
+    assert again.json()["status"] == "live"  # a failed hint does not stop the game
