@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
-LINT_PATHS := $(wildcard parlor tests bench)
+LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
 
-.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql run worker
+.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql run worker compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,13 +18,38 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 test: lint typecheck pytest
 
+# The compiled build (build_compiled.py): parlor/rules and parlor/ai through mypyc, extension
+# modules beside the sources, rebuilt when a source changes. Without a C compiler the
+# interpreted build runs, and `parlor --version` says which one does.
+NATIVE := $(VENV)/.compiled
+NATIVE_SOURCES := $(wildcard parlor/rules/*.py parlor/ai/*.py) parlor/build.py build_compiled.py
+
+compiled: $(NATIVE)
+
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES)
+	@if command -v cc >/dev/null 2>&1; then \
+		echo "compiling parlor/rules and parlor/ai with mypyc (log: build/mypyc.log)"; \
+		mkdir -p build; \
+		$(BIN)/python build_compiled.py > build/mypyc.log 2>&1 || { tail -30 build/mypyc.log; exit 1; }; \
+	else \
+		echo "no C compiler (cc): the interpreted build runs"; \
+		$(BIN)/python build_compiled.py --clean; \
+	fi
+	@$(BIN)/parlor --version
+	touch $(NATIVE)
+
+pure:
+	$(BIN)/python build_compiled.py --clean
+	rm -f $(NATIVE)
+	@$(BIN)/parlor --version
+
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict parlor
 
-pytest: $(STAMP) tmux chromium postgresql
+pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
 	$(BIN)/pytest parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
@@ -41,7 +66,7 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 postgresql; }
 
 # The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
-run: $(STAMP)
+run: $(STAMP) $(NATIVE)
 	$(BIN)/parlor serve --host 127.0.0.1 --port 8000
 
 # A worker of a PostgreSQL deployment (docs/deploy.md): the computer's moves and hints.
@@ -51,8 +76,9 @@ worker: $(STAMP)
 bench-web: $(STAMP)
 	$(BIN)/python bench/web.py
 
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
 
 clean:
+	$(PYTHON) build_compiled.py --clean
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

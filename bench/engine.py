@@ -1,22 +1,31 @@
 #!/usr/bin/env python3
 """Random-playout throughput of the Parlor Magic engine, next to peer card-game engines.
 
-    python bench/engine.py [--seconds N] [--games N] [--seed N] [--cpu N] [--engines a,b]
+    python bench/engine.py [--seconds N] [--repeats N] [--seed N] [--cpu N] [--engines a,b]
+                           [--no-search] [--no-memory]
 
-One *decision* is the same unit everywhere: list the legal choices of the player to act,
-pick one uniformly with a seeded ``random.Random``, apply it. Each engine gets the same
-wall-clock budget (``--seconds``, default 10 s), one engine after the other, in one process
-pinned to one core. Peers (``pip install '.[bench]'``):
+The unit is a *step*: every transition an engine makes, counted the same way everywhere.
+A step is either a *decision* (list the legal choices of the player to act, pick one
+uniformly with a seeded ``random.Random``, apply it), a *forced* step (the same with a
+single legal choice: Parlor runs with ``auto`` off so that its forced steps are listed and
+applied like anyone else's) or a *chance* step (OpenSpiel's chance nodes: outcomes sampled
+in Python from ``chance_outcomes()`` and applied). Steps/s counts all three; decisions/s
+only the first. Time is process CPU time, in interleaved slices (every engine gets a slice
+of ``--seconds``, then the next engine, for ``--repeats`` rounds, default 3); the table
+shows the median round. The process is pinned to one core. Peers (``pip install
+'.[bench]'``):
 
-* rlcard's gin rummy (pure Python), through its raw game class: ``judge.get_legal_actions()``
-  then ``game.step(action)``;
-* OpenSpiel's ``gin_rummy`` (C++ behind pybind11): chance nodes (the deal, the draws) are
-  sampled from ``chance_outcomes()`` but are not counted as decisions;
-* PokerKit heads-up no-limit hold'em, with every automation on so that only player
-  decisions remain; the legal choices are fold / check-call / min-raise / all-in as far as
-  ``can_fold``, ``can_check_or_call`` and ``can_complete_bet_or_raise_to`` allow.
+* rlcard's gin rummy (pure Python), through its raw game class;
+* OpenSpiel (C++ behind pybind11): ``gin_rummy``, ``hearts``, ``crazy_eights``, ``euchre``,
+  ``oh_hell``, all driven by the same Python loop;
+* PokerKit heads-up no-limit hold'em, every automation on; the choices are fold /
+  check-call / min-raise / all-in as far as the state allows.
 
-A missing peer is reported and skipped.
+Parlor's early game (steps 0-50 of each game) and late game (steps 400-600) are timed
+separately. Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
+(``--search-tree PATH`` times another checkout's search for a ratio), and memory with
+tracemalloc (a clone; a state at step 300 without its event log). Which build runs
+(compiled or interpreted) is printed first. A missing peer is reported and skipped.
 """
 
 from __future__ import annotations
@@ -27,82 +36,121 @@ import importlib.util
 import os
 import platform
 import random
+import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-# Runnable as a plain script from a checkout without installing the package.
+# Runnable as a plain script from a checkout without installing the package (a PYTHONPATH
+# that holds another checkout wins, for before/after comparisons).
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+if importlib.util.find_spec("parlor") is None:
+    sys.path.append(str(ROOT))
 
 INSTALL_HINT = "pip install '.[bench]'"
+EARLY = (0, 50)
+LATE = (400, 600)
 
 
 @dataclass
 class Result:
-    """What one engine did within its budget."""
+    """What one engine did in its slices."""
 
     games: int = 0
     decisions: int = 0
-    forced: int = 0  # decisions that had a single legal choice
-    chance: int = 0  # chance outcomes sampled (OpenSpiel), not counted as decisions
-    seconds: float = 0.0
+    forced: int = 0  # steps with a single legal choice
+    chance: int = 0  # chance outcomes sampled and applied (OpenSpiel)
+    seconds: float = 0.0  # process CPU time
+    rounds: list[float] = field(default_factory=list)  # steps/s of each round
 
     @property
-    def games_per_s(self) -> float:
-        return self.games / self.seconds if self.seconds else 0.0
+    def steps(self) -> int:
+        return self.decisions + self.forced + self.chance
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
 
     @property
     def decisions_per_s(self) -> float:
         return self.decisions / self.seconds if self.seconds else 0.0
 
 
-# A game player plays one whole game and returns (decisions, forced decisions, chance steps).
+# A game player plays one whole game and returns (decisions, forced steps, chance steps).
 GamePlayer = Callable[[], tuple[int, int, int]]
 
 
-def measure(play: GamePlayer, seconds: float, max_games: int | None) -> Result:
-    """Play whole games until the budget is spent (checked between games)."""
-    play()  # warm-up game, not counted
-    res = Result()
-    start = time.perf_counter()
-    deadline = start + seconds if seconds > 0 else float("inf")
+def play_slice(play: GamePlayer, seconds: float, res: Result) -> None:
+    """Whole games until ``seconds`` of CPU time are spent (checked between games)."""
+    start = time.process_time()
     now = start
-    while now < deadline and (max_games is None or res.games < max_games):
+    steps = 0
+    while now - start < seconds:
         d, f, c = play()
         res.games += 1
         res.decisions += d
         res.forced += f
         res.chance += c
-        now = time.perf_counter()
-    res.seconds = now - start
-    return res
+        steps += d + f + c
+        now = time.process_time()
+    res.seconds += now - start
+    res.rounds.append(steps / (now - start))
 
 
 # -- the engines ------------------------------------------------------------------------------
 
 
+@dataclass
+class Phases:
+    """Parlor's CPU time and steps in the early and late game."""
+
+    early_steps: int = 0
+    early_ns: int = 0
+    late_steps: int = 0
+    late_ns: int = 0
+
+
+PHASES = Phases()
+
+
 def parlor_player(seed: int) -> GamePlayer:
     from parlor.rules.engine import apply, legal_actions, new_game
+    from parlor.rules.state import Settings
 
     rng = random.Random(seed)
     choice = rng.choice
     seeds: Iterator[int] = iter(range(seed, sys.maxsize))
+    settings = Settings(auto=False)  # forced steps are listed and applied like decisions
+    clock = time.process_time_ns
+    e0, e1 = EARLY[0], EARLY[1] + 1
+    l0, l1 = LATE[0], LATE[1] + 1
+    at = frozenset((e0, e1, l0, l1))  # steps at which the CPU clock is read
 
     def play() -> tuple[int, int, int]:
-        s = new_game(seed=next(seeds))
+        s = new_game(seed=next(seeds), settings=settings)
         s.log = None
         n = forced = 0
+        marks: dict[int, int] = {}
         while not s.is_over:
+            if n in at:
+                marks[n] = clock()
             acts = legal_actions(s)
             if len(acts) == 1:
                 forced += 1
             apply(s, choice(acts))
             n += 1
-        return n, forced, 0
+        marks[n] = clock()
+        if e1 in marks:
+            PHASES.early_steps += e1 - e0
+            PHASES.early_ns += marks[e1] - marks[e0]
+        if l0 in marks and n > l0:
+            end = min(n, l1)
+            PHASES.late_steps += end - l0
+            PHASES.late_ns += marks[end] - marks[l0]
+        return n - forced, forced, 0
 
     return play
 
@@ -125,37 +173,40 @@ def rlcard_player(seed: int) -> GamePlayer:
                 forced += 1
             game.step(choice(acts))
             n += 1
-        return n, forced, 0
+        return n - forced, forced, 0
 
     return play
 
 
-def openspiel_player(seed: int) -> GamePlayer:
-    import pyspiel
+def openspiel_player(name: str) -> Callable[[int], GamePlayer]:
+    def make(seed: int) -> GamePlayer:
+        import pyspiel
 
-    rng = random.Random(seed)
-    choice, choices = rng.choice, rng.choices
-    game = pyspiel.load_game("gin_rummy")
+        rng = random.Random(seed)
+        choice, choices = rng.choice, rng.choices
+        game = pyspiel.load_game(name)
 
-    def play() -> tuple[int, int, int]:
-        s = game.new_initial_state()
-        n = forced = chance = 0
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                actions = [a for a, _ in outcomes]
-                probs = [p for _, p in outcomes]
-                s.apply_action(choices(actions, probs)[0])
-                chance += 1
-                continue
-            acts = s.legal_actions()
-            if len(acts) == 1:
-                forced += 1
-            s.apply_action(choice(acts))
-            n += 1
-        return n, forced, chance
+        def play() -> tuple[int, int, int]:
+            s = game.new_initial_state()
+            n = forced = chance = 0
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    outcomes = s.chance_outcomes()
+                    actions = [a for a, _ in outcomes]
+                    probs = [p for _, p in outcomes]
+                    s.apply_action(choices(actions, probs)[0])
+                    chance += 1
+                    continue
+                acts = s.legal_actions()
+                if len(acts) == 1:
+                    forced += 1
+                s.apply_action(choice(acts))
+                n += 1
+            return n - forced, forced, chance
 
-    return play
+        return play
+
+    return make
 
 
 def pokerkit_player(seed: int) -> GamePlayer:
@@ -200,7 +251,7 @@ def pokerkit_player(seed: int) -> GamePlayer:
             else:
                 st.complete_bet_or_raise_to(pick)
             n += 1
-        return n, forced, 0
+        return n - forced, forced, 0
 
     return play
 
@@ -217,9 +268,16 @@ class Engine:
 ENGINES = (
     Engine("parlor", "parlor (this engine)", "parlor", "parlor-magic", parlor_player),
     Engine("rlcard", "rlcard gin-rummy", "rlcard", "rlcard", rlcard_player),
-    Engine("openspiel", "OpenSpiel gin_rummy", "pyspiel", "open_spiel", openspiel_player),
+    Engine("gin_rummy", "OpenSpiel gin_rummy", "pyspiel", "open_spiel",
+           openspiel_player("gin_rummy")),
+    Engine("hearts", "OpenSpiel hearts", "pyspiel", "open_spiel", openspiel_player("hearts")),
+    Engine("crazy_eights", "OpenSpiel crazy_eights", "pyspiel", "open_spiel",
+           openspiel_player("crazy_eights")),
+    Engine("euchre", "OpenSpiel euchre", "pyspiel", "open_spiel", openspiel_player("euchre")),
+    Engine("oh_hell", "OpenSpiel oh_hell", "pyspiel", "open_spiel", openspiel_player("oh_hell")),
     Engine("pokerkit", "PokerKit HU NLHE", "pokerkit", "pokerkit", pokerkit_player),
 )
+OPENSPIEL_CPP = ("hearts", "crazy_eights", "euchre", "oh_hell")
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -245,63 +303,153 @@ def version_of(dist: str) -> str:
         return "?"
 
 
-def run_engine(engine: Engine, seconds: float, games: int | None, seed: int) -> Result | str:
-    """The result, or a one-line reason why the engine could not be measured."""
+def make_player(engine: Engine, seed: int) -> GamePlayer | str:
+    """The engine's game player (after one warm-up game), or why it cannot be measured."""
+    if importlib.util.find_spec(engine.module) is None:
+        return f"not installed ({INSTALL_HINT})"
     try:
         play = engine.make(seed)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.split(".")[0] == engine.module:
-            return f"not installed ({INSTALL_HINT})"
-        return f"failed to import: {exc}"
     except ImportError as exc:
         return f"failed to import: {exc}"
-    return measure(play, seconds, games)
+    play()
+    return play
 
 
 def fmt(x: float, digits: int = 0) -> str:
     return f"{x:,.{digits}f}"
 
 
+def median_rate(res: Result) -> float:
+    return statistics.median(res.rounds) if res.rounds else 0.0
+
+
 def print_table(rows: list[tuple[Engine, Result | str]]) -> None:
     ours = next((r for e, r in rows if e.key == "parlor" and isinstance(r, Result)), None)
-    head = (
-        f"{'engine':<22} {'version':>9} {'games':>8} {'games/s':>10} {'decisions/s':>12} "
-        f"{'dec/game':>9} {'forced':>7} {'ours/peer':>10}"
-    )
+    head = (f"{'engine':<24} {'version':>9} {'games':>7} {'steps/s':>10} {'(min-max)':>17} "
+            f"{'decisions/s':>11} {'forced':>7} {'chance':>7} {'ours/peer':>9}")
     print(head)
     print("-" * len(head))
     for engine, res in rows:
         if isinstance(res, str):
-            print(f"{engine.label:<22} {res}")
+            print(f"{engine.label:<24} {res}")
             continue
+        rate = median_rate(res)
         ratio = "-"
-        if ours is not None and res.decisions_per_s:
-            ratio = f"{ours.decisions_per_s / res.decisions_per_s:.2f}x"
-        per_game = res.decisions / res.games if res.games else 0.0
-        forced = 100.0 * res.forced / res.decisions if res.decisions else 0.0
-        print(
-            f"{engine.label:<22} {version_of(engine.dist):>9} {res.games:>8} "
-            f"{fmt(res.games_per_s, 1):>10} {fmt(res.decisions_per_s):>12} "
-            f"{fmt(per_game, 1):>9} {forced:>6.1f}% {ratio:>10}"
-        )
+        if ours is not None and rate:
+            ratio = f"{median_rate(ours) / rate:.2f}x"
+        span = f"{fmt(min(res.rounds))}-{fmt(max(res.rounds))}"
+        forced = 100.0 * res.forced / res.steps if res.steps else 0.0
+        chance = 100.0 * res.chance / res.steps if res.steps else 0.0
+        print(f"{engine.label:<24} {version_of(engine.dist):>9} {res.games:>7} "
+              f"{fmt(rate):>10} {span:>17} {fmt(res.decisions_per_s):>11} "
+              f"{forced:>6.1f}% {chance:>6.1f}% {ratio:>9}")
+
+
+def print_targets(rows: list[tuple[Engine, Result | str]]) -> None:
+    rates = {e.key: median_rate(r) for e, r in rows if isinstance(r, Result)}
+    decisions = {e.key: r.decisions_per_s for e, r in rows if isinstance(r, Result)}
+    if "parlor" not in rates:
+        return
+    names = ", ".join(k for k in OPENSPIEL_CPP if k in rates)
+    for unit, table in (("steps", rates), ("decisions", decisions)):
+        ours = table["parlor"]
+        cpp = [table[k] for k in OPENSPIEL_CPP if k in table]
+        if cpp:
+            print(f"{unit}/s: parlor / median of OpenSpiel {names} = "
+                  f"{ours / statistics.median(cpp):.2f}x (target >= 1.0)")
+        if "rlcard" in table:
+            print(f"{unit}/s: parlor / rlcard gin-rummy = {ours / table['rlcard']:.2f}x "
+                  "(target >= 3)")
+    if PHASES.early_steps and PHASES.late_steps:
+        early = PHASES.early_steps / PHASES.early_ns * 1e9
+        late = PHASES.late_steps / PHASES.late_ns * 1e9
+        print(f"parlor early game (steps {EARLY[0]}-{EARLY[1]}): {fmt(early)} steps/s; "
+              f"late game (steps {LATE[0]}-{LATE[1]}): {fmt(late)} steps/s; "
+              f"late/early = {late / early:.2f} (target >= 0.8)")
+
+
+# -- the search and memory --------------------------------------------------------------------
+
+
+def search_rate(positions: int, iterations: int, seed: int) -> tuple[int, float]:
+    """ISMCTS iterations and CPU seconds over ``positions`` fixed positions (a play window or
+    an attack reached by random moves from seeded deals), ``iterations`` each."""
+    from parlor.ai.search import SearchAgent
+    from parlor.rules.engine import apply, legal_actions, new_game
+    from parlor.rules.view import view
+
+    total, cpu = 0, 0.0
+    for k in range(positions):
+        s = new_game(seed + k)
+        s.log = None
+        rng = random.Random(seed + k)
+        for _ in range(20 + 7 * k):
+            if s.is_over:
+                break
+            apply(s, rng.choice(legal_actions(s)))
+        while not s.is_over and not (s.phase.name in ("WINDOW1", "ATTACK")
+                                     and len(legal_actions(s)) > 1):
+            apply(s, rng.choice(legal_actions(s)))
+        if s.is_over:
+            continue
+        agent = SearchAgent(seed + k, budget=1e9, max_iterations=iterations)
+        v, legal = view(s, s.actor, log=False), legal_actions(s)
+        t0 = time.process_time()
+        agent.explain(v, legal)
+        cpu += time.process_time() - t0
+        total += agent.last_iterations
+    return total, cpu
+
+
+def memory() -> tuple[int, int, int]:
+    """Bytes (tracemalloc) of a clone at step 300, and of a whole state grown from a new game
+    to step 300 with its event log off. The engine shares one immutable Action per decision
+    (:func:`parlor.rules.actions.action_of`), so the game is played once untraced first:
+    the second, traced run counts the state, not the process-wide Action cache filling."""
+    from parlor.rules.engine import apply, legal_actions, new_game
+
+    def grow(seed: int) -> tuple[object, int]:
+        rng = random.Random(seed)
+        s = new_game(seed)
+        s.log = None
+        n = 0
+        while not s.is_over and n < 300:
+            apply(s, rng.choice(legal_actions(s)))
+            n += 1
+        return s, n
+
+    seed = 3
+    while grow(seed)[1] < 300:  # a deal whose game lasts 300 steps
+        seed += 1
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    s, n = grow(seed)
+    grown = tracemalloc.get_traced_memory()[0] - base
+    before = tracemalloc.get_traced_memory()[0]
+    c = s.clone()  # type: ignore[attr-defined]
+    clone = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    del c
+    return clone, grown, n
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        description="Random-playout games/s and decisions/s: Parlor Magic vs peer engines."
-    )
-    p.add_argument("--seconds", type=float, default=10.0,
-                   help="wall-clock budget per engine (default 10; 0 = no limit, needs --games)")
-    p.add_argument("--games", type=int, default=None,
-                   help="stop an engine after this many games if its budget is not spent yet")
+        description="Random-playout steps/s: Parlor Magic vs peer engines, CPU time.")
+    p.add_argument("--seconds", type=float, default=4.0,
+                   help="CPU seconds per engine per round (default 4)")
+    p.add_argument("--repeats", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and choices")
     p.add_argument("--cpu", type=int, default=None,
                    help="core to pin to (default: the last allowed core)")
     p.add_argument("--engines", default=",".join(e.key for e in ENGINES),
                    help="comma-separated subset of: " + ", ".join(e.key for e in ENGINES))
+    p.add_argument("--positions", type=int, default=6, help="search positions (default 6)")
+    p.add_argument("--iterations", type=int, default=300,
+                   help="search iterations per position (default 300)")
+    p.add_argument("--no-search", action="store_true", help="skip the search measurement")
+    p.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
     args = p.parse_args(argv)
-    if args.seconds <= 0 and args.games is None:
-        p.error("--seconds 0 needs --games")
     known = {e.key for e in ENGINES}
     wanted = [k.strip() for k in args.engines.split(",") if k.strip()]
     unknown = [k for k in wanted if k not in known]
@@ -313,39 +461,49 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    spec = importlib.util.find_spec("parlor")
+    here = Path(spec.origin or "?").parent if spec else None
+    found = importlib.util.find_spec("parlor.build")
+    if here is not None and found is not None and Path(found.origin or "?").parent == here:
+        from parlor.build import describe
+
+        build = describe()
+    else:
+        build = "interpreted (a checkout from before the compiled build)"
     pinned = pin_to_one_core(args.cpu)
-    budget = f"{args.seconds:g} s" if args.seconds > 0 else "no time limit"
-    if args.games is not None:
-        budget += f", at most {args.games} games"
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), {pinned}")
-    print(f"budget per engine: {budget}; seed {args.seed}")
-    print("decision = list legal choices + pick uniformly (seeded random.Random) + apply")
+    print(f"parlor from {here}: "
+          f"{build}")
+    print(f"{args.repeats} interleaved rounds of {args.seconds:g} CPU-s per engine; "
+          f"seed {args.seed}")
+    print("step = list legal choices + pick uniformly (seeded random.Random) + apply; "
+          "chance steps sampled in Python")
     print()
-    rows: list[tuple[Engine, Result | str]] = []
-    for engine in ENGINES:
-        if engine.key not in args.engines:
-            continue
-        if importlib.util.find_spec(engine.module) is None:
-            res: Result | str = f"not installed ({INSTALL_HINT})"
-            print(f"{engine.key}: {res}")
-            rows.append((engine, res))
-            continue
-        print(f"{engine.key}: {engine.label} ...", end="", flush=True)
-        res = run_engine(engine, args.seconds, args.games, args.seed)
-        if isinstance(res, str):
-            print(f" {res}")
-        else:
-            print(f" {res.games} games, {res.decisions} decisions in {res.seconds:.1f} s")
-            if res.chance:
-                print(f"    (+ {res.chance} chance outcomes sampled, not counted as decisions)")
-        rows.append((engine, res))
+    players: list[tuple[Engine, GamePlayer | str]] = [
+        (e, make_player(e, args.seed)) for e in ENGINES if e.key in args.engines]
+    results: dict[str, Result] = {e.key: Result() for e, _ in players}
+    for r in range(args.repeats):
+        for engine, play in players:
+            if isinstance(play, str):
+                continue
+            play_slice(play, args.seconds, results[engine.key])
+        print(f"round {r + 1}/{args.repeats} done", flush=True)
+    rows: list[tuple[Engine, Result | str]] = [
+        (e, play if isinstance(play, str) else results[e.key]) for e, play in players]
     print()
     print_table(rows)
     print()
-    print("ours/peer = our decisions/s divided by the peer's. forced = decisions with a single")
-    print("legal choice (Parlor applies those itself, so it has none; rlcard and OpenSpiel")
-    print("count them). OpenSpiel: chance nodes are sampled, only player decisions count.")
+    print_targets(rows)
+    print("steps/s: the median round, all steps; decisions/s excludes forced and chance steps.")
     print("PokerKit: a game is one hand; choices are fold/check-call/min-raise/all-in.")
+    if not args.no_search:
+        its, cpu = search_rate(args.positions, args.iterations, args.seed)
+        print(f"search: {its} ISMCTS iterations in {cpu:.2f} CPU-s = {fmt(its / cpu)} "
+              f"iterations/CPU-s ({args.positions} positions, {args.iterations} each)")
+    if not args.no_memory:
+        clone, grown, n = memory()
+        print(f"memory (tracemalloc): a clone at step {n}: {fmt(clone)} B (target <= 8 KB); "
+              f"the state grown to step {n}, event log off: {fmt(grown)} B (target <= 20 KB)")
     return 0
 
 

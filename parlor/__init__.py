@@ -6,6 +6,7 @@ The packages, lowest layer first (``tests/test_layers.py`` holds them to it):
 * :mod:`parlor.ai` — computer opponents, through the engine's public API and views only;
 * :mod:`parlor.present` — the sentences people read, shared by the front-ends;
 * :mod:`parlor.store` — saved games (SQLite or any SQLAlchemy URL);
+* :mod:`parlor.research` — OpenSpiel, PettingZoo and Gymnasium adapters (rules and ai only);
 * the front-ends, which never import one another: :mod:`parlor.web` (the web app) and
   :mod:`parlor.terminal` (``parlor play``, ``tournament``, ``simulate``);
 * :mod:`parlor.cli` — the ``parlor`` command, a thin dispatcher to the front-ends.

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 
 from parlor import __version__
+from parlor.build import describe
 from parlor.terminal import play, simulate, tournament
 from parlor.web import serve, worker
 
@@ -27,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parlor", description="Parlor Magic: rules engine, computer opponents and tools."
     )
-    parser.add_argument("--version", action="version", version=f"parlor {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"parlor {__version__}, {describe()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     simulate.add_parser(sub)
     play.add_parser(sub)

@@ -13,45 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
+from parlor.ai.agent import Agent, Choice
 from parlor.rules.actions import Action
 from parlor.rules.state import State
 from parlor.rules.view import View, resample
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One alternative an agent considered: its win estimate (0-1, for the agent) and how many
-    samples or search visits stand behind it (0 when it was not evaluated at all)."""
-
-    action: Action
-    value: float
-    visits: int
-
-    def describe(self) -> str:
-        """A log line such as ``attack KS: 71% win estimate``."""
-        if self.visits == 0:
-            return f"{self.action}"
-        return f"{self.action}: {round(100 * self.value)}% win estimate"
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """A computer opponent."""
-
-    name: str
-    budget: float
-
-    def act(self, view: View, legal: Sequence[Action], budget: float | None = None) -> Action:
-        """The action to play (always one of ``legal``)."""
-        ...
-
-    def explain(self, view: View, legal: Sequence[Action],
-                budget: float | None = None) -> list[Choice]:
-        """The alternatives considered, best first (for a hint button or a log line)."""
-        ...
 
 
 class BaseAgent:

@@ -45,9 +45,9 @@ from parlor.rules.state import (
     C_SUIT,
     FACE,
     NONE,
+    OVER,
     PWR_OF,
     TGH_OF,
-    Phase,
     State,
 )
 
@@ -274,7 +274,7 @@ def _pressure(s: State, p: int, w: Weights = DEFAULT) -> float:
 
 def win_prob(s: State, p: int, w: Weights = DEFAULT) -> float:
     """A win estimate for ``p`` in [0, 1]."""
-    if s.phase is Phase.OVER:
+    if s.phase is OVER:
         if s.winner is None:
             return 0.5
         return 1.0 if s.winner == p else 0.0

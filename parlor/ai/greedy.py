@@ -21,11 +21,22 @@ from parlor.ai.evaluate import DEFAULT, Weights, win_prob
 from parlor.ai.policy import PDEFAULT, PolicyWeights, best_action, epsilon_action, ranked
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
-from parlor.rules.state import Phase, State
+from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
+    DOMAIN_BONUS,
+    OVER,
+    SPLIT,
+    WINDOW2,
+    State,
+)
 from parlor.rules.view import View
 
-COMBAT_PHASES = frozenset({Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O,
-                           Phase.WINDOW2, Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS})
+COMBAT_PHASES = frozenset({ATTACK, BLOCK, ABILITY_P, ABILITY_O,
+                           WINDOW2, SPLIT, BONUS, DOMAIN_BONUS})
 
 
 def settle(s: State, end_turn: int, rng: random.Random | None = None,
@@ -33,7 +44,7 @@ def settle(s: State, end_turn: int, rng: random.Random | None = None,
     """Play the cheap policy (both Rlrs) from ``s`` until turn ``end_turn`` starts (or the
     game ends), so that every alternative is judged at the same point."""
     for _ in range(limit):
-        if s.phase is Phase.OVER or s.turn >= end_turn:
+        if s.phase is OVER or s.turn >= end_turn:
             break
         legal = legal_actions(s)
         if rng is not None and epsilon > 0.0:

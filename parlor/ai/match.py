@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from parlor.ai.base import Agent
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import Phase, Settings, State
+from parlor.rules.state import OVER, Settings, State
 from parlor.rules.view import view
 
 
@@ -44,7 +44,7 @@ def play_game(agents: Sequence[Agent], seed: int, settings: Settings | None = No
     think: tuple[list[float], list[float]] = ([], [])
     by_phase: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})
     n = 0
-    while s.phase is not Phase.OVER and n < max_decisions:
+    while s.phase is not OVER and n < max_decisions:
         legal = legal_actions(s)
         p = s.actor
         agent = agents[p]

@@ -17,16 +17,26 @@ from parlor.rules.actions import Action
 from parlor.rules.cards import IS_RED, Kind
 from parlor.rules.ranking import bonus, counts_of, merge, rank_counts
 from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
     C_KIND,
     C_RANK,
     C_SUIT,
     DOMAIN,
+    DOMAIN_BONUS,
+    KEEP,
     NONE,
     OWNER,
     PWR_OF,
+    SPLIT,
     STACK,
     TGH_OF,
-    Phase,
+    TRIM,
+    WINDOW1,
+    WINDOW2,
     State,
 )
 
@@ -361,19 +371,19 @@ def trim_score(s: State, a: Action) -> float:
 def action_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     """The cheap score of ``a`` for the Rlr to act in ``s``."""
     ph = s.phase
-    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+    if ph is WINDOW1 or ph is WINDOW2:
         return window_score(s, s.actor, a, w)
-    if ph is Phase.ATTACK:
+    if ph is ATTACK:
         return attack_score(s, a, w)
-    if ph is Phase.BLOCK:
+    if ph is BLOCK:
         return block_score(s, a, w)
-    if ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+    if ph is ABILITY_P or ph is ABILITY_O:
         return ability_score(s, s.actor, a, w)
-    if ph is Phase.SPLIT or ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+    if ph is SPLIT or ph is BONUS or ph is DOMAIN_BONUS:
         return point_score(s, a)
-    if ph is Phase.KEEP:
+    if ph is KEEP:
         return keep_score(s, a, w)
-    if ph is Phase.TRIM:
+    if ph is TRIM:
         return trim_score(s, a)
     return 0.0
 

@@ -55,12 +55,26 @@ from parlor.ai.policy import (
 )
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
-from parlor.rules.state import Phase, State
+from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
+    DOMAIN_BONUS,
+    KEEP,
+    OVER,
+    SPLIT,
+    TRIM,
+    WINDOW1,
+    WINDOW2,
+    State,
+)
 from parlor.rules.view import View
 
-SEARCHED = frozenset({Phase.WINDOW1, Phase.WINDOW2, Phase.ATTACK, Phase.BLOCK,
-                      Phase.ABILITY_P, Phase.ABILITY_O})
-LOOKED_AHEAD = frozenset({Phase.KEEP, Phase.TRIM})
+SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
+                      ABILITY_P, ABILITY_O})
+LOOKED_AHEAD = frozenset({KEEP, TRIM})
 PRIOR_SHARE = 0.4
 MIN_SAMPLES = 6  # per root candidate before the search may stop early
 INDIFFERENT = 0.003  # win-estimate spread under which the candidates are all the same
@@ -137,12 +151,12 @@ class SearchAgent(BaseAgent):
         first = det.deal()
         choices = list(legal)
         phase = first.phase
-        if phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
+        if phase in (SPLIT, BONUS, DOMAIN_BONUS):
             a = best_action(first, choices, self.policy)
             return [Choice(a, 0.5, 0)] + [Choice(x, 0.5, 0) for x in choices if x != a]
         if phase in LOOKED_AHEAD or phase not in SEARCHED:
             return self._greedy(det, first, choices)
-        if phase in (Phase.WINDOW1, Phase.WINDOW2) and all(
+        if phase in (WINDOW1, WINDOW2) and all(
             action_score(first, a, self.policy) <= BAD / 2 for a in choices if a.verb != "pass"
         ):
             rest = [x for x in choices if x.verb != "pass"]
@@ -271,7 +285,7 @@ class SearchAgent(BaseAgent):
         path: list[tuple[_Edge, int]] = []
         node = root
         expanded = False
-        while s.phase is not Phase.OVER and s.turn < end_turn:
+        while s.phase is not OVER and s.turn < end_turn:
             if node is root and first_action is not None:
                 edge = root.edges[first_action]
                 apply(s, first_action)

@@ -168,3 +168,22 @@ PASS = Action("pass")
 DONE = Action("done")
 END = Action("end")
 RESIGN = Action("resign")
+
+_SHARED: dict[tuple[str, int, int], Action] = {}
+
+
+def action_of(verb: str, card: int = NONE, target: int = NONE) -> Action:
+    """The one shared Action for a decision with automatic payment.
+
+    Listing legal actions builds the same few thousand values over and over; actions are
+    immutable, so the engine hands out one object per decision instead of a new tuple each
+    time (faster, and a state's history holds references, not copies).
+
+    >>> action_of("attack", 12) is action_of("attack", 12) == Action("attack", 12)
+    True
+    """
+    key = (verb, card, target)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = Action(verb, card, target)
+    return found

@@ -8,18 +8,22 @@ decisions, one point at a time, and only when there is a real choice (R11, R14).
 
 from __future__ import annotations
 
-from parlor.rules.actions import DONE, END, Action
+from parlor.rules.actions import DONE, END, Action, action_of
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
+    BONUS,
     C_RANK,
     C_SUIT,
     DOMAIN,
+    DOMAIN_BONUS,
     FACE,
     MAX_ATTACKERS,
     MAX_BLOCKERS,
     NONE,
+    OVER,
     OWNER,
+    SPLIT,
     Combat,
     Phase,
     State,
@@ -62,7 +66,7 @@ def attack_actions(s: State) -> list[Action]:
     if len(cb.attackers) < MAX_ATTACKERS:
         for c in s.field[s.phasing]:
             if s.taxed[c] == NONE and not s.inactive[c] and c not in cb.attackers:
-                out.append(Action("attack", FACE[c]))
+                out.append(action_of("attack", FACE[c]))
     out.append(DONE if cb.attackers else END)
     return out
 
@@ -75,7 +79,7 @@ def block_actions(s: State) -> list[Action]:
     for b in s.field[s.opponent]:
         if s.taxed[b] == NONE and b not in cb.blocking:
             for a in open_attackers:
-                out.append(Action("block", FACE[b], a))
+                out.append(action_of("block", FACE[b], a))
     out.append(DONE)
     return out
 
@@ -83,7 +87,9 @@ def block_actions(s: State) -> list[Action]:
 def declare_attacker(s: State, cid: int) -> None:
     assert s.combat is not None
     s.combat.attackers.append(cid)
-    emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing, rule="R8")
+    if s.log is not None:
+        emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing,
+             rule="R8")
 
 
 def declare_blocker(s: State, b: int, a: int) -> None:
@@ -92,8 +98,9 @@ def declare_blocker(s: State, b: int, a: int) -> None:
     cb.blocking[b] = a
     cb.blockers.setdefault(a, []).append(b)
     cb.blocked.add(a)
-    emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}", OWNER[b],
-         rule="R10")
+    if s.log is not None:
+        emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}",
+             OWNER[b], rule="R10")
 
 
 # -- abilities (R27, R28) ---------------------------------------------------------------------
@@ -160,31 +167,31 @@ def ability_actions(s: State, p: int) -> list[Action]:
                     ):
                         continue  # the javelin may not target an unblocked attacker
                     if ability_works(s, u, t):
-                        out.append(Action("volley", face, t))
+                        out.append(action_of("volley", face, t))
             elif ab is Ability.SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
                     ability_works(s, u, blockers[0])  # the target: all its blockers (706.2)
                 ):
-                    out.append(Action("sally", face))
+                    out.append(action_of("sally", face))
             elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
                     ability_works(s, u, a)  # the target: the attacker it blocks (706.2)
                 ):
-                    out.append(Action("harry", face))
+                    out.append(action_of("harry", face))
             elif ab is Ability.ALLY and untaxed:
                 for t in s.field[q]:
                     if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and ability_works(s, u, t):
-                        out.append(Action("ally", face, t))
+                        out.append(action_of("ally", face, t))
             elif ab is Ability.CARRY and untaxed:
                 booster = carry_counts(s, u)  # a blocking Queen's side is her group (706.1)
                 for lnd in s.home[q]:
                     if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
                         ability_works(s, u, lnd, booster)
                     ):
-                        out.append(Action("carry", face, lnd))
+                        out.append(action_of("carry", face, lnd))
     out.append(DONE)
     return out
 
@@ -254,7 +261,7 @@ def _next_split(s: State) -> bool:
     assert cb is not None
     if cb.split_queue:
         cb.split_left = pwr(s, cb.split_queue[0])
-        s.phase, s.actor = Phase.SPLIT, s.phasing
+        s.phase, s.actor = SPLIT, s.phasing
         return False
     return _group_bonus(s)
 
@@ -262,7 +269,7 @@ def _next_split(s: State) -> bool:
 def split_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [Action("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
+    return [action_of("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
 
 
 def assign_point(s: State, target: int) -> bool:
@@ -292,7 +299,7 @@ def _group_bonus(s: State) -> bool:
                 why = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
                                      ca, cd, s.trump)
                 emit(s, "bonus", why.explain(), side, rule="R13", why=why)
-            return _distribute(s, side, b, losers, Phase.BONUS)
+            return _distribute(s, side, b, losers, BONUS)
     return _after_blocked(s)
 
 
@@ -310,7 +317,7 @@ def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -
 def bonus_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [Action("bonus", NONE, c) for c in cb.bonus_to]
+    return [action_of("bonus", NONE, c) for c in cb.bonus_to]
 
 
 def bonus_point(s: State, target: int) -> bool:
@@ -325,7 +332,7 @@ def bonus_point(s: State, target: int) -> bool:
 
 
 def _after_bonus(s: State, phase: Phase) -> bool:
-    if phase is Phase.BONUS:
+    if phase is BONUS:
         return _after_blocked(s)
     _deal_pending(s, "Domain bonus")
     return _unblocked_damage(s)
@@ -364,7 +371,7 @@ def _after_blocked(s: State) -> bool:
     gain = 2 if how == TRUMP else 1
     s.life[o] += gain
     emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o, rule="R13")
-    return _distribute(s, o, b, unblocked, Phase.DOMAIN_BONUS)
+    return _distribute(s, o, b, unblocked, DOMAIN_BONUS)
 
 
 def _unblocked_damage(s: State) -> bool:
@@ -383,7 +390,7 @@ def _unblocked_damage(s: State) -> bool:
     if cb.o_dealt and s.life[o] <= 0:
         s.winner = s.phasing
         s.result = f"{rlr(s.phasing)} wins: {rlr(o)} is at {s.life[o]} life after an attack"
-        s.phase = Phase.OVER
+        s.phase = OVER
         emit(s, "win", s.result, s.phasing, rule="R16")
     s.combat = None
     return True

@@ -5,7 +5,9 @@
     >>> apply(state, actions[0]) is state
     True
 
-* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106).
+* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106):
+  a practice number, dealt as every older record was, or a 128-bit deal key dealt through a
+  keyed hash (:mod:`parlor.rules.seeds`, docs/notation.md "The seed line").
 * :func:`legal_actions` lists exactly the decisions open now (automatic payment; explicit
   payment is accepted as another form of the same decision, R3). Resigning is always
   possible and never listed.
@@ -23,6 +25,7 @@ from parlor.rules.actions import (
     GameOverError,
     IllegalActionError,
     WrongTurnError,
+    action_of,
 )
 from parlor.rules.cards import Kind
 from parlor.rules.combat import (
@@ -39,13 +42,25 @@ from parlor.rules.combat import (
     use_ability,
 )
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
+from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
     C_KIND,
+    DOMAIN_BONUS,
     FACE,
     HAND_LIMIT,
+    KEEP,
     NONE,
+    OVER,
+    SPLIT,
+    TRIM,
+    WINDOW1,
+    WINDOW2,
     Combat,
-    Phase,
     Settings,
     State,
     card_text,
@@ -55,11 +70,16 @@ from parlor.rules.table import draw_one, emit, leave_play, rlr
 # -- setup (rule 100) -------------------------------------------------------------------------
 
 
-def new_game(seed: int | None = None, settings: Settings | None = None,
+def new_game(seed: Seed | None = None, settings: Settings | None = None,
              rng: random.Random | None = None) -> State:
-    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31)."""
+    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31).
+
+    ``seed`` is a practice number or a :class:`~parlor.rules.seeds.DealKey` (at least 128
+    bits, drawn by the caller: the engine draws no randomness of its own). A number deals
+    exactly as every older record did; a key deals from a keyed hash and derives the
+    reshuffle seed (307) from a second keyed hash, so seen cards do not reveal it."""
     if rng is None:
-        rng = random.Random(seed)
+        rng = random.Random(None) if seed is None else deal_stream(seed)
     s = State(settings)
     s.seed = seed
     for p in (0, 1):
@@ -72,11 +92,17 @@ def new_game(seed: int | None = None, settings: Settings | None = None,
         s.draw[p] = library
     first = rng.randrange(2)
     s.shuffle_seed = rng.getrandbits(64)
+    if isinstance(seed, DealKey):
+        s.shuffle_seed = derive(seed, "reshuffle", 128)
     emit(s, "setup", f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {rlr(first)} goes "
          "first", rule="R31")
     _start_turn(s, first, first_turn=True)
     _advance(s)
     return s
+
+
+#: The verbs that may carry an explicit payment (R3, 405): playing a card and expelling.
+PAYING_VERBS = ("play", "expel")
 
 
 # -- the public API ---------------------------------------------------------------------------
@@ -95,21 +121,21 @@ def _legal(s: State) -> list[Action]:
     if cached is not None:
         return cached  # type: ignore[return-value]
     ph = s.phase
-    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+    if ph is WINDOW1 or ph is WINDOW2:
         out = window_actions(s, s.actor)
-    elif ph is Phase.ATTACK:
+    elif ph is ATTACK:
         out = attack_actions(s)
-    elif ph is Phase.BLOCK:
+    elif ph is BLOCK:
         out = block_actions(s)
-    elif ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+    elif ph is ABILITY_P or ph is ABILITY_O:
         out = ability_actions(s, s.actor)
-    elif ph is Phase.KEEP:
+    elif ph is KEEP:
         out = _keep_actions(s)
-    elif ph is Phase.TRIM:
-        out = [Action("trim", FACE[c]) for c in s.hand[s.phasing]]
-    elif ph is Phase.SPLIT:
+    elif ph is TRIM:
+        out = [action_of("trim", FACE[c]) for c in s.hand[s.phasing]]
+    elif ph is SPLIT:
         out = split_actions(s)
-    elif ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+    elif ph is BONUS or ph is DOMAIN_BONUS:
         out = bonus_actions(s)
     else:
         out = []
@@ -121,7 +147,7 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
     """Play ``action`` for ``player`` (default: the Rlr to decide). Returns ``s``."""
     if isinstance(action, str):
         action = Action.parse(action)
-    if s.phase is Phase.OVER:
+    if s.phase is OVER:
         raise GameOverError(f"R16: the game is over ({s.result})")
     who = s.actor if player is None else player
     if action.verb == "resign":
@@ -142,6 +168,11 @@ def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
     base = action.base
+    if base is not action and action.verb not in PAYING_VERBS:
+        # a payment the action cannot carry would be written into the record, which would
+        # then no longer replay (its text cannot hold it)
+        raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
+                                 "takes no payment")
     if base not in legal:
         raise IllegalActionError(diagnose(s, action))
     if base is not action:
@@ -182,7 +213,7 @@ def _advance(s: State) -> None:
     """Run single legal choices automatically (when the settings ask for it)."""
     if not s.settings.auto:
         return
-    while s.phase is not Phase.OVER:
+    while s.phase is not OVER:
         legal = _legal(s)
         if len(legal) != 1:
             return
@@ -193,66 +224,68 @@ def _dispatch(s: State, a: Action) -> None:
     s._legal = None
     ph = s.phase
     p = s.actor
-    if ph is Phase.WINDOW1 or ph is Phase.WINDOW2:
+    if ph is WINDOW1 or ph is WINDOW2:
         if a.verb == "pass":
             _close_window(s)
         else:
             play_card(s, p, a)
             s.actor = 1 - p
-    elif ph is Phase.ATTACK:
+    elif ph is ATTACK:
         if a.verb == "attack":
             declare_attacker(s, p * 52 + a.card)
         elif a.verb == "done":
-            s.phase, s.actor = Phase.BLOCK, s.opponent
+            s.phase, s.actor = BLOCK, s.opponent
         else:
-            emit(s, "end", f"{rlr(p)} does not attack: the turn ends", p, rule="R8")
+            if s.log is not None:
+                emit(s, "end", f"{rlr(p)} does not attack: the turn ends", p, rule="R8")
             _end_turn(s)
-    elif ph is Phase.BLOCK:
+    elif ph is BLOCK:
         if a.verb == "block":
             declare_blocker(s, p * 52 + a.card, a.target)
         else:
-            s.phase, s.actor = Phase.ABILITY_P, s.phasing
-    elif ph is Phase.ABILITY_P or ph is Phase.ABILITY_O:
+            s.phase, s.actor = ABILITY_P, s.phasing
+    elif ph is ABILITY_P or ph is ABILITY_O:
         if a.verb == "done":
-            if ph is Phase.ABILITY_P:
-                s.phase, s.actor = Phase.ABILITY_O, s.opponent
+            if ph is ABILITY_P:
+                s.phase, s.actor = ABILITY_O, s.opponent
             else:
-                s.phase, s.actor = Phase.WINDOW2, s.opponent
+                s.phase, s.actor = WINDOW2, s.opponent
         else:
             use_ability(s, p, a)
-    elif ph is Phase.KEEP:
+    elif ph is KEEP:
         _keep_or_redraw(s, a)
-    elif ph is Phase.TRIM:
+    elif ph is TRIM:
         cid = p * 52 + a.card
         s.hand[p].remove(cid)
         s.recycle[p].append(cid)
-        emit(s, "trim", f"{rlr(p)} recycles a card to keep 7 in Hand", p,
-             f"You recycle {card_text(cid)} to keep 7 in Hand", rule="R29")
+        if s.log is not None:
+            emit(s, "trim", f"{rlr(p)} recycles a card to keep 7 in Hand", p,
+                 f"You recycle {card_text(cid)} to keep 7 in Hand", rule="R29")
         _begin_draw(s)
-    elif ph is Phase.SPLIT:
+    elif ph is SPLIT:
         _after_combat_step(s, assign_point(s, a.target))
-    elif ph is Phase.BONUS or ph is Phase.DOMAIN_BONUS:
+    elif ph is BONUS or ph is DOMAIN_BONUS:
         _after_combat_step(s, bonus_point(s, a.target))
 
 
 def _close_window(s: State) -> None:
-    if s.phase is Phase.WINDOW1:
+    if s.phase is WINDOW1:
         s.combat = Combat()
-        s.phase, s.actor = Phase.ATTACK, s.phasing
+        s.phase, s.actor = ATTACK, s.phasing
     else:
-        s.phase = Phase.SPLIT  # resolution decides the next decision
+        s.phase = SPLIT  # resolution decides the next decision
         _after_combat_step(s, start_resolution(s))
 
 
 def _after_combat_step(s: State, finished: bool) -> None:
-    if finished and s.phase is not Phase.OVER:
+    if finished and s.phase is not OVER:
         _start_cycle(s)
 
 
 def _resign(s: State, who: int) -> None:
     s.winner = 1 - who
     s.result = f"{rlr(1 - who)} wins: {rlr(who)} resigns"
-    s.phase = Phase.OVER
+    s.phase = OVER
     s._legal = None
     emit(s, "win", s.result, 1 - who, rule="R17")
 
@@ -265,21 +298,26 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     s.combat = None
     if not first_turn:
         if s.turn >= s.settings.max_turns:
-            s.phase = Phase.OVER
+            s.phase = OVER
             s.result = f"Draw: the turn limit of {s.settings.max_turns} turns is reached"
             emit(s, "draw_game", s.result, rule="R17")
             return
         s.turn += 1
     s.phasing = s.actor = p
     s.lnd_played = s.redrawn = False
-    emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
+    if s.log is not None:
+        emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
+    # Only Lnds in a Home and Cres on a Field are ever taxed or inactive (R4, R5): leaving
+    # play clears both, so the rest of the 104 cards need no look.
     untaxed = 0
-    for cid in range(104):
-        if s.taxed[cid] == p:
-            s.taxed[cid] = NONE
-            untaxed += 1
-        s.inactive[cid] = False
-    if untaxed:
+    taxed, inactive = s.taxed, s.inactive
+    for zone in (s.home[0], s.home[1], s.field[0], s.field[1]):
+        for cid in zone:
+            if taxed[cid] == p:
+                taxed[cid] = NONE
+                untaxed += 1
+            inactive[cid] = False
+    if untaxed and s.log is not None:
         emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
     for q in (0, 1):
         for cre in list(s.field[q]):
@@ -299,13 +337,15 @@ def _burn(s: State, p: int) -> None:
     if left:
         s.pool[p] = [0, 0, 0, 0]
         s.life[p] -= left
-        emit(s, "burn", f"{rlr(p)} burns {left} mnr: {s.life[p]} life", p, rule="R1")
+        if s.log is not None:
+            emit(s, "burn", f"{rlr(p)} burns {left} mnr: {s.life[p]} life", p,
+                 rule="R1")
 
 
 def _begin_draw(s: State) -> None:
     p = s.phasing
     if len(s.hand[p]) > HAND_LIMIT:
-        s.phase, s.actor = Phase.TRIM, p
+        s.phase, s.actor = TRIM, p
         return
     _draw(s, p)
 
@@ -326,10 +366,11 @@ def _draw(s: State, p: int) -> None:
         emit(s, "draw", f"{rlr(p)} draws {_cards(len(s.drawn))}", p, f"You draw {names}", "R29")
     if n == 1:
         s.hand[p].append(s.drawn.pop())
-        emit(s, "keep", f"{rlr(p)} keeps the single drawn card", p, rule="R32")
+        if s.log is not None:
+            emit(s, "keep", f"{rlr(p)} keeps the single drawn card", p, rule="R32")
         _after_draw(s)
         return
-    s.phase, s.actor = Phase.KEEP, p
+    s.phase, s.actor = KEEP, p
 
 
 def _cards(n: int) -> str:
@@ -338,12 +379,12 @@ def _cards(n: int) -> str:
 
 def _keep_actions(s: State) -> list[Action]:
     p = s.phasing
-    out = [Action("keep", FACE[c]) for c in s.drawn]
+    out = [action_of("keep", FACE[c]) for c in s.drawn]
     if not s.redrawn:
         if s.hand[p]:
-            out.extend(Action("redraw", FACE[c]) for c in s.hand[p])
+            out.extend(action_of("redraw", FACE[c]) for c in s.hand[p])
         else:
-            out.append(Action("redraw"))
+            out.append(action_of("redraw"))
     return out
 
 
@@ -387,7 +428,7 @@ def _start_cycle(s: State) -> None:
     """A new Turn Cycle: burn, then the first window with P to act (rule 400, R1)."""
     _burn(s, s.phasing)
     s.combat = None
-    s.phase, s.actor = Phase.WINDOW1, s.phasing
+    s.phase, s.actor = WINDOW1, s.phasing
 
 
 def _end_turn(s: State) -> None:
@@ -401,36 +442,36 @@ def diagnose(s: State, a: Action) -> str:
     """Which rule forbids ``a`` now (called only when it is not among the legal actions)."""
     ph, p = s.phase, s.actor
     expected = {
-        Phase.TRIM: ("trim",),
-        Phase.KEEP: ("keep", "redraw"),
-        Phase.WINDOW1: ("play", "expel", "pass"),
-        Phase.WINDOW2: ("play", "expel", "pass"),
-        Phase.ATTACK: ("attack", "done", "end"),
-        Phase.BLOCK: ("block", "done"),
-        Phase.ABILITY_P: ("volley", "sally", "harry", "ally", "carry", "done"),
-        Phase.ABILITY_O: ("volley", "sally", "harry", "ally", "carry", "done"),
-        Phase.SPLIT: ("assign",),
-        Phase.BONUS: ("bonus",),
-        Phase.DOMAIN_BONUS: ("bonus",),
+        TRIM: ("trim",),
+        KEEP: ("keep", "redraw"),
+        WINDOW1: ("play", "expel", "pass"),
+        WINDOW2: ("play", "expel", "pass"),
+        ATTACK: ("attack", "done", "end"),
+        BLOCK: ("block", "done"),
+        ABILITY_P: ("volley", "sally", "harry", "ally", "carry", "done"),
+        ABILITY_O: ("volley", "sally", "harry", "ally", "carry", "done"),
+        SPLIT: ("assign",),
+        BONUS: ("bonus",),
+        DOMAIN_BONUS: ("bonus",),
     }[ph]
     if a.verb not in expected:
         return (f"R7: {rlr(p)} must now {_phase_task(s)}; "
                 f"'{a.verb}' is not possible ({', '.join(expected)})")
     if a.verb in ("play", "expel"):
         return diagnose_play(s, p, a)
-    if ph is Phase.TRIM:
+    if ph is TRIM:
         return "R29: trim a card that is in your Hand"
-    if ph is Phase.KEEP:
+    if ph is KEEP:
         if a.verb == "redraw" and s.redrawn:
             return "R29: only one Redraw is allowed per turn"
         if a.verb == "redraw":
             return "R29: a Redraw names one card from the Hand (none if the Hand is empty)"
         return "R29: keep one of the drawn cards"
-    if ph is Phase.ATTACK:
+    if ph is ATTACK:
         return _diagnose_attack(s, a)
-    if ph is Phase.BLOCK:
+    if ph is BLOCK:
         return _diagnose_block(s, a)
-    if ph in (Phase.ABILITY_P, Phase.ABILITY_O):
+    if ph in (ABILITY_P, ABILITY_O):
         return (f"R27/R28: {a} is not possible: the user must be an active Cre of yours that "
                 "has not used an ability this combat, untaxed if the ability taxes it, with a "
                 "valid target that does not outrank or outtrump it")
@@ -439,17 +480,17 @@ def diagnose(s: State, a: Action) -> str:
 
 def _phase_task(s: State) -> str:
     return {
-        Phase.TRIM: "recycle cards down to 7 in Hand",
-        Phase.KEEP: "keep a drawn card or Redraw",
-        Phase.WINDOW1: "play a card or pass",
-        Phase.WINDOW2: "play a card or pass",
-        Phase.ATTACK: "declare attackers, or end the turn",
-        Phase.BLOCK: "declare blockers",
-        Phase.ABILITY_P: "use abilities or be done",
-        Phase.ABILITY_O: "use abilities or be done",
-        Phase.SPLIT: "assign an attacker's damage among its blockers",
-        Phase.BONUS: "distribute the bonus points",
-        Phase.DOMAIN_BONUS: "distribute the Domain's bonus points",
+        TRIM: "recycle cards down to 7 in Hand",
+        KEEP: "keep a drawn card or Redraw",
+        WINDOW1: "play a card or pass",
+        WINDOW2: "play a card or pass",
+        ATTACK: "declare attackers, or end the turn",
+        BLOCK: "declare blockers",
+        ABILITY_P: "use abilities or be done",
+        ABILITY_O: "use abilities or be done",
+        SPLIT: "assign an attacker's damage among its blockers",
+        BONUS: "distribute the bonus points",
+        DOMAIN_BONUS: "distribute the Domain's bonus points",
     }.get(s.phase, "wait")
 
 

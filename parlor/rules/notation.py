@@ -29,10 +29,19 @@ from collections.abc import Callable
 from parlor.rules.actions import Action, ActionParseError, parse_ref
 from parlor.rules.cards import Card, Suit
 from parlor.rules.engine import apply, new_game
+from parlor.rules.seeds import Seed, SeedError, parse_seed
 from parlor.rules.state import (
+    ABILITY_O,
+    ABILITY_P,
+    ATTACK,
+    BLOCK,
+    BONUS,
     DOMAIN,
+    DOMAIN_BONUS,
     NONE,
+    OVER,
     OWNER,
+    SPLIT,
     STACK,
     Combat,
     Phase,
@@ -111,7 +120,7 @@ def position(s: State) -> str:
         lines.append(f"{n}.domain: {' '.join(_card_in(s, e, p) for e in s.domain[p])}")
     if s.combat is not None:
         lines.append(f"combat: {_combat_text(s.combat)}")
-    if s.phase is Phase.OVER:
+    if s.phase is OVER:
         lines.append(f"winner: {'-' if s.winner is None else s.winner + 1}")
         lines.append(f"result: {s.result}")
     return "\n".join(line.rstrip() for line in lines) + "\n"
@@ -177,8 +186,8 @@ def parse_position(text: str) -> State:
     for p in (0, 1):  # every card not placed lies at the bottom of its owner's Draw pile
         rest = [c for c in range(p * 52, p * 52 + 52) if c not in placed]
         s.draw[p] = list(reversed(rest)) + s.draw[p]
-    if s.phase in (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O,
-                   Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS) and s.combat is None:
+    if s.phase in (ATTACK, BLOCK, ABILITY_P, ABILITY_O,
+                   SPLIT, BONUS, DOMAIN_BONUS) and s.combat is None:
         s.combat = Combat()
     return s
 
@@ -290,8 +299,10 @@ class RecordError(ValueError):
     """A record that does not replay: the message names the line."""
 
 
-def record(s: State, seed: int | None = None) -> str:
-    """The game record of ``s``: settings, seed, then one action per line."""
+def record(s: State, seed: Seed | None = None) -> str:
+    """The game record of ``s``: settings, seed, then one action per line. The seed line is
+    a practice number (``seed: 7``) or a deal key (``seed: key-…``): see
+    :mod:`parlor.rules.seeds`; older records all have the first form and replay as before."""
     seed = s.seed if seed is None else seed
     if seed is None:
         raise RecordError("this game was not dealt from a seed, so it has no record")
@@ -314,7 +325,8 @@ def replay(text: str, upto: int | None = None) -> State:
     return s
 
 
-def parse_record(text: str) -> tuple[Settings, int, list[tuple[int, Action]]]:
+def parse_record(text: str) -> tuple[Settings, Seed, list[tuple[int, Action]]]:
+    """Settings, seed and numbered actions of a record; RecordError naming the line."""
     settings, seed = Settings(), None
     actions: list[tuple[int, Action]] = []
     for n, raw in enumerate(text.splitlines(), 1):
@@ -322,9 +334,15 @@ def parse_record(text: str) -> tuple[Settings, int, list[tuple[int, Action]]]:
         if not line:
             continue
         if line.startswith("settings:"):
-            settings = Settings.parse(line[9:])
+            try:
+                settings = Settings.parse(line[9:])
+            except ValueError as exc:
+                raise RecordError(f"line {n}: {exc}") from None
         elif line.startswith("seed:"):
-            seed = int(line[5:])
+            try:
+                seed = parse_seed(line[5:])
+            except SeedError as exc:
+                raise RecordError(f"line {n}: {exc}") from None
         else:
             try:
                 actions.append((n, Action.parse(line)))

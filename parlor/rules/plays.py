@@ -3,9 +3,17 @@ and paying for it all out of the mnr pool (rules 500, 600, 800, 1100)."""
 
 from __future__ import annotations
 
-from parlor.rules.actions import Action
+from parlor.rules.actions import Action, action_of
 from parlor.rules.cards import COST, Kind
-from parlor.rules.ranking import LEVEL, TRUMP, bonus, compare_counts, outshows, rank_counts
+from parlor.rules.ranking import (
+    LEVEL,
+    TRUMP,
+    Counts,
+    bonus,
+    compare_counts,
+    outshows,
+    rank_counts,
+)
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -15,6 +23,8 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     STACK,
+    WINDOW1,
+    WINDOW2,
     Phase,
     State,
     card_text,
@@ -44,9 +54,16 @@ PASS = Action("pass")
 def available(s: State, p: int) -> tuple[list[int], int]:
     """Mnr ``p`` could raise now, per suit and in all: the pool plus every untaxed Lnd."""
     avail = s.pool[p][:]
-    for lnd in s.home[p]:
-        if s.taxed[lnd] == NONE:
-            avail[lnd_yield(s, lnd)] += 1
+    taxed = s.taxed
+    trump = s.trump
+    if trump is None:
+        for lnd in s.home[p]:
+            if taxed[lnd] == NONE:
+                avail[C_SUIT[lnd]] += 1
+    else:
+        for lnd in s.home[p]:
+            if taxed[lnd] == NONE:
+                avail[lnd_yield(s, lnd)] += 1
     return avail, sum(avail)
 
 
@@ -123,11 +140,15 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
         tax_lnd(s, p, lnd)
         untaxed.remove(lnd)
     need = total - sum(pool)
+    by_suit = [0, 0, 0, 0]  # untaxed Lnds per suit they yield
+    for lnd in untaxed:
+        by_suit[yields[lnd]] += 1
     while need > 0:
-        plenty = [sum(1 for x in untaxed if yields[x] == yields[lnd]) for lnd in untaxed]
+        plenty = [by_suit[yields[lnd]] for lnd in untaxed]
         lnd = untaxed[plenty.index(max(plenty))]
         tax_lnd(s, p, lnd)
         untaxed.remove(lnd)
+        by_suit[yields[lnd]] -= 1
         need -= 1
 
 
@@ -156,8 +177,13 @@ def expel_outcome(s: State, e: int, target: int) -> tuple[int, int, int]:
         top = s.stack[-1] if s.stack else NONE
         ok = top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]
         return (TRUMP, C_RANK[e] - C_RANK[top], C_SUIT[e]) if ok else (LEVEL, 0, -1)
+    return _expel_how(e, ce, target, counts(s, target), trump)
+
+
+def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
+               trump: int | None) -> tuple[int, int, int]:
+    """:func:`expel_outcome` for a target on the table whose counts are known."""
     kind = C_KIND[target]
-    ct = counts(s, target)
     winner, how, diff, suit = rank_counts(ce, ct, trump)
     if kind is Kind.ENH:
         if winner == 0:
@@ -180,32 +206,35 @@ def window_actions(s: State, p: int) -> list[Action]:
         kind = C_KIND[cid]
         if kind is Kind.LND:
             if p == s.phasing and not s.lnd_played:
-                out.append(Action("play", face))
+                out.append(action_of("play", face))
         elif affordable(face, avail, total):
             if kind is Kind.CRE:
-                out.append(Action("play", face))
+                out.append(action_of("play", face))
             else:
                 enh_faces.append(cid)
     if enh_faces:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         lone = [e for h in hosts for e in s.enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
+        trump = s.trump
+        # Each target's counts once per listing, not once per Enh in the Hand.
+        targets = [(t, counts(s, t)) for t in hosts + lone]
         for e in enh_faces:
             face = FACE[e]
             for h in hosts:
-                out.append(Action("play", face, h))
-            out.append(Action("play", face, DOMAIN[0]))
-            out.append(Action("play", face, DOMAIN[1]))
+                out.append(action_of("play", face, h))
+            out.append(action_of("play", face, DOMAIN[0]))
+            out.append(action_of("play", face, DOMAIN[1]))
             if top == NONE or C_RANK[e] >= C_RANK[top]:
-                out.append(Action("play", face, STACK))
+                out.append(action_of("play", face, STACK))
             if top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]:
-                out.append(Action("expel", face, STACK))
-            for t in hosts:
-                if expel_outcome(s, e, t)[0] != LEVEL:
-                    out.append(Action("expel", face, t))
-            for t in lone:
-                if expel_outcome(s, e, t)[0] != LEVEL:
-                    out.append(Action("expel", face, t))
+                out.append(action_of("expel", face, STACK))
+            mine = [0, 0, 0, 0]
+            mine[C_SUIT[e]] = C_RANK[e]
+            ce = (mine[0], mine[1], mine[2], mine[3])
+            for t, ct in targets:
+                if _expel_how(e, ce, t, ct, trump)[0] != LEVEL:
+                    out.append(action_of("expel", face, t))
     out.append(PASS)
     return out
 
@@ -224,14 +253,16 @@ def play_card(s: State, p: int, a: Action) -> None:
         if a.tax:
             for lf in a.tax:
                 tax_lnd(s, p, p * 52 + lf)
-        emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
+        if s.log is not None:
+            emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
         return
     pay(s, p, a.card, a.tax, a.spend)
     if kind is Kind.CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
-        emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
-             rule="R5")
+        if s.log is not None:
+            emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
+                 rule="R5")
     elif a.verb == "expel":
         _expel(s, p, cid, a.target)
     else:
@@ -242,13 +273,17 @@ def _attach(s: State, p: int, e: int, target: int) -> None:
     s.host[e] = target
     if target == STACK:
         s.stack.append(e)
-        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
     elif target in DOMAIN:
-        q = DOMAIN.index(target)
-        s.domain[q].append(e)
-        where = f"{rlr(q)}'s Domain"
+        s.domain[DOMAIN.index(target)].append(e)
     else:
         s.enhs.setdefault(target, []).append(e)
+    if s.log is None:
+        return
+    if target == STACK:
+        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
+    elif target in DOMAIN:
+        where = f"{rlr(DOMAIN.index(target))}'s Domain"
+    else:
         where = f"{ref_text(target)} ({entity_text(s, target)})"
     emit(s, "play", f"{rlr(p)} plays {card_text(e)} on {where}", p, rule="R18")
 
@@ -365,4 +400,4 @@ def _on_table(s: State, cid: int) -> bool:
 
 
 def is_window(phase: Phase) -> bool:
-    return phase in (Phase.WINDOW1, Phase.WINDOW2)
+    return phase in (WINDOW1, WINDOW2)

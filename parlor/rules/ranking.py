@@ -168,10 +168,18 @@ def carry_counts(queen: Entity) -> Counts:
 
 def outshows(x: Counts, y: Counts) -> bool:
     """X outshows Y: X's highest count is above Y's highest and in a suit Y lacks (rule 903.4)."""
-    top = max(x)
-    if top <= max(y):
+    top = _top(x)
+    if top <= _top(y):
         return False
-    return any(x[s] == top and y[s] == 0 for s in range(4))
+    return (x[0] == top and y[0] == 0) or (x[1] == top and y[1] == 0) or (
+        x[2] == top and y[2] == 0) or (x[3] == top and y[3] == 0)
+
+
+def _top(c: Counts) -> int:
+    """The highest count (max() without the generic call: this is the innermost loop)."""
+    a = c[0] if c[0] > c[1] else c[1]
+    b = c[2] if c[2] > c[3] else c[3]
+    return a if a > b else b
 
 
 def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int, int]:
@@ -180,7 +188,7 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     ``winner`` is 0, 1 or -1 (level); ``how`` is TRUMP, RANK or LEVEL; ``suit`` is the
     deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 903.5).
     """
-    if not any(a) or not any(b):
+    if not (a[0] or a[1] or a[2] or a[3]) or not (b[0] or b[1] or b[2] or b[3]):
         return -1, LEVEL, 0, -1
     if trump is not None:
         ta, tb = a[trump], b[trump]
@@ -190,8 +198,11 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
             a, b = _drop(a, trump), _drop(b, trump)
     top = 0
     for s in range(4):
-        if a[s] and b[s] and a[s] != b[s]:
-            top = max(top, a[s], b[s])
+        x, y = a[s], b[s]
+        if x and y and x != y:
+            hi = x if x > y else y
+            if hi > top:
+                top = hi
     if not top:
         return -1, LEVEL, 0, -1
     lead_a = lead_b = 99

@@ -10,10 +10,12 @@ of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in 
 from __future__ import annotations
 
 import enum
+from array import array
 from dataclasses import dataclass, field
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
 from parlor.rules.events import Event
+from parlor.rules.seeds import Seed
 
 N_CARDS = 104
 START_LIFE = 20
@@ -52,6 +54,12 @@ class Phase(enum.IntEnum):
     OVER = 11
 
 
+# Python 3.11 looks an enum member up through its metaclass, about 20 times slower than a
+# module global; the engine and search compare phases millions of times, so they use these.
+(TRIM, KEEP, WINDOW1, ATTACK, BLOCK, ABILITY_P, ABILITY_O, WINDOW2, SPLIT, BONUS,
+ DOMAIN_BONUS, OVER) = tuple(Phase)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Game settings (rulings that offer an option; tournament variants)."""
@@ -78,15 +86,21 @@ class Settings:
         for part in text.split():
             key, _, value = part.partition("=")
             if key == "max_turns":
+                if not value.isdigit() or not 1 <= int(value) <= 100_000:
+                    raise ValueError(f"R17: max_turns is a whole number from 1 to 100000, "
+                                     f"not {value[:20]!r}")
                 max_turns = int(value)
-            elif key == "match_play":
+            elif key == "match_play" and part == key:
                 match = True
             elif key == "single_draw":
+                if value not in ("1", "2"):
+                    raise ValueError(f"R32: single_draw names Rlr 1 or 2, not {value!r}")
                 single[int(value) - 1] = True
-            elif key == "step":
+            elif key == "step" and part == key:
                 auto = False
             else:
-                raise ValueError(f"unknown setting {part!r}")
+                raise ValueError(f"unknown setting {part[:40]!r}: the settings are max_turns=N,"
+                                 " match_play, single_draw=1, single_draw=2 and step")
         return Settings(max_turns, match, (single[0], single[1]), auto)
 
 
@@ -167,7 +181,7 @@ class State:
 
     def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
         self.settings = settings or Settings()
-        self.seed: int | None = None  # the deal's seed, when dealt from one (for records)
+        self.seed: Seed | None = None  # the deal's seed, when dealt from one (for records)
         self.shuffle_seed = shuffle_seed
         self.shuffles = 0
         self.draw: list[list[int]] = [[], []]
@@ -180,12 +194,14 @@ class State:
         self.stack: list[int] = []
         self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
-        self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn the card was taxed (R4)
+        # Small per-card integers live in signed-byte arrays: 104 bytes each instead of 832
+        # bytes of pointers, which keeps a clone (one per search iteration) small.
+        self.taxed = array("b", [NONE]) * N_CARDS  # the Rlr on whose turn it was taxed (R4)
         self.inactive = [False] * N_CARDS  # R5
-        self.damage = [0] * N_CARDS  # R12
+        self.damage = array("b", bytes(N_CARDS))  # R12
         self.terminal = [False] * N_CARDS
-        self.pwr_mod = [0] * N_CARDS  # Sally (R28)
-        self.tgh_mod = [0] * N_CARDS  # Sally, Harry (R28)
+        self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
+        self.tgh_mod = array("b", bytes(N_CARDS))  # Sally, Harry (R28)
         self.life = [START_LIFE, START_LIFE]
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
@@ -193,7 +209,7 @@ class State:
         self.turn = 1
         self.phasing = 0
         self.actor = 0
-        self.phase = Phase.KEEP
+        self.phase = KEEP
         self.lnd_played = False
         self.redrawn = False
         self.combat: Combat | None = None
@@ -211,7 +227,7 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     @property
     def trump(self) -> int | None:

@@ -59,11 +59,18 @@ def domain_counts(s: State, p: int) -> Counts:
 
 
 def group_counts(s: State, cids: list[int]) -> Counts:
-    out = EMPTY
+    if not cids:
+        return EMPTY
+    out = [0, 0, 0, 0]
+    enhs = s.enhs
     for cid in cids:
-        c = counts(s, cid)
-        out = (max(out[0], c[0]), max(out[1], c[1]), max(out[2], c[2]), max(out[3], c[3]))
-    return out
+        suit, value = C_SUIT[cid], SPOT[cid]
+        if value > out[suit]:
+            out[suit] = value
+        for e in enhs.get(cid, ()):
+            if C_RANK[e] > out[C_SUIT[e]]:
+                out[C_SUIT[e]] = C_RANK[e]
+    return (out[0], out[1], out[2], out[3])
 
 
 def entity_text(s: State, cid: int) -> str:
@@ -126,7 +133,9 @@ def damage_rlr(s: State, p: int, amount: int, cause: str, why: Comparison | None
     if amount <= 0:
         return
     s.life[p] -= amount
-    emit(s, "life", f"{rlr(p)} loses {amount} life ({cause}): {s.life[p]} left", p, why=why)
+    if s.log is not None:
+        emit(s, "life", f"{rlr(p)} loses {amount} life ({cause}): {s.life[p]} left", p,
+             why=why)
 
 
 # -- moving cards -----------------------------------------------------------------------------

@@ -57,7 +57,10 @@ games = Table(
     Column("token_hash", String(64), nullable=False),
     Column("human", Integer, nullable=False),  # the human's seat, 0 = Rlr 1
     Column("level", String(32), nullable=False),
-    Column("seed", BigInteger, nullable=False),  # 64 bits (migration 0004)
+    Column("seed", BigInteger, nullable=False),  # a practice seed (0 when dealt from a key)
+    # the deal key's text ("key-" + hex, issue 13) or "" for a practice seed; added to older
+    # databases by migration 0005
+    Column("deal", String(140), nullable=False, server_default=""),
     Column("settings", String(200), nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
@@ -124,6 +127,7 @@ class GameRow:
     status: str = "live"
     result: str = ""
     title: str = ""
+    deal: str = ""  # the deal key's text, or "" when dealt from the practice number ``seed``
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +177,7 @@ def _row(r: Any) -> GameRow:
     return GameRow(
         id=r.id, kind=r.kind, human=r.human, level=r.level, seed=r.seed, settings=r.settings,
         created=r.created, updated=r.updated, version=r.version, turn=r.turn,
-        status=r.status, result=r.result, title=r.title,
+        status=r.status, result=r.result, title=r.title, deal=r.deal,
     )
 
 
@@ -226,7 +230,7 @@ class GameStore:
                 id=row.id, kind=row.kind, token_hash=token_hash, human=row.human,
                 level=row.level, seed=row.seed, settings=row.settings, created=row.created,
                 updated=row.updated, version=row.version, turn=row.turn, status=row.status,
-                result=row.result, title=row.title))
+                result=row.result, title=row.title, deal=row.deal))
             if moves:
                 conn.execute(insert(actions), [
                     {"game_id": row.id, "ply": i, "action": a, "at": now}

@@ -140,9 +140,13 @@ class QueueConductor(Conductor):
         return await asyncio.to_thread(think, level, seed, view, legal,
                                        self.config.think_budget or None)
 
-    async def hint(self, live: LiveGame, version: int | None) -> Advice:
-        """Ask a worker; wait for its answer (announced by NOTIFY, read from the store)."""
+    async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
+        """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
+        A player's hints are rate-limited as on a single server (HintRefused, 429)."""
         self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
+        wait = self._hint_rate.take(player)
+        if wait > 0:
+            await self._refuse(player, "that is many hints in a short time", round(wait))
         assert self.app is not None
         key = secrets.token_hex(12)
         ready = self._answers[key] = asyncio.Event()

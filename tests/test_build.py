@@ -1,0 +1,43 @@
+"""The compiled build (mypyc) plays exactly as the interpreted one: the same records, event
+logs, legal actions and search decisions over seeded games (``bench/fingerprint.py``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from parlor.build import describe, stale_modules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    assert not stale_modules(), f"{describe()}"
+
+
+def fingerprints(pythonpath: Path) -> tuple[str, list[str]]:
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "fingerprint.py"), "--games", "40",
+         "--search", "2", "--iterations", "12", "--decisions", "40"],
+        env=env, capture_output=True, text=True, check=True, timeout=900,
+    ).stdout.splitlines()
+    return out[0], out[1:]
+
+
+def test_compiled_and_interpreted_builds_play_identical_games(tmp_path: Path) -> None:
+    if not describe().startswith("compiled"):
+        pytest.skip(f"nothing to compare: {describe()}")
+    pure = tmp_path / "pure"
+    shutil.copytree(ROOT / "parlor", pure / "parlor",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    native_engine, native = fingerprints(ROOT)
+    pure_engine, interpreted = fingerprints(pure)
+    assert native_engine.endswith(".so") and pure_engine.endswith(".py")
+    assert len(native) == 42
+    assert native == interpreted
