@@ -472,8 +472,11 @@ class Games:
             live = self._cache.get(game_id)
             if live is not None:
                 self._cache.move_to_end(game_id)
-                return live
-            loading = self._loading.setdefault(game_id, threading.Lock())
+            else:
+                loading = self._loading.setdefault(game_id, threading.Lock())
+        if live is not None:
+            self.refresh(live)
+            return live
         with loading:  # one replay per game, even when two requests race
             with self._cache_lock:
                 live = self._cache.get(game_id)
@@ -502,6 +505,45 @@ class Games:
                 raise
             raise GameBroken(f"game {game_id} cannot be rebuilt: {exc}") from None
         return LiveGame(row, stored.token_hash, state, list(stored.actions))
+
+    def refresh(self, live: LiveGame) -> None:
+        """Bring a cached game up to the stored version when other processes may write it
+        (PostgreSQL): the cache is trusted only at the version it was read at. One indexed
+        read when nothing changed; otherwise the new actions are replayed onto the state."""
+        if self.store.shared:
+            with live.lock:
+                self._refresh_locked(live)
+
+    def _refresh_locked(self, live: LiveGame) -> None:
+        head = self.store.head(live.id)
+        if head is None:
+            return
+        stored, status = head
+        if stored == live.row.version:
+            if status != live.row.status:  # marked without an action (a failed computer)
+                found = self.store.since(live.id, stored)
+                if found is not None:
+                    live.row = found[0]
+                    live.changed_at = time.monotonic()
+            return
+        found = self.store.since(live.id, live.row.version) if stored > live.row.version \
+            else None
+        if found is None or found[0].version != live.row.version + len(found[1]):
+            # not a continuation of what is cached (never expected): rebuild it whole
+            fresh = self._load(live.id)
+            live.row, live.state, live.actions = fresh.row, fresh.state, fresh.actions
+            live.checkpoints.clear()
+        else:
+            row, new = found
+            for n, text in enumerate(new):
+                try:
+                    apply(live.state, text)
+                except ValueError as exc:
+                    raise GameBroken(f"game {live.id} does not replay at action "
+                                     f"{live.row.version + n + 1} ({text}): {exc}") from None
+            live.actions.extend(new)
+            live.row = row
+        live.changed_at = time.monotonic()
 
     def _remember(self, live: LiveGame) -> None:
         with self._cache_lock:
@@ -600,6 +642,8 @@ class Games:
         with live.lock:
             if not live.is_play:
                 raise BadAction("this is an imported record: it can be replayed, not played")
+            if self.store.shared and version != live.row.version:
+                self._refresh_locked(live)  # another server may have moved the game on
             s = live.state
             if version != live.row.version:
                 raise StaleVersion(
@@ -640,8 +684,12 @@ class Games:
                 self.store.append_many(live.id, version, new, turn=trial.turn,
                                        status=_status(trial), result=trial.result)
         except StoreConflict:
-            self.forget(live.id)  # another server process wrote: reload next time
-            raise StaleVersion("the game changed elsewhere; reload the page") from None
+            # another process committed first: nothing of ours was stored; catch up
+            self._refresh_locked(live)
+            raise StaleVersion(
+                "that action came too late: the game had already moved on (another tab or "
+                "server). Nothing was done: the table is now up to date.",
+                version=live.row.version) from None
         live.state = trial
         live.actions.extend(new)
         live.row = replace(live.row, version=version + len(new), turn=trial.turn,
@@ -671,7 +719,10 @@ class Games:
                 raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
             trial = s.clone()
             apply(trial, text, player=live.computer)
-            self._commit(live, trial)
+            try:
+                self._commit(live, trial)  # refused if the stored game moved on
+            except StaleVersion:
+                return False
             return True
 
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:

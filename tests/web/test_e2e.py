@@ -55,10 +55,10 @@ def play_moves(page: object, n: int, rng: random.Random, keyboard_every: int = 5
     return snap
 
 
-def test_a_whole_game_in_the_browser(browser: object, tmp_path: Path) -> None:
+def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
     started = time.monotonic()
     OUT.mkdir(exist_ok=True)
-    db = tmp_path / "e2e.db"
+    db = db_url
     server = Server(db).start()
     try:
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]

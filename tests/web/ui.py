@@ -31,18 +31,22 @@ def free_port() -> int:
 class Server:
     """``python -m parlor.web`` in a subprocess, on a free port and a given database."""
 
-    def __init__(self, db: Path, port: int | None = None, pace: float = 0.05) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, pace: float = 0.05) -> None:
         self.db, self.port, self.pace = db, port or free_port(), pace
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
         env = dict(os.environ, PARLOR_AI_WORKERS="1", PYTHONUNBUFFERED="1")
+        db_url = self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
+        if db_url.startswith("postgresql"):  # the server runs a worker of the queue itself
+            env.update(PARLOR_EMBEDDED_WORKER="1", PARLOR_WORKER_HEARTBEAT="1",
+                       PARLOR_WORKER_STALLED="3")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
-             f"sqlite:///{self.db}", "--pace", str(self.pace)],
+             db_url, "--pace", str(self.pace)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
+        end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(
                     ("127.0.0.1", self.port), timeout=0.2):
