@@ -128,22 +128,37 @@ def test_an_unlisted_package_belongs_to_no_layer() -> None:
     assert layer_of("parlor.cli") == "parlor.cli"
 
 
-FAULT_HIDERS = ("importlib", "__import__", "ImportError", "ModuleNotFoundError")
-#: Reading the import system's constants (which file suffixes are extension modules) imports
-#: nothing, so it hides no fault: parlor.build uses it to say which build runs.
-CONSTANTS_ONLY = ("importlib.machinery",)
+#: Names that import a module by name, ask whether one is there, or catch its absence.
+FAULT_HIDERS = frozenset({"import_module", "__import__", "find_spec", "ImportError",
+                          "ModuleNotFoundError"})
+
+
+def fault_hiders(tree: ast.AST) -> list[str]:
+    """Each use of :data:`FAULT_HIDERS` (as a name or an attribute), with its line."""
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in FAULT_HIDERS:
+            found.append(f"line {n.lineno}: {n.id}")
+        elif isinstance(n, ast.Attribute) and n.attr in FAULT_HIDERS:
+            found.append(f"line {n.lineno}: {n.attr}")
+        elif isinstance(n, ast.ImportFrom):
+            found += [f"line {n.lineno}: {a.name}" for a in n.names if a.name in FAULT_HIDERS]
+    return found
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_no_module_imports_only_if_present(name: str) -> None:
     """Every dependency is imported plainly: a missing or broken module is an error at once,
-    never a fallback behind ``importlib`` or ``except ImportError``."""
-    tree, _ = source_of(name)
-    found = [f"line {n.lineno}: {n.id if isinstance(n, ast.Name) else n.names[0].name}"
-             for n in ast.walk(tree)
-             if (isinstance(n, ast.Name) and n.id in FAULT_HIDERS)
-             or (isinstance(n, ast.Import | ast.ImportFrom)
-                 and any(a.name.split(".")[0] in FAULT_HIDERS for a in n.names))
-             or (isinstance(n, ast.ImportFrom) and n.module not in CONSTANTS_ONLY
-                 and (n.module or "").split(".")[0] in FAULT_HIDERS)]
+    never a fallback behind ``importlib.import_module``, ``find_spec`` or ``except
+    ImportError``."""
+    found = fault_hiders(source_of(name)[0])
     assert not found, f"{name} imports only if present: {'; '.join(found)}"
+
+
+def test_the_fault_hiders_are_found_and_nothing_else() -> None:
+    hiding = ("import importlib\nm = importlib.import_module('parlor.ai.levels')\n"
+              "try:\n    import readline\nexcept ImportError:\n    pass\n"
+              "from importlib.util import find_spec\n")
+    assert sorted(fault_hiders(ast.parse(hiding))) == [
+        "line 2: import_module", "line 5: ImportError", "line 7: find_spec"]
+    assert fault_hiders(ast.parse("from importlib.machinery import EXTENSION_SUFFIXES\n")) == []

@@ -5,7 +5,9 @@
     >>> apply(state, actions[0]) is state
     True
 
-* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106).
+* :func:`new_game` deals from one seed (R31) and picks the first Rlr at random (rule 106):
+  a practice number, dealt as every older record was, or a 128-bit deal key dealt through a
+  keyed hash (:mod:`parlor.rules.seeds`, docs/notation.md "The seed line").
 * :func:`legal_actions` lists exactly the decisions open now (automatic payment; explicit
   payment is accepted as another form of the same decision, R3). Resigning is always
   possible and never listed.
@@ -40,6 +42,7 @@ from parlor.rules.combat import (
     use_ability,
 )
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
+from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
     ABILITY_O,
     ABILITY_P,
@@ -67,11 +70,16 @@ from parlor.rules.table import draw_one, emit, leave_play, rlr
 # -- setup (rule 100) -------------------------------------------------------------------------
 
 
-def new_game(seed: int | None = None, settings: Settings | None = None,
+def new_game(seed: Seed | None = None, settings: Settings | None = None,
              rng: random.Random | None = None) -> State:
-    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31)."""
+    """A new game dealt from ``seed`` (or an injected ``rng``): the stratified deal (R31).
+
+    ``seed`` is a practice number or a :class:`~parlor.rules.seeds.DealKey` (at least 128
+    bits, drawn by the caller: the engine draws no randomness of its own). A number deals
+    exactly as every older record did; a key deals from a keyed hash and derives the
+    reshuffle seed (307) from a second keyed hash, so seen cards do not reveal it."""
     if rng is None:
-        rng = random.Random(seed)
+        rng = random.Random(None) if seed is None else deal_stream(seed)
     s = State(settings)
     s.seed = seed
     for p in (0, 1):
@@ -84,11 +92,17 @@ def new_game(seed: int | None = None, settings: Settings | None = None,
         s.draw[p] = library
     first = rng.randrange(2)
     s.shuffle_seed = rng.getrandbits(64)
+    if isinstance(seed, DealKey):
+        s.shuffle_seed = derive(seed, "reshuffle", 128)
     emit(s, "setup", f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {rlr(first)} goes "
          "first", rule="R31")
     _start_turn(s, first, first_turn=True)
     _advance(s)
     return s
+
+
+#: The verbs that may carry an explicit payment (R3, 405): playing a card and expelling.
+PAYING_VERBS = ("play", "expel")
 
 
 # -- the public API ---------------------------------------------------------------------------
@@ -154,6 +168,11 @@ def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
     base = action.base
+    if base is not action and action.verb not in PAYING_VERBS:
+        # a payment the action cannot carry would be written into the record, which would
+        # then no longer replay (its text cannot hold it)
+        raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
+                                 "takes no payment")
     if base not in legal:
         raise IllegalActionError(diagnose(s, action))
     if base is not action:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from parlor.rules.actions import Action, ActionParseError, parse_ref
 from parlor.rules.cards import Card, Suit
 from parlor.rules.engine import apply, new_game
+from parlor.rules.seeds import Seed, SeedError, parse_seed
 from parlor.rules.state import (
     ABILITY_O,
     ABILITY_P,
@@ -298,8 +299,10 @@ class RecordError(ValueError):
     """A record that does not replay: the message names the line."""
 
 
-def record(s: State, seed: int | None = None) -> str:
-    """The game record of ``s``: settings, seed, then one action per line."""
+def record(s: State, seed: Seed | None = None) -> str:
+    """The game record of ``s``: settings, seed, then one action per line. The seed line is
+    a practice number (``seed: 7``) or a deal key (``seed: key-…``): see
+    :mod:`parlor.rules.seeds`; older records all have the first form and replay as before."""
     seed = s.seed if seed is None else seed
     if seed is None:
         raise RecordError("this game was not dealt from a seed, so it has no record")
@@ -322,7 +325,8 @@ def replay(text: str, upto: int | None = None) -> State:
     return s
 
 
-def parse_record(text: str) -> tuple[Settings, int, list[tuple[int, Action]]]:
+def parse_record(text: str) -> tuple[Settings, Seed, list[tuple[int, Action]]]:
+    """Settings, seed and numbered actions of a record; RecordError naming the line."""
     settings, seed = Settings(), None
     actions: list[tuple[int, Action]] = []
     for n, raw in enumerate(text.splitlines(), 1):
@@ -330,9 +334,15 @@ def parse_record(text: str) -> tuple[Settings, int, list[tuple[int, Action]]]:
         if not line:
             continue
         if line.startswith("settings:"):
-            settings = Settings.parse(line[9:])
+            try:
+                settings = Settings.parse(line[9:])
+            except ValueError as exc:
+                raise RecordError(f"line {n}: {exc}") from None
         elif line.startswith("seed:"):
-            seed = int(line[5:])
+            try:
+                seed = parse_seed(line[5:])
+            except SeedError as exc:
+                raise RecordError(f"line {n}: {exc}") from None
         else:
             try:
                 actions.append((n, Action.parse(line)))

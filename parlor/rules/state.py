@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
 from parlor.rules.events import Event
+from parlor.rules.seeds import Seed
 
 N_CARDS = 104
 START_LIFE = 20
@@ -85,15 +86,21 @@ class Settings:
         for part in text.split():
             key, _, value = part.partition("=")
             if key == "max_turns":
+                if not value.isdigit() or not 1 <= int(value) <= 100_000:
+                    raise ValueError(f"R17: max_turns is a whole number from 1 to 100000, "
+                                     f"not {value[:20]!r}")
                 max_turns = int(value)
-            elif key == "match_play":
+            elif key == "match_play" and part == key:
                 match = True
             elif key == "single_draw":
+                if value not in ("1", "2"):
+                    raise ValueError(f"R32: single_draw names Rlr 1 or 2, not {value!r}")
                 single[int(value) - 1] = True
-            elif key == "step":
+            elif key == "step" and part == key:
                 auto = False
             else:
-                raise ValueError(f"unknown setting {part!r}")
+                raise ValueError(f"unknown setting {part[:40]!r}: the settings are max_turns=N,"
+                                 " match_play, single_draw=1, single_draw=2 and step")
         return Settings(max_turns, match, (single[0], single[1]), auto)
 
 
@@ -174,7 +181,7 @@ class State:
 
     def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
         self.settings = settings or Settings()
-        self.seed: int | None = None  # the deal's seed, when dealt from one (for records)
+        self.seed: Seed | None = None  # the deal's seed, when dealt from one (for records)
         self.shuffle_seed = shuffle_seed
         self.shuffles = 0
         self.draw: list[list[int]] = [[], []]

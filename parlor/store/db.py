@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Float,
     ForeignKey,
@@ -33,7 +34,9 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -49,7 +52,10 @@ games = Table(
     Column("token_hash", String(64), nullable=False),
     Column("human", Integer, nullable=False),  # the human's seat, 0 = Rlr 1
     Column("level", String(32), nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # a practice seed (0 when dealt from a key)
+    # the deal key's text ("key-" + hex, issue 13) or "" for a practice seed; added to older
+    # databases by _add_missing_columns
+    Column("deal", String(140), nullable=False, server_default=""),
     Column("settings", String(200), nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
@@ -102,6 +108,7 @@ class GameRow:
     status: str = "live"
     result: str = ""
     title: str = ""
+    deal: str = ""  # the deal key's text, or "" when dealt from the practice number ``seed``
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +127,7 @@ def _row(r: Any) -> GameRow:
     return GameRow(
         id=r.id, kind=r.kind, human=r.human, level=r.level, seed=r.seed, settings=r.settings,
         created=r.created, updated=r.updated, version=r.version, turn=r.turn,
-        status=r.status, result=r.result, title=r.title,
+        status=r.status, result=r.result, title=r.title, deal=r.deal,
     )
 
 
@@ -141,6 +148,7 @@ class GameStore:
         # SQLite takes one writer at a time; serialising writes here avoids lock upgrades.
         self._write_lock = threading.Lock() if self.is_sqlite else None
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -160,7 +168,7 @@ class GameStore:
                 id=row.id, kind=row.kind, token_hash=token_hash, human=row.human,
                 level=row.level, seed=row.seed, settings=row.settings, created=row.created,
                 updated=row.updated, version=row.version, turn=row.turn, status=row.status,
-                result=row.result, title=row.title))
+                result=row.result, title=row.title, deal=row.deal))
             if moves:
                 conn.execute(insert(actions), [
                     {"game_id": row.id, "ply": i, "action": a, "at": now}
@@ -230,6 +238,16 @@ class GameStore:
     def count(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Databases made before the ``deal`` column get it (additive; an Alembic migration will
+    take this over)."""
+    names = {c["name"] for c in inspect(engine).get_columns("games")}
+    if "deal" not in names:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE games ADD COLUMN deal VARCHAR(140) NOT NULL "
+                              "DEFAULT ''"))
 
 
 class _NoLock:

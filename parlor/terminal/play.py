@@ -32,6 +32,7 @@ from rich.text import Text
 from parlor.ai.failure import AgentFailed
 from parlor.rules.engine import new_game
 from parlor.rules.notation import RecordError, replay
+from parlor.rules.seeds import derive
 from parlor.rules.state import Settings, State
 from parlor.terminal.commands import Quit
 from parlor.terminal.computer import (
@@ -129,7 +130,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     level = args.level or header_args.get("level", DEFAULT_LEVEL)
     human = seat - 1
     try:
-        computer = Computer(level, (state.seed or 0) * 7 + len(state.history), args.think)
+        # a record dealt from a key gives the computer a keyed hash of it (issue 13)
+        base = state.seed if isinstance(state.seed, int) else \
+            0 if state.seed is None else derive(state.seed, "terminal-computer", 31)
+        computer = Computer(level, base * 7 + len(state.history), args.think)
     except UnknownLevelError as exc:
         print(f"parlor play: {exc}", file=sys.stderr)
         return 2

@@ -3,17 +3,23 @@
 Pages are rendered on the server (Jinja2); the table itself is drawn in the browser by a few
 JS modules from the JSON snapshot, which holds only the human's view, legal actions and log.
 Every game has a secret player token, kept in the cookie ``pm_<game id>`` (or sent as the
-``X-Parlor-Token`` header by API clients). See :mod:`parlor.web.games` for the rules of
-acting, and docs in README.md for the endpoints.
+``X-Parlor-Token`` header by API clients); it never travels in an address ("Continue
+elsewhere" makes a one-time code instead). Writes are same-origin only, forms carry a CSRF
+token, and request bodies are limited while they are read (:mod:`parlor.web.guard`). See
+:mod:`parlor.web.games` for the rules of acting, and README.md for the endpoints.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import re
+import secrets
+import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,6 +37,7 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -40,7 +47,20 @@ from parlor.store import GameRow, GameStore, TournamentStore
 from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
-from parlor.web.games import BadAction, GameError, GameNotFound, Games, LiveGame
+from parlor.web.games import (
+    BadAction,
+    GameError,
+    GameNotFound,
+    Games,
+    LiveGame,
+    NotYourGame,
+    StaleForm,
+    Unavailable,
+    is_practice,
+    seed_json,
+    seed_of,
+)
+from parlor.web.guard import Guard
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
 from parlor.web.tournaments import Tournaments
 from parlor.web.tournaments import router as tournament_router
@@ -50,6 +70,9 @@ COOKIE_PREFIX = "pm_"
 TOKEN_HEADER = "x-parlor-token"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_TURNS_CHOICES = (200, 60, 20, 8)
+CSRF_COOKIE = "pm_csrf"
+#: A "Continue elsewhere" code works once, within this many seconds.
+HANDOVER_SECONDS = 600
 log = logging.getLogger("parlor.web")
 
 
@@ -70,6 +93,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
     accepted = accepted_levels()
+    # Signs CSRF tokens; PARLOR_SECRET keeps forms valid across restarts and processes.
+    secret = (config.secret or secrets.token_hex(32)).encode()
+    handovers: dict[str, tuple[str, str, float]] = {}  # code hash -> (game id, token, until)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -89,6 +115,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.tournaments = tournaments
     app.state.config = config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(Guard, max_body=config.max_body)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     # -- helpers -------------------------------------------------------------------------------
@@ -121,10 +148,26 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return not request.url.path.startswith("/api/") and \
             "text/html" in request.headers.get("accept", "text/html")
 
+    def csrf_token(browser: str) -> str:
+        return hmac.new(secret, b"csrf/" + browser.encode(), hashlib.sha256).hexdigest()
+
+    def check_csrf(request: Request, form: dict[str, str]) -> None:
+        """A form must carry the token its page was given for this browser's cookie."""
+        browser = request.cookies.get(CSRF_COOKIE, "")
+        sent = form.get("csrf", "")
+        if not browser or not hmac.compare_digest(csrf_token(browser), sent):
+            raise StaleForm("this form is out of date or did not come from this site: "
+                            "reload the page and try again")
+
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("title", "Parlor Magic")
         context["glossary"] = GLOSSARY
-        return templates.TemplateResponse(request, name, context, status_code=status)
+        browser = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(18)
+        context["csrf"] = csrf_token(browser)
+        resp = templates.TemplateResponse(request, name, context, status_code=status)
+        if request.cookies.get(CSRF_COOKIE) != browser:
+            resp.set_cookie(CSRF_COOKIE, browser, httponly=True, samesite="strict", path="/")
+        return resp
 
     def error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
         return page(request, "error.html", status=status, title=title, message=message,
@@ -134,8 +177,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return {
             "id": r.id, "kind": r.kind, "level": r.level, "turn": r.turn, "status": r.status,
             "result": r.result, "title": r.title, "created": r.created, "updated": r.updated,
-            "moves": r.version, "settings": r.settings,
-            "seed": r.seed if (r.status == "over" or r.kind == "replay") else None,
+            "moves": r.version, "settings": r.settings, "practice": is_practice(r),
+            "seed": seed_json(seed_of(r)) if (r.status == "over" or r.kind == "replay")
+            else None,
             "url": f"/replay/{r.id}" if r.kind == "replay" else f"/g/{r.id}",
         }
 
@@ -146,14 +190,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         raw_seed = data.get("seed")
         seed: int | None = None
         if raw_seed not in (None, ""):
-            try:
-                seed = int(str(raw_seed).strip())
-            except ValueError:
-                raise BadAction(f"the seed must be a whole number, not {raw_seed!r}") from None
-            if not 0 <= seed < 2**31:
-                raise BadAction("the seed must be between 0 and 2147483647")
+            text = str(raw_seed).strip()
+            if isinstance(raw_seed, bool) or not re.fullmatch(r"\d{1,19}", text) \
+                    or int(text) >= 2**63:
+                raise BadAction("a practice seed is a whole number from 0 to "
+                                f"9223372036854775807, not {text[:40]!r}")
+            seed = int(text)
         raw_turns = data.get("max_turns", 200)
         try:
+            if isinstance(raw_turns, bool | float):
+                raise ValueError
             max_turns = int(str(raw_turns))
         except ValueError:
             raise BadAction(f"max_turns must be a whole number, not {raw_turns!r}") from None
@@ -162,15 +208,25 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return level, seed, max_turns
 
     async def form_of(request: Request) -> dict[str, str]:
+        """The form's fields, once its CSRF token is checked (the body size is the Guard's)."""
         body = (await request.body()).decode("utf-8", "replace")
-        if len(body) > 300_000:
-            raise BadAction("the form is too large")
-        return {k: v[-1] for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items()}
+        form = {k: v[-1] for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items()}
+        check_csrf(request, form)
+        return form
+
+    def rematch_level(live: LiveGame, data: dict[str, Any]) -> str | None:
+        """The level of a rematch: the one asked for, else the game's own; None when an
+        imported record has no level to repeat (the caller asks which)."""
+        asked = data.get("level")
+        if asked in (None, ""):
+            return live.row.level if live.row.level in accepted else None
+        if not isinstance(asked, str) or asked not in accepted:
+            raise BadAction(f"unknown level {str(asked)[:40]!r}: choose one of "
+                            f"{', '.join(levels)}")
+        return asked
 
     async def json_of(request: Request) -> dict[str, Any]:
         raw = await request.body()
-        if len(raw) > 300_000:
-            raise BadAction("the request is too large")
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, UnicodeDecodeError):
@@ -195,11 +251,21 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> Response:
         if wants_html(request):
-            titles = {404: "No such game", 403: "Not your game", 500: "This game is broken"}
-            return error_page(request, exc.status, titles.get(exc.status, "Refused"),
-                              exc.message)
+            titles = {404: "No such game", 403: "Not your game", 500: "This game is broken",
+                      503: "Try again in a moment"}
+            title = "Reload the page" if isinstance(exc, StaleForm) \
+                else titles.get(exc.status, "Refused")
+            return error_page(request, exc.status, title, exc.message)
+        headers = {"Retry-After": str(exc.extra["retry_after"])} \
+            if "retry_after" in exc.extra else None
         return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra},
-                            status_code=exc.status)
+                            status_code=exc.status, headers=headers)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def store_error(request: Request, exc: SQLAlchemyError) -> Response:
+        log.error("the store failed: %s", exc)
+        return await game_error(request, Unavailable(
+            "the game store cannot be read right now; nothing was changed. Try again soon."))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -237,13 +303,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return resp
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
-    async def game_page(request: Request, game_id: str, t: str | None = None) -> Response:
-        if t is not None:  # a link to continue in another browser: keep the token in a cookie
-            live = await live_game(game_id)
-            games.authorize(live, t)
-            resp = RedirectResponse(f"/g/{game_id}", status_code=303)
-            set_token(resp, game_id, t)
-            return resp
+    async def game_page(request: Request, game_id: str) -> Response:
         live = await load(request, game_id)
         if not live.is_play:
             return RedirectResponse(f"/replay/{game_id}", status_code=303)
@@ -254,13 +314,59 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return page(request, "game.html", snapshot=snap, levels=levels,
                     tournament_url=None if tid is None else f"/t/{tid}",
                     single_draw=Settings.parse(live.row.settings).single_draw,
-                    title=f"Parlor Magic — {live.row.title}",
-                    share_url=f"/g/{game_id}?t={token_for(request, game_id)}")
+                    title=f"Parlor Magic — {live.row.title}")
+
+    def new_handover(game_id: str, token: str) -> str:
+        now = time.monotonic()
+        for k in [k for k, (_g, _t, until) in handovers.items() if until < now]:
+            del handovers[k]
+        code = secrets.token_urlsafe(18)
+        handovers[hash_code(code)] = (game_id, token, now + HANDOVER_SECONDS)
+        return code
+
+    @app.post("/g/{game_id}/handover", response_class=HTMLResponse)
+    async def handover_form(request: Request, game_id: str) -> Response:
+        """"Continue elsewhere": a one-time code, good for ten minutes, instead of the
+        player's token in a link (which would stay in history and proxy logs)."""
+        await form_of(request)
+        live = await load(request, game_id)
+        token = token_for(request, game_id) or ""
+        code = new_handover(live.id, token)
+        resp = page(request, "handover.html", game_id=live.id, code=code,
+                    minutes=HANDOVER_SECONDS // 60, title="Continue elsewhere")
+        resp.headers["Cache-Control"] = "no-store"  # the code is in the page
+        return resp
+
+    @app.post("/api/games/{game_id}/handover", status_code=201)
+    async def api_handover(request: Request, game_id: str) -> Response:
+        await json_of(request)
+        live = await load(request, game_id)
+        code = new_handover(live.id, token_for(request, game_id) or "")
+        return JSONResponse({"url": f"/h/{code}", "seconds": HANDOVER_SECONDS},
+                            status_code=201)
+
+    @app.get("/h/{code}")
+    async def take_handover(request: Request, code: str) -> Response:
+        found = handovers.pop(hash_code(code), None)
+        if found is None or found[2] < time.monotonic():
+            raise NotYourGame("this link to continue a game was used already or is more than "
+                              f"{HANDOVER_SECONDS // 60} minutes old: make a new one in the "
+                              "other browser")
+        game_id, token, _until = found
+        resp = RedirectResponse(f"/g/{game_id}", status_code=303)
+        resp.headers["Cache-Control"] = "no-store"
+        set_token(resp, game_id, token)
+        return resp
 
     @app.post("/g/{game_id}/rematch")
     async def rematch_form(request: Request, game_id: str) -> Response:
+        form = await form_of(request)
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(games.rematch, live)
+        level = rematch_level(live, form)
+        if level is None:
+            return page(request, "rematch.html", game_id=live.id, levels=levels,
+                        default_level=default_level(), title="Rematch: choose a level")
+        new, token = await asyncio.to_thread(games.rematch, live, level)
         conductor.kick(new.id)
         resp = RedirectResponse(f"/g/{new.id}", status_code=303)
         set_token(resp, new.id, token)
@@ -301,7 +407,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "version": __version__}
+        """A real query on the store (503 when it cannot answer or its file is gone)."""
+        count = await asyncio.to_thread(games.health)
+        return {"ok": True, "version": __version__, "games": count}
 
     # -- API -----------------------------------------------------------------------------------
 
@@ -365,15 +473,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
         live = await load(request, game_id)
         v = None if version is None else int_param(version, "version", 0, 0, 10**7)
-        advice = await conductor.hint(live, v)
+        advice = await conductor.hint(live, v, request.client.host if request.client else "")
         return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
                              "source": advice.source, "seconds": round(advice.seconds, 3),
                              "version": v})
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def api_rematch(request: Request, game_id: str) -> Response:
+        data = await json_of(request)
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(games.rematch, live)
+        new, token = await asyncio.to_thread(games.rematch, live, rematch_level(live, data))
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)
@@ -387,16 +496,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/api/records", status_code=201)
     async def api_import(request: Request) -> Response:
-        ctype = request.headers.get("content-type", "")
-        if ctype.startswith("application/json"):
-            text = (await json_of(request)).get("record")
-        else:
-            raw = await request.body()
-            if len(raw) > 300_000:
-                raise BadAction("the record is too large")
-            text = raw.decode("utf-8", "replace")
+        text = (await json_of(request)).get("record")  # the Guard let only JSON through
         if not isinstance(text, str) or not text.strip():
-            raise BadAction("send the game record as text, or as {\"record\": \"...\"}")
+            raise BadAction("send the game record as {\"record\": \"...\"}")
         live, token = await asyncio.to_thread(games.import_record, text)
         resp = JSONResponse({"id": live.id, "token": token, "url": f"/replay/{live.id}",
                              "steps": len(live.actions)}, status_code=201)
@@ -413,6 +515,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
+
+
+def hash_code(code: str) -> str:
+    return hashlib.sha256(b"handover/" + code.encode()).hexdigest()
 
 
 __all__ = ["create_app"]

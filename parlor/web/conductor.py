@@ -8,6 +8,13 @@ through :class:`~parlor.web.games.Games` (which commits it). Other games stay re
 thinking happens in other processes, and applying takes a thread for a few milliseconds.
 
 Clients wait for a change with :meth:`Conductor.changed_event` (long polling).
+
+Hints have their own share of the machine (issue 13), so no number of hint requests delays
+a computer move: their own pool of ``hint_workers`` processes at nice 19, started with the
+server; at most one hint in flight per game (asking again for the same decision waits for
+the same answer); at most ``hint_queue`` hints waiting for a hint worker; and a per-player
+(client address) rate limit. A refused hint answers 429 with when to ask again, after a
+short pause, so a client that asks again at once makes a trickle, not a flood.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Any
 from parlor.ai.failure import AgentFailed
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
-from parlor.web.games import Games, LiveGame
+from parlor.web.games import GameError, Games, LiveGame
 
 log = logging.getLogger("parlor.web")
 
@@ -49,12 +56,70 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parlor-parent-watch", daemon=True).start()
 
 
+#: The hint workers' nice value (the computer's workers run at 0).
+HINT_NICE = 19
+
+
+def _lower_priority(tid: int = 0) -> None:
+    """Nice 19 for a hint worker: when the CPU is short the computer's workers (nice 0) get
+    nearly all of it, yet a hint still moves on a busy machine (Linux's idle class would
+    starve it whenever anything else runs)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, tid, HINT_NICE)
+
+
+def _hint_worker(parent: int) -> None:
+    """A hint worker process's initializer: a lower priority, and the same watch for the
+    server's end as the computer's workers."""
+    _lower_priority()
+    _watch_parent(parent)
+
+
+def _lower_thread_priority() -> None:
+    """A hint thread's initializer (thread pools): on Linux a thread has its own nice value."""
+    _lower_priority(threading.get_native_id())
+
+
+class HintRefused(GameError):
+    """Too many hints: for this game, from this player, or waiting in all."""
+
+    status, code = 429, "hint_busy"
+
+
+class RateLimit:
+    """A token bucket per key: ``burst`` at once, then ``per_minute`` (monotonic clock)."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """0.0 if ``key`` may go now (one token taken), else seconds until it may."""
+        at = time.monotonic() if now is None else now
+        if len(self._buckets) > 10_000:  # forget full buckets, so the table stays small
+            self._buckets = {k: v for k, v in self._buckets.items()
+                             if v[0] + (at - v[1]) * self.rate < self.burst}
+        tokens, last = self._buckets.get(key, (self.burst, at))
+        tokens = min(self.burst, tokens + (at - last) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, at)
+            return (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
+        self._buckets[key] = (tokens - 1.0, at)
+        return 0.0
+
+
 class Conductor:
     def __init__(self, games: Games, config: WebConfig) -> None:
         self.games = games
         self.config = config
         self.loop: asyncio.AbstractEventLoop | None = None
         self.pool: Executor | None = None
+        self.hint_pool: Executor | None = None
+        self._hinting: dict[str, tuple[int, asyncio.Future[Advice]]] = {}  # game -> its hint
+        self._hints_open = 0  # hints running or waiting for a hint worker
+        self._held: dict[str, int] = {}  # player -> refusals being held back
+        self._hint_rate = RateLimit(config.hint_rate, config.hint_burst)
         self._events: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pending: set[str] = set()
@@ -65,6 +130,7 @@ class Conductor:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.pool = self._new_pool()
+        self.hint_pool = self._new_hint_pool()
 
     def _new_pool(self) -> Executor:
         if self.config.worker_kind == "thread":
@@ -76,6 +142,18 @@ class Conductor:
             pool.submit(_warm)
         return pool
 
+    def _new_hint_pool(self) -> Executor:
+        n = max(1, self.config.hint_workers)
+        if self.config.worker_kind == "thread":
+            return ThreadPoolExecutor(n, thread_name_prefix="parlor-hint",
+                                      initializer=_lower_thread_priority)
+        ctx = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=_hint_worker,
+                                   initargs=(os.getpid(),))
+        for _ in range(n):
+            pool.submit(_warm)  # the first hint does not wait for a process to start
+        return pool
+
     async def stop(self) -> None:
         for task in list(self._drivers.values()):
             task.cancel()
@@ -85,6 +163,9 @@ class Conductor:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+        if self.hint_pool is not None:
+            self.hint_pool.shutdown(wait=True, cancel_futures=True)
+            self.hint_pool = None
 
     # -- changes --------------------------------------------------------------------------------
 
@@ -177,25 +258,62 @@ class Conductor:
         raise RuntimeError("the computer's worker pool is gone or broke twice: the game "
                            "waits for the next request")
 
-    async def hint(self, live: LiveGame, version: int | None) -> Advice:
-        """What the expert would do at the human's decision (the human's view only);
+    async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
+        """What the expert would do at the human's decision (the human's view only), in the
+        hints' own pool; HintRefused (429) beyond the hints' share (see the module);
         ComputerFailed (logged with the record) when the expert fails."""
         job = self.games.hint_job(live, version)
-        assert self.loop is not None
-        for _attempt in range(2):  # the expert's own budget, in a new pool if it broke
-            if self.pool is None:
-                break
+        assert self.loop is not None and self.hint_pool is not None
+        timeout = (self.config.hint_budget or 2.0) + 30
+        running = self._hinting.get(live.id)
+        owner = running is None or running[0] != job.version
+        if running is not None and owner:
+            await self._refuse(player, "a hint for this game is still being worked out", 2)
+        if owner:
+            if self._hints_open >= max(1, self.config.hint_workers) + self.config.hint_queue:
+                await self._refuse(player, "hints are busy right now", 5)
+            wait = self._hint_rate.take(player)
+            if wait > 0:
+                await self._refuse(player, "that is many hints in a short time", round(wait))
+            future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
+                                               job.legal, self.config.hint_budget or None)
+            self._hinting[live.id] = (job.version, future)
+            self._hints_open += 1
+        else:  # the same decision asked again: wait for the same answer
+            assert running is not None
+            future = running[1]
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except BrokenProcessPool:
+            if owner:
+                log.warning("the hint worker pool broke; starting a new one")
+                self.hint_pool = self._new_hint_pool()
+            raise HintRefused("the hint worker had to restart: ask again",
+                              retry_after=1) from None
+        except AgentFailed as exc:
+            raise self.games.hint_failed(live, exc) from exc
+        finally:
+            if owner:
+                if self._hinting.get(live.id, (0, None))[1] is future:
+                    del self._hinting[live.id]
+                self._hints_open -= 1
+
+    async def _refuse(self, player: str, why: str, retry_after: int) -> None:
+        """Refuse a hint (429) after a pause of up to two seconds: a client asking again at
+        once then sends a trickle, not a flood, and the pause costs no CPU."""
+        retry_after = max(1, retry_after)
+        held = self._held.get(player, 0)
+        if held < 64:  # beyond that, answer at once: the held requests are bounded
+            self._held[player] = held + 1
             try:
-                return await asyncio.wait_for(
-                    self.loop.run_in_executor(self.pool, advise, job.seed, job.view, job.legal,
-                                              self.config.hint_budget or None),
-                    timeout=(self.config.hint_budget or 2.0) + 30)
-            except BrokenProcessPool:
-                log.warning("the computer's worker pool broke; starting a new one")
-                self.pool = self._new_pool()
-            except AgentFailed as exc:
-                raise self.games.hint_failed(live, exc) from exc
-        raise RuntimeError("the computer's worker pool is gone or broke twice: no hint")
+                await asyncio.sleep(min(2.0, float(retry_after)))
+            finally:
+                left = self._held[player] - 1
+                if left:
+                    self._held[player] = left
+                else:
+                    del self._held[player]
+        raise HintRefused(f"{why}: ask again in {retry_after} s", retry_after=retry_after)
 
 
 __all__ = ["Conductor"]

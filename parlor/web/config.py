@@ -25,6 +25,12 @@ class WebConfig:
     worker_kind: str = "process"  # "process" or "thread"
     max_cached: int = 500  # live games kept in memory
     default_level: str = ""
+    secret: str = ""  # signs CSRF tokens (PARLOR_SECRET); "": a new one at each start
+    max_body: int = 1024 * 1024  # bytes a request body may have, counted while reading
+    hint_workers: int = 1  # processes for hints, apart from the computer's (at low priority)
+    hint_queue: int = 4  # hints that may wait for a hint worker; more are refused (429)
+    hint_rate: float = 10.0  # hints per minute a player (client address) may ask for
+    hint_burst: int = 3  # hints a player may ask for at once before the rate applies
 
     @staticmethod
     def from_env() -> WebConfig:
@@ -37,6 +43,7 @@ class WebConfig:
             hint_budget=_float("PARLOR_HINT", 0.0),
             workers=max(1, int(_float("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
             worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
+            secret=os.environ.get("PARLOR_SECRET", ""),
         )
 
 

@@ -16,12 +16,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import os
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
@@ -32,7 +38,8 @@ from parlor.rules.actions import Action, ActionParseError, GameOverError, Illega
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
-from parlor.rules.state import Settings, State
+from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
+from parlor.rules.state import NONE, Settings, State
 from parlor.rules.view import SPECTATOR, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
@@ -44,6 +51,25 @@ FAILED = "failed"
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
 MAX_RECORD_ACTIONS = 20_000
+
+
+_UNAVAILABLE = ("the game store cannot save right now, so nothing was changed; try again in a "
+                "moment")
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for memory databases and other databases)."""
+    if not url.startswith("sqlite:///") or url in ("sqlite:///:memory:",):
+        return None
+    return Path(url[len("sqlite:///"):].split("?", 1)[0])
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path) if path is not None else None
+    except FileNotFoundError:
+        return None
+    return None if st is None else (st.st_dev, st.st_ino)
 
 
 class GameError(Exception):
@@ -90,6 +116,22 @@ class GameBroken(GameError):
     status, code = 500, "broken"
 
 
+class StaleForm(GameError):
+    """A form without the CSRF token its page was given (an old page, or another site's)."""
+
+    status, code = 403, "stale_form"
+
+
+class WrongSeat(GameError):
+    status, code = 403, "not_your_seat"
+
+
+class Unavailable(GameError):
+    """The store cannot make a change durable: nothing was changed (try again later)."""
+
+    status, code = 503, "unavailable"
+
+
 class ComputerFailed(GameError):
     """The computer player raised or answered an illegal action (a bug, in the log)."""
 
@@ -104,9 +146,26 @@ def new_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-def agent_seed(seed: int, version: int) -> int:
-    """The computer's seed for its decision at ``version``: a replayed game decides alike."""
-    return (seed * 1_000_003 + version * 7919 + 17) & 0x7FFF_FFFF
+def agent_seed(seed: Seed, version: int, purpose: str = "agent") -> int:
+    """The computer's seed for its decision at ``version`` (a replayed game decides alike):
+    a keyed hash of the deal's seed, so the computer's play reveals nothing of the deal."""
+    return derive(seed, f"{purpose}/{version}", 63)
+
+
+def seed_of(row: GameRow) -> Seed:
+    """The seed a stored game was dealt from: its deal key, or its practice number."""
+    return DealKey.parse(row.deal) if row.deal else row.seed
+
+
+def seed_json(seed: Seed) -> int | str:
+    """A seed in a JSON reply: a practice number stays a number, a deal key is its text."""
+    return seed if isinstance(seed, int) else str(seed)
+
+
+def is_practice(row: GameRow) -> bool:
+    """A game dealt from a number someone chose (or from before deal keys): anyone who knows
+    the number knows the deal, so it is marked as practice."""
+    return row.kind == "play" and not row.deal
 
 
 class LiveGame:
@@ -245,28 +304,80 @@ class Games:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
+        self._db_file = _sqlite_file(store.url)
+        self._db_identity = _identity(self._db_file)
+
+    # -- durability ----------------------------------------------------------------------------
+
+    def _file_lost(self) -> str | None:
+        """Why the SQLite file the server opened is no longer where it was, or None. Writes
+        to a deleted (or replaced) file would succeed and vanish at the next start."""
+        if self._db_file is None:
+            return None
+        now = _identity(self._db_file)
+        if now is None:
+            return f"the database file {self._db_file} is missing"
+        if now != self._db_identity:
+            return f"the database file {self._db_file} was replaced"
+        return None
+
+    @contextmanager
+    def durable(self) -> Iterator[None]:
+        """Around every write: a store that cannot keep it answers Unavailable (503). Callers
+        change memory only after this block, so a refused write changes nothing."""
+        lost = self._file_lost()
+        if lost is not None:
+            log.error("refusing a write: %s", lost)
+            raise Unavailable(_UNAVAILABLE)
+        try:
+            yield
+        except SQLAlchemyError as exc:
+            log.error("a write failed in the store: %s", exc)
+            raise Unavailable(_UNAVAILABLE) from None
+
+    def health(self) -> int:
+        """A real query (the number of games); Unavailable if the store cannot answer."""
+        lost = self._file_lost()
+        if lost is not None:
+            raise Unavailable(lost)
+        try:
+            return self.store.count()
+        except SQLAlchemyError as exc:
+            raise Unavailable(f"the database does not answer: {type(exc).__name__}") from None
+
+    def _insert(self, row: GameRow, token_hash: str, moves: list[str]) -> None:
+        with self.durable():
+            self.store.insert(row, token_hash, moves)
 
     # -- creating and loading ------------------------------------------------------------------
 
     def create(self, level: str, seed: int | None = None, max_turns: int = 200,
                human: int = 0) -> tuple[LiveGame, str]:
         """A new game against the computer; returns it and the player's secret token.
-        BadAction for a level parlor.ai does not offer (never another level in its place)."""
+
+        Without ``seed`` the deal comes from a fresh 128-bit key (R31: nobody can work it
+        out from the cards seen); a ``seed`` makes a practice game anyone with the number
+        can deal again, and is marked so. BadAction for a level parlor.ai does not offer
+        (never another level in its place)."""
         if level not in NAMES:
             raise BadAction(f"unknown level {level!r}: choose one of {', '.join(NAMES)}")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        dealt: Seed = DealKey(secrets.token_bytes(KEY_BYTES)) if seed is None \
+            else check_seed(seed)
         settings = Settings(max_turns=max_turns)
-        state = new_game(seed, settings)
+        state = new_game(dealt, settings)
         token = secrets.token_urlsafe(24)
         now = time.time()
-        row = GameRow(id=new_id(), kind="play", human=human, level=level, seed=seed,
+        title = f"You against {level}" if seed is None \
+            else f"Practice against {level}, seed {seed}"
+        row = GameRow(id=new_id(), kind="play", human=human, level=level,
+                      seed=dealt if isinstance(dealt, int) else 0,
+                      deal="" if isinstance(dealt, int) else str(dealt),
                       settings=str(settings), created=now, updated=now, version=0,
                       turn=state.turn, status=_status(state), result=state.result,
-                      title=f"You against {level}")
+                      title=title)
         moves = [str(a) for a in state.history]  # none unless the deal applied something
         row = replace(row, version=len(moves))
-        self.store.insert(row, hash_token(token), moves)
+        self._insert(row, hash_token(token), moves)
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
         return live, token
@@ -286,17 +397,19 @@ class Games:
                       settings=str(settings), created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
                       title=title)
-        self.store.insert(row, token_hash, moves)
+        self._insert(row, token_hash, moves)
         live = LiveGame(row, token_hash, state, moves)
         self._remember(live)
         return live
 
-    def rematch(self, live: LiveGame) -> tuple[LiveGame, str]:
-        """A new deal against the same computer level; an imported record has none."""
-        if not live.is_play:
+    def rematch(self, live: LiveGame, level: str | None = None) -> tuple[LiveGame, str]:
+        """A new deal against ``level``, by default the same computer level; an imported
+        record has none, so its rematch must name one (BadAction listing them)."""
+        if level is None and not live.is_play:
             raise BadAction("an imported record has no computer opponent to play again: "
-                            "start a new game from the home page")
-        return self.create(live.row.level, None, Settings.parse(live.row.settings).max_turns)
+                            "choose a level, one of " + ", ".join(NAMES), levels=list(NAMES))
+        return self.create(level or live.row.level, None,
+                           Settings.parse(live.row.settings).max_turns)
 
     def import_record(self, text: str) -> tuple[LiveGame, str]:
         """Store a game record for step-by-step replay; raises BadAction naming the line."""
@@ -306,6 +419,8 @@ class Games:
             settings, seed, parsed = parse_record(text)
         except (RecordError, ValueError) as exc:
             raise BadAction(f"not a game record: {exc}") from None
+        if settings.max_turns > 10_000:
+            raise BadAction("not a game record: max_turns is at most 10000 here")
         if len(parsed) > MAX_RECORD_ACTIONS:
             raise BadAction(f"a record has at most {MAX_RECORD_ACTIONS} actions")
         state = new_game(seed, settings)
@@ -317,11 +432,14 @@ class Games:
         moves = [str(a) for a in state.history]
         token = secrets.token_urlsafe(24)
         now = time.time()
-        row = GameRow(id=new_id(), kind="replay", human=0, level="-", seed=seed,
+        shown = str(seed) if isinstance(seed, int) else f"{str(seed)[:12]}…"
+        row = GameRow(id=new_id(), kind="replay", human=0, level="-",
+                      seed=seed if isinstance(seed, int) else 0,
+                      deal="" if isinstance(seed, int) else str(seed),
                       settings=str(settings), created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
-                      title=f"Imported record, seed {seed}")
-        self.store.insert(row, hash_token(token), moves)
+                      title=f"Imported record, seed {shown}")
+        self._insert(row, hash_token(token), moves)
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
         return live, token
@@ -360,7 +478,7 @@ class Games:
             raise GameNotFound(f"there is no game {game_id!r}")
         row = stored.row
         try:
-            state = new_game(row.seed, Settings.parse(row.settings))
+            state = new_game(seed_of(row), Settings.parse(row.settings))
             for n, text in enumerate(stored.actions):
                 try:
                     apply(state, text)
@@ -423,7 +541,8 @@ class Games:
             "status": FAILED if live.failed else _status(s),
             "failure": live.row.result if live.failed else None,
             "you": live.human,
-            "seed": live.row.seed if over else None,
+            "seed": seed_json(seed_of(live.row)) if over else None,  # secret until the end
+            "practice": is_practice(live.row),
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
             "task": task(v.phase),
@@ -474,6 +593,10 @@ class Games:
             if live.failed:
                 raise GameOver(live.row.result, version=live.row.version)
             if action.verb == "resign":
+                if action.target not in (NONE, live.human):
+                    raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign for "
+                                    f"yourself ('resign'), not for Rlr {action.target + 1}",
+                                    version=live.row.version)
                 action = Action("resign")
             elif s.actor != live.human:
                 raise WrongTurn("it is the computer's decision: wait for it",
@@ -495,8 +618,9 @@ class Games:
         new = [str(a) for a in trial.history[len(live.state.history):]]
         version = live.row.version
         try:
-            self.store.append_many(live.id, version, new, turn=trial.turn,
-                                   status=_status(trial), result=trial.result)
+            with self.durable():
+                self.store.append_many(live.id, version, new, turn=trial.turn,
+                                       status=_status(trial), result=trial.result)
         except StoreConflict:
             self.forget(live.id)  # another server process wrote: reload next time
             raise StaleVersion("the game changed elsewhere; reload the page") from None
@@ -515,7 +639,7 @@ class Games:
             s = live.state
             # the log stays here: agents decide from the table, and it would be pickled
             return ComputerJob(live.id, live.row.version, live.row.level,
-                               agent_seed(live.row.seed, live.row.version),
+                               agent_seed(seed_of(live.row), live.row.version),
                                table_view(s, live.computer),
                                [str(a) for a in legal_actions(s)])
 
@@ -579,7 +703,8 @@ class Games:
             if s.actor != live.human:
                 raise WrongTurn("a hint is for your own decision: the computer is deciding",
                                 version=live.row.version)
-            return HintJob(live.row.version, agent_seed(live.row.seed, live.row.version) ^ 1,
+            return HintJob(live.row.version,
+                           agent_seed(seed_of(live.row), live.row.version, "hint"),
                            table_view(s, live.human),
                            [str(a) for a in legal_actions(s)])
 
@@ -609,7 +734,7 @@ class Games:
                 "step": step,
                 "steps": total,
                 "seat": seat,
-                "seed": live.row.seed,
+                "seed": seed_json(seed_of(live.row)),
                 "settings": live.row.settings,
                 "title": live.row.title,
                 "last": live.actions[step - 1] if step else None,
@@ -623,7 +748,7 @@ class Games:
         base = (step // CHECKPOINT) * CHECKPOINT
         start = max((k for k in live.checkpoints if k <= base), default=None)
         if start is None:
-            s = new_game(live.row.seed, Settings.parse(live.row.settings))
+            s = new_game(seed_of(live.row), Settings.parse(live.row.settings))
             start = 0
         else:
             s = live.checkpoints[start].clone()
@@ -648,7 +773,10 @@ __all__ = [
     "IllegalAction",
     "LiveGame",
     "NotYourGame",
+    "StaleForm",
     "StaleVersion",
+    "Unavailable",
+    "WrongSeat",
     "WrongTurn",
     "agent_seed",
     "hash_token",

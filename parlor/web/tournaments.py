@@ -482,7 +482,9 @@ class Tournaments:
                 "round": t.round + (1 if lt.round is not None else 0),
                 "rounds": ts.rounds, "minutes": None if ts.time_limit is None
                 else round(ts.time_limit / 60), "elapsed": round(time.time() - lt.created),
-                "talents": ts.talents, "max_turns": ts.max_turns, "seed": lt.spec.seed,
+                "talents": ts.talents, "max_turns": ts.max_turns,
+                # every contest's deal comes from the tournament's seed: secret until the end
+                "seed": lt.spec.seed if lt.over else None,
                 "you": None if you is None else e[you].name,
                 "tables": tables, "standings": rows, "asked": asked,
                 "ransoms": [{"prisoner": e[r.prisoner].name, "holder": e[r.holder].name,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +15,9 @@ from parlor.web.config import WebConfig
 
 
 def config_for(path: Path, **kw: Any) -> WebConfig:
+    # hints at the test's own pace: the per-player limit is tested where it is the subject
     base: dict[str, Any] = {"database_url": f"sqlite:///{path}", "pace": 0.0, "workers": 2,
-                            "worker_kind": "thread"}
+                            "worker_kind": "thread", "hint_rate": 6000.0, "hint_burst": 100}
     base.update(kw)
     return WebConfig(**base)
 
@@ -26,6 +29,16 @@ def new_game(c: TestClient, **kw: Any) -> dict[str, Any]:
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+def form_post(c: TestClient, path: str, fields: dict[str, str], **kw: Any) -> Any:
+    """Post a form as the page would: with the CSRF token the home page gives this browser."""
+    page = c.get("/")
+    m = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
+    assert m, "the home page's forms carry a CSRF token"
+    body = urllib.parse.urlencode({**fields, "csrf": m.group(1)})
+    headers = {"content-type": "application/x-www-form-urlencoded", **kw.pop("headers", {})}
+    return c.post(path, content=body.encode(), headers=headers, **kw)
 
 
 def wait_for_human(c: TestClient, gid: str, token: str, timeout: float = 20.0) -> dict[str, Any]:

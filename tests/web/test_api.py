@@ -15,11 +15,11 @@ from parlor.rules.state import Settings
 from parlor.web.app import create_app
 from parlor.web.games import view_payload
 
-from .helpers import config_for, new_game, play_out, wait_for_human
+from .helpers import config_for, form_post, new_game, play_out, wait_for_human
 
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "failure", "task",
                  "you", "seed", "thinking", "your_turn", "view", "log", "log_total",
-                 "thinking_now"}
+                 "thinking_now", "practice"}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -250,13 +250,13 @@ def test_hint(client: TestClient) -> None:
 
 def test_rematch(client: TestClient) -> None:
     g = new_game(client, max_turns=20)
-    r = client.post(f"/api/games/{g['id']}/rematch")
+    r = client.post(f"/api/games/{g['id']}/rematch", json={})
     assert r.status_code == 201
     new = r.json()
     assert new["id"] != g["id"]
     snap = client.get(f"/api/games/{new['id']}").json()
     assert snap["level"] == "random" and "max_turns=20" in snap["settings"]
-    r = client.post(f"/g/{g['id']}/rematch", follow_redirects=False)
+    r = form_post(client, f"/g/{g['id']}/rematch", {}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/g/")
 
 
@@ -270,8 +270,7 @@ def test_import_a_record(client: TestClient) -> None:
     for _ in range(30):
         apply(s, legal_actions(s)[-1])
     text = record(s)
-    r = client.post("/api/records", content=text.encode(),
-                    headers={"content-type": "text/plain"})
+    r = client.post("/api/records", json={"record": text})
     assert r.status_code == 201, r.text
     rid = r.json()["id"]
     assert r.json()["steps"] == len(s.history)
@@ -293,25 +292,21 @@ def test_import_rejects_bad_records(client: TestClient) -> None:
         ("seed: 1\nattack KS\n", "line 2"),
         ("seed: x\n", "record"),
     ):
-        r = client.post("/api/records", content=text.encode(),
-                        headers={"content-type": "text/plain"})
+        r = client.post("/api/records", json={"record": text})
         assert r.status_code == 400, text
         assert word in r.json()["message"], r.json()
     r = client.post("/api/records", json={"record": 5})
     assert r.status_code == 400
-    r = client.post("/api/records", content=b"x" * 400_000)
+    r = client.post("/api/records", content=b"x" * 400_000,
+                    headers={"content-type": "application/json"})
     assert r.status_code == 400
 
 
 def test_import_form_and_bad_form(client: TestClient) -> None:
     text = record(engine_new_game(2))
-    r = client.post("/import", content=f"record={text}".encode(),
-                    headers={"content-type": "application/x-www-form-urlencoded"},
-                    follow_redirects=False)
+    r = form_post(client, "/import", {"record": text}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/replay/")
-    r = client.post("/import", content=b"record=nonsense",
-                    headers={"content-type": "application/x-www-form-urlencoded",
-                             "accept": "text/html"})
+    r = form_post(client, "/import", {"record": "nonsense"}, headers={"accept": "text/html"})
     assert r.status_code == 400 and "not a game record" in r.text
 
 
@@ -343,9 +338,8 @@ def test_a_game_resumes_exactly_after_a_restart(db_path: Path) -> None:
 def test_pages(client: TestClient) -> None:
     home = client.get("/")
     assert home.status_code == 200 and "New game" in home.text
-    r = client.post("/games", content=b"level=random&seed=4&max_turns=8",
-                    headers={"content-type": "application/x-www-form-urlencoded"},
-                    follow_redirects=False)
+    r = form_post(client, "/games", {"level": "random", "seed": "4", "max_turns": "8"},
+                  follow_redirects=False)
     assert r.status_code == 303
     url = r.headers["location"]
     gid = url.rsplit("/", 1)[1]
@@ -353,9 +347,8 @@ def test_pages(client: TestClient) -> None:
     assert page.status_code == 200
     assert 'id="snapshot"' in page.text and "game.js" in page.text
     assert gid in client.get("/").text  # listed among your games
-    r = client.post("/games", content=b"level=random&seed=abc",
-                    headers={"content-type": "application/x-www-form-urlencoded",
-                             "accept": "text/html"})
+    r = form_post(client, "/games", {"level": "random", "seed": "abc"},
+                  headers={"accept": "text/html"})
     assert r.status_code == 400 and "seed" in r.text
     rules = client.get("/rules")
     assert rules.status_code == 200
@@ -369,15 +362,21 @@ def test_pages(client: TestClient) -> None:
 
 def test_game_page_of_another_browser_is_403(client: TestClient, db_path: Path) -> None:
     g = new_game(client)
-    with TestClient(create_app(config_for(db_path))) as other:
+    with TestClient(client.app) as other:  # another browser on the same server
         r = other.get(f"/g/{g['id']}", headers={"accept": "text/html"})
         assert r.status_code == 403 and "Not your game" in r.text
-        # the "continue elsewhere" link carries the token and moves it into a cookie
-        r = other.get(f"/g/{g['id']}", params={"t": g["token"]}, follow_redirects=False)
-        assert r.status_code == 303
+        # "continue elsewhere" gives a one-time code (never the token in a link)
+        r = client.post(f"/api/games/{g['id']}/handover", json={})
+        assert r.status_code == 201 and g["token"] not in r.text
+        link = r.json()["url"]
+        r = other.get(link, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/g/{g['id']}"
         assert other.get(f"/g/{g['id']}").status_code == 200
-        r = other.get(f"/g/{g['id']}", params={"t": "wrong"}, headers={"accept": "text/html"})
-        assert r.status_code == 403
+        third = TestClient(other.app)
+        assert third.get(link, headers={"accept": "text/html"}).status_code == 403  # used
+        r = third.get(f"/g/{g['id']}", params={"t": g["token"]},
+                      headers={"accept": "text/html"})
+        assert r.status_code == 403  # a token in the address is not taken any more
 
 
 def test_long_poll_returns_on_change(client: TestClient) -> None:

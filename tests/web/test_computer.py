@@ -130,7 +130,7 @@ def test_an_imported_record_has_no_level_to_rematch(client: TestClient) -> None:
     s = new_game(5)
     r = client.post("/api/records", json={"record": record(s)})
     assert r.status_code == 201, r.text
-    r = client.post(f"/api/games/{r.json()['id']}/rematch")
+    r = client.post(f"/api/games/{r.json()['id']}/rematch", json={})
     assert r.status_code == 400 and "imported record" in r.json()["message"]
 
 

@@ -199,7 +199,10 @@ def test_a_game_whose_computer_failed_says_so_in_the_page(browser: object,
         page = browser.new_page()  # type: ignore[attr-defined]
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}/g/failedgame?t=secret-token")
+        # the player's token as its cookie (a token is never taken from an address)
+        page.context.add_cookies([{"name": "pm_failedgame", "value": "secret-token",
+                                   "url": server.url}])
+        page.goto(f"{server.url}/g/failedgame")
         page.wait_for_selector("#phase .failed")
         assert sentence in " ".join(page.inner_text("#phase").split())
         assert page.locator("#controls a[href='/']").count() == 1

@@ -17,7 +17,8 @@ from .helpers import new_game as start_game
 from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
-              "thinking", "your_turn", "log_total", "thinking_now", "failure", "task"}
+              "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
+              "practice"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:

@@ -180,7 +180,8 @@ def test_a_ransom_is_asked_paid_or_declined(client: TestClient) -> None:
         lt.t = replace(lt.t, ransoms=(r,), asked=(r,))
     snap = client.post(url, json={"ransom": 0, "pay": False}).json()
     assert not snap["asked"] and snap["ransoms"]
-    assert "Team A declines to pay the ransom of A2" in snap["log"][-1]
+    # (the computers' contest may end meanwhile and add its own lines)
+    assert any("Team A declines to pay the ransom of A2" in line for line in snap["log"])
     assert client.post(url, json={"ransom": 0, "pay": False}).status_code == 409
 
 

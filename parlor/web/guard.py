@@ -1,0 +1,161 @@
+"""What every request passes before the app sees it (issue 13): a body size limit counted while
+reading, same-origin writes, JSON on the API, and the security headers of every response.
+
+A pure ASGI middleware (no ``BaseHTTPMiddleware``): it wraps ``receive`` to count body bytes
+as they arrive, so a huge body is refused after ``max_body`` bytes instead of being read whole.
+
+Cross-origin writes: a browser sends ``Origin`` with every POST (``Referer`` as a fallback);
+a write whose origin is not this server's ``Host`` is refused (403), which stops a page on
+another port of the same host (same-site, so SameSite cookies do not help). Requests with
+neither header come from programs, which hold no victim's cookies. API writes must also be
+``application/json``, which a cross-origin page cannot send without a CORS preflight, and
+forms carry a CSRF token (:mod:`parlor.web.app`).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: Bytes a request body may have (a record is at most 256 KB; a form encodes it longer).
+MAX_BODY = 1024 * 1024
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+#: No inline script anywhere (templates load /static/js files); styles may be inline
+#: attributes (cards are positioned with ``style``). ``frame-ancestors`` refuses framing.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+#: The API docs page (FastAPI's Swagger UI) is an inline script and files from a CDN.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
+            "https://fastapi.tiangolo.com; frame-ancestors 'none'")
+HEADERS = [
+    (b"referrer-policy", b"same-origin"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def _origin_host(value: str) -> str | None:
+    parsed = urllib.parse.urlsplit(value)
+    return _plain_host(parsed.netloc) if parsed.scheme in ("http", "https") and parsed.netloc \
+        else None
+
+
+def _plain_host(netloc: str) -> str:
+    """``host[:port]`` lowercased, without a default port (80, 443), as browsers write it."""
+    netloc = netloc.lower()
+    for default in (":80", ":443"):
+        netloc = netloc.removesuffix(default)
+    return netloc
+
+
+def cross_origin(scope: Scope) -> str | None:
+    """Why a state-changing request comes from another origin, or None if it does not.
+
+    The scheme is not compared: behind a TLS proxy the server sees http while the page is
+    https; the host and port are what tell another site or another port apart."""
+    host = _plain_host(_header(scope, b"host") or "")
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        if _origin_host(origin) != host:
+            return f"a page at {origin[:100]} may not change games here"
+        return None
+    referer = _header(scope, b"referer")
+    if referer is not None and _origin_host(referer) != host:
+        return "a page on another site may not change games here"
+    return None
+
+
+class Guard:
+    """Body limit, same-origin writes, JSON on the API, security headers."""
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        policy = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                headers.append((b"content-security-policy", policy))
+                headers.extend(HEADERS)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await _answer(send_with_headers, *refusal)
+            return
+        seen = 0
+
+        async def counting() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counting, send_with_headers)
+        except _TooLarge:
+            if started:
+                raise
+            await _answer(send_with_headers, 413, "too_large",
+                          f"a request body is at most {self.max_body // 1024} KB")
+
+    def _refusal(self, scope: Scope) -> tuple[int, str, str] | None:
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            return 413, "too_large", f"a request body is at most {self.max_body // 1024} KB"
+        if scope.get("method", "GET") in SAFE_METHODS:
+            return None
+        why = cross_origin(scope)
+        if why is not None:
+            return 403, "cross_origin", why
+        path: str = scope.get("path", "")
+        ctype = (_header(scope, b"content-type") or "").split(";", 1)[0].strip().lower()
+        if path.startswith("/api/") and ctype != "application/json":
+            return 415, "json_only", ("the API takes application/json bodies (send {} when "
+                                      "there is nothing to say)")
+        return None
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"),
+                                          (b"content-length", str(len(body)).encode()),
+                                          (b"connection", b"close")]
+    start: dict[str, Any] = {"type": "http.response.start", "status": status,
+                             "headers": headers}
+    await send(start)
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["CSP", "MAX_BODY", "Guard", "cross_origin"]
