@@ -5,6 +5,11 @@
                        [--pairs a:b,c:d] [--out results.jsonl]
 
     python bench/ai.py --pairs expert@iters=800:expert_ref@iters=800,expert@iters=800:greedy
+    python bench/ai.py --pairs expert@iters=800:greedy --games 200 --ray auto
+
+``--ray ADDRESS`` plays the games on Ray instead of the local process pool (the ``cluster``
+extra; ``local``, ``auto`` or a cluster's address, :mod:`parlor.cluster`): the same seeds
+give the same games wherever they run.
 
 A level may be given as ``NAME@iters=N``: the search then runs exactly N iterations per
 searched decision whatever the machine's load (strength by iterations, not seconds), and the
@@ -19,7 +24,7 @@ level is Rlr 1), each dealt from its own seed; draws (the 200-turn limit) count 
 that reached the agent (single legal choices are applied by the engine and never reach it),
 reported as p50/p95/max per level, and separately for the decisions the level searches.
 Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
-worse when the cores are shared).
+worse when the cores are shared), or on Ray with ``--ray``.
 
 Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating; the
 expert searches 0.3 s with its priors judged at the end of its own turn):
@@ -45,6 +50,7 @@ also stopped there), and 73.2% at 0.3 s above.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import math
@@ -53,7 +59,7 @@ import platform
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -65,6 +71,7 @@ if str(ROOT) not in sys.path:
 from parlor.ai.base import BaseAgent  # noqa: E402
 from parlor.ai.levels import NAMES, agent_spec, make_agent  # noqa: E402
 from parlor.ai.match import play_game  # noqa: E402
+from parlor.cluster import ray_map  # noqa: E402
 
 #: Opponents from other libraries (parlor.research, the `research` extra): `os_ismcts` is
 #: OpenSpiel's ISMCTS with random rollouts at the expert's 0.3 s a decision (equal time).
@@ -174,6 +181,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--seed", type=int, default=1000, help="seed of the first game's deal")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="play on Ray (the cluster extra): local, auto or a cluster's address")
     p.add_argument("--out", default="", help="append one JSON line per game to this file")
     args = p.parse_args(argv)
     if args.pairs:
@@ -260,8 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     games: list[Game] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     try:
-        with Pool(args.workers) as pool:
-            for g in pool.imap_unordered(run_one, tasks):
+        with contextlib.ExitStack() as stack:
+            if args.ray is None:
+                pool = stack.enter_context(Pool(args.workers))
+                results: Iterator[Game] = pool.imap_unordered(run_one, tasks)
+            else:
+                results = ray_map(run_one, tasks, args.ray, args.workers)
+            for g in results:
                 games.append(g)
                 if out is not None:
                     out.write(json.dumps({"a": g.a, "b": g.b, "index": g.index, "seed": g.seed,
