@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,research]'
+	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster]'
 	touch $(STAMP)
 
 test: lint typecheck pytest

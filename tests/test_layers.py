@@ -30,7 +30,9 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.store": frozenset({"parlor.rules"}),
     "parlor.research": frozenset({"parlor.rules", "parlor.ai"}),
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store"}),
-    "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present"}),
+    "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",
+                                  "parlor.cluster"}),
+    "parlor.cluster": frozenset(),  # runs jobs on Ray (the cluster extra); no game code
     "parlor.build": frozenset(),  # which build runs: looks at files, imports nothing
     "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web"}),
 }
