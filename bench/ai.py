@@ -4,6 +4,19 @@
     python bench/ai.py [--levels novice,casual,...] [--games N] [--workers N] [--seed N]
                        [--pairs a:b,c:d] [--out results.jsonl]
 
+    python bench/ai.py --pairs expert@iters=800:expert_ref@iters=800,expert@iters=800:greedy
+    python bench/ai.py --pairs expert@iters=800:greedy --games 200 --ray auto
+
+``--ray ADDRESS`` plays the games on Ray instead of the local process pool (the ``cluster``
+extra; ``local``, ``auto`` or a cluster's address, :mod:`parlor.cluster`): the same seeds
+give the same games wherever they run.
+
+A level may be given as ``NAME@iters=N``: the search then runs exactly N iterations per
+searched decision whatever the machine's load (strength by iterations, not seconds), and the
+match is reproducible for its seeds. ``expert_ref`` is today's expert kept fixed
+(:mod:`parlor.ai.reference`; by time, 0.3 s cut by the compiled build's speed-up, unless given
+iterations).
+
 Every pair of levels plays ``--games`` games (seats alternate: even games the first-named
 level is Rlr 1), each dealt from its own seed; draws (the 200-turn limit) count half.
 ``--pairs`` plays only the listed pairings instead of the full round robin (for example
@@ -11,7 +24,7 @@ level is Rlr 1), each dealt from its own seed; draws (the 200-turn limit) count 
 that reached the agent (single legal choices are applied by the engine and never reach it),
 reported as p50/p95/max per level, and separately for the decisions the level searches.
 Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
-worse when the cores are shared).
+worse when the cores are shared), or on Ray with ``--ray``.
 
 Measured on 2026-11-30 (2 cores, ``--workers 2 --seed 1000``, seats alternating; the
 expert searches 0.3 s with its priors judged at the end of its own turn):
@@ -37,6 +50,7 @@ also stopped there), and 73.2% at 0.3 s above.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import math
@@ -45,7 +59,7 @@ import platform
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -55,43 +69,29 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from parlor.ai.base import BaseAgent  # noqa: E402
-from parlor.ai.levels import NAMES, level_name, make_agent  # noqa: E402
+from parlor.ai.levels import NAMES, agent_spec, make_agent  # noqa: E402
 from parlor.ai.match import play_game  # noqa: E402
-from parlor.ai.search import SearchAgent  # noqa: E402
+from parlor.cluster import ray_map  # noqa: E402
 
 #: Opponents from other libraries (parlor.research, the `research` extra): `os_ismcts` is
 #: OpenSpiel's ISMCTS with random rollouts at the expert's 0.3 s a decision (equal time).
 RESEARCH_NAMES = ("os_ismcts",)
 
 
-#: Today's expert before the compiled build (commit 20ac8f4), kept fixed as a reference:
-#: its settings, with its 0.3 s cut by the search speed-up measured by bench/engine.py
-#: (ISMCTS iterations per CPU-s, compiled now vs interpreted then), so that it runs about the
-#: iterations the old build managed in 0.3 s. ``expert_ref`` in --pairs.
-REFERENCE_SPEEDUP = 1.95
-REFERENCE_NAMES = ("expert_ref",)
-
-
-def reference_expert(seed: int) -> BaseAgent:
-    """The expert's settings at 20ac8f4, spelled out so later default changes leave it be."""
-    return SearchAgent(seed, budget=0.3 / REFERENCE_SPEEDUP, horizon=2, epsilon=0.1, c=0.7,
-                       prior_visits=2.0, root_samples=1, widen=2.0, root="halving",
-                       root_width=8, decisive=0.25, look=1, name="expert_ref")
-
-
 def agent_name(name: str) -> str:
+    """A research opponent's name, or an agent spec of parlor.ai.levels (a level, greedy,
+    random, expert_ref, each searching agent also as ``NAME@iters=N``)."""
     key = name.strip().lower()
-    return key if key in RESEARCH_NAMES + REFERENCE_NAMES else level_name(name)
+    return key if key in RESEARCH_NAMES else agent_spec(name)
 
 
 def build_agent(name: str, seed: int) -> BaseAgent:
-    if name in REFERENCE_NAMES:
-        return reference_expert(seed)
     if name in RESEARCH_NAMES:
         from parlor.research.agents import make_research_agent  # needs the research extra
 
         return make_research_agent(name, seed)
     return make_agent(name, seed)
+
 
 SEARCHED_PHASES = ("window1", "window2", "attack", "block", "ability_p", "ability_o")
 
@@ -181,6 +181,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--seed", type=int, default=1000, help="seed of the first game's deal")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="play on Ray (the cluster extra): local, auto or a cluster's address")
     p.add_argument("--out", default="", help="append one JSON line per game to this file")
     args = p.parse_args(argv)
     if args.pairs:
@@ -267,8 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     games: list[Game] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     try:
-        with Pool(args.workers) as pool:
-            for g in pool.imap_unordered(run_one, tasks):
+        with contextlib.ExitStack() as stack:
+            if args.ray is None:
+                pool = stack.enter_context(Pool(args.workers))
+                results: Iterator[Game] = pool.imap_unordered(run_one, tasks)
+            else:
+                results = ray_map(run_one, tasks, args.ray, args.workers)
+            for g in results:
                 games.append(g)
                 if out is not None:
                     out.write(json.dumps({"a": g.a, "b": g.b, "index": g.index, "seed": g.seed,

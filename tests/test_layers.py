@@ -34,7 +34,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store",
                              "parlor.learn"}),
     "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",
-                                  "parlor.learn"}),
+                                  "parlor.cluster", "parlor.learn"}),
+    "parlor.cluster": frozenset(),  # runs jobs on Ray (the cluster extra); no game code
     "parlor.build": frozenset(),  # which build runs: looks at files, imports nothing
     "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web"}),
 }

@@ -19,18 +19,33 @@ level  name          agent                                                      
 
 The budget is the search time per *searched* decision (play windows, attacks, blocks,
 abilities); every other decision is quick (see :mod:`parlor.ai.search`).
+
+**Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
+measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
+searching exactly 800 iterations a searched decision, with no time limit (play keeps the
+time budget). Only the searching agents (strong, expert, expert_ref) take ``iters``.
+``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
+it is not a level.
+
+    >>> agent_spec("5@ITERS=800")
+    'expert@iters=800'
+    >>> make_agent("expert@iters=800", 1).max_iterations
+    800
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
+from parlor.ai.reference import reference_expert
 from parlor.ai.search import SearchAgent
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
+REFERENCE_NAMES = ("expert_ref",)
 
 _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
@@ -43,6 +58,7 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert"),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
+    "expert_ref": reference_expert,
 }
 
 
@@ -54,14 +70,45 @@ def level_name(level: int | str) -> str:
             raise ValueError(f"level {n} is not 1-{len(LEVEL_NAMES)}")
         return LEVEL_NAMES[n - 1]
     name = level.strip().lower()
-    if name not in _FACTORIES:
+    if name not in NAMES:
         raise ValueError(f"unknown level {level!r}: choose 1-5 or one of {', '.join(NAMES)}")
     return name
 
 
+def parse_spec(spec: int | str) -> tuple[str, int | None]:
+    """The agent's name and iteration budget (None: its time budget) of a spec such as
+    ``"expert"``, ``5`` or ``"expert@iters=800"``; ValueError for anything else."""
+    text = str(spec).strip().lower()
+    base, sep, option = text.partition("@")
+    name = base.strip() if base.strip() in REFERENCE_NAMES else level_name(base)
+    if not sep:
+        return name, None
+    key, eq, value = option.partition("=")
+    if key.strip() != "iters" or not eq or not value.strip().isdigit() or int(value) < 1:
+        raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1)")
+    if not isinstance(_FACTORIES[name](0), SearchAgent):
+        raise ValueError(f"{name} does not search, so it takes no iteration budget")
+    return name, int(value)
+
+
+def agent_spec(spec: int | str) -> str:
+    """The canonical text of a spec (``"5@iters=800"`` -> ``"expert@iters=800"``)."""
+    name, iters = parse_spec(spec)
+    return name if iters is None else f"{name}@iters={iters}"
+
+
 def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
-    """An agent for a level (1-5 or novice … expert) or a baseline ("random", "greedy")."""
-    return _FACTORIES[level_name(level)](seed)
+    """An agent for a level (1-5 or novice … expert), a baseline ("random", "greedy"), the
+    reference expert ("expert_ref"), or any of these searching a fixed number of iterations
+    per decision ("expert@iters=800": no time limit, fully reproducible for a seed)."""
+    name, iters = parse_spec(level)
+    agent = _FACTORIES[name](seed)
+    if iters is not None:
+        assert isinstance(agent, SearchAgent)
+        agent.max_iterations = iters
+        agent.budget = math.inf
+    return agent
 
 
-__all__ = ["LEVEL_NAMES", "NAMES", "level_name", "make_agent"]
+__all__ = ["LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "agent_spec", "level_name", "make_agent",
+           "parse_spec"]

@@ -27,11 +27,17 @@ default the start of the turn after the opponent's next one), evaluates the posi
   best survivor. The search stops early when the leader is ``decisive``-ly ahead after
   enough samples, or when nothing separates the candidates (a decided game).
 * **Where the time goes.** Only decisions that shape the game are searched: play windows,
-  attacks, blocks and abilities. Keeping a drawn card and trimming the Hand use Greedy's
-  one-step look on two determinizations (the Hand evaluation decides them); splitting damage
+  attacks, blocks, abilities, and keeping a drawn card or Redrawing (``search_keep``: a
+  Redraw ends the turn, 309.3, giving up the Lnd drop and the attack, which a one-step look
+  on two deals judged by coin flip; shared/ai-misplays.md B1). Trimming the Hand (and the
+  keep decision with ``search_keep=False``) uses Greedy's one-step look on two
+  determinizations (the Hand evaluation decides them); splitting damage
   and bonus points use the cheap policy (finish the weakest Cre, no overkill). Forced and
   single-choice decisions take no time at all, and a window where every play looks outright
   bad (Enhs on the opponent's side, expelling one's own cards) is passed without search.
+* **Settled root moves** (``settle_root``, :mod:`parlor.ai.prune`): Enhs on Lnds that
+  cannot help, and declining an attack nothing can block or beat, are set aside before the
+  search and listed last.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ from parlor.ai.policy import (
     best_action,
     epsilon_action,
 )
+from parlor.ai.prune import settled_root
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import (
@@ -65,7 +72,6 @@ from parlor.rules.state import (
     KEEP,
     OVER,
     SPLIT,
-    TRIM,
     WINDOW1,
     WINDOW2,
     State,
@@ -74,7 +80,6 @@ from parlor.rules.view import View
 
 SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
                       ABILITY_P, ABILITY_O})
-LOOKED_AHEAD = frozenset({KEEP, TRIM})
 PRIOR_SHARE = 0.4
 MIN_SAMPLES = 6  # per root candidate before the search may stop early
 INDIFFERENT = 0.003  # win-estimate spread under which the candidates are all the same
@@ -105,11 +110,13 @@ class SearchAgent(BaseAgent):
     """ISMCTS over determinizations with cheap-policy rollouts and evaluation at a horizon.
 
     ``budget``: seconds per searched decision (the caller's budget caps it);
-    ``max_iterations``: a cap on iterations (with it, and no time pressure, the agent is
-    fully reproducible); ``horizon``: rollouts stop when this many turns have started
-    after the root's turn; ``look``: the same for the one-step priors (and for the
-    decisions that only look one step ahead); ``epsilon``: rollout randomness; ``c``: UCB
-    exploration.
+    ``max_iterations``: the iterations per searched decision instead (the time is then
+    ignored, and the agent is fully reproducible for its seed: benchmarks fix strength this
+    way, ``expert@iters=800`` in :mod:`parlor.ai.levels`); ``horizon``: rollouts stop when
+    this many turns have started after the root's turn; ``look``: the same for the one-step
+    priors (and for the decisions that only look one step ahead); ``search_keep``: search
+    keeping a drawn card against Redrawing; ``settle_root``: set aside the root moves of
+    :mod:`parlor.ai.prune`; ``epsilon``: rollout randomness; ``c``: UCB exploration.
     """
 
     name = "search"
@@ -118,8 +125,8 @@ class SearchAgent(BaseAgent):
                  max_iterations: int | None = None, horizon: int = 2, epsilon: float = 0.1,
                  c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
-                 decisive: float = 0.25, look: int = 1,
-                 name: str | None = None, weights: Weights = DEFAULT,
+                 decisive: float = 0.25, look: int = 1, search_keep: bool = True,
+                 settle_root: bool = True, name: str | None = None, weights: Weights = DEFAULT,
                  policy: PolicyWeights = PDEFAULT) -> None:
         super().__init__(seed, budget)
         self.weights = weights
@@ -135,6 +142,8 @@ class SearchAgent(BaseAgent):
         self.root_width = root_width
         self.decisive = decisive
         self.look = look
+        self.search_keep = search_keep
+        self.settle_root = settle_root
         if name:
             self.name = name
         self.last_iterations = 0
@@ -154,7 +163,8 @@ class SearchAgent(BaseAgent):
         if phase in (SPLIT, BONUS, DOMAIN_BONUS):
             a = best_action(first, choices, self.policy)
             return [Choice(a, 0.5, 0)] + [Choice(x, 0.5, 0) for x in choices if x != a]
-        if phase in LOOKED_AHEAD or phase not in SEARCHED:
+        searched = phase in SEARCHED or (phase is KEEP and self.search_keep)
+        if not searched:
             return self._greedy(det, first, choices)
         if phase in (WINDOW1, WINDOW2) and all(
             action_score(first, a, self.policy) <= BAD / 2 for a in choices if a.verb != "pass"
@@ -162,7 +172,13 @@ class SearchAgent(BaseAgent):
             rest = [x for x in choices if x.verb != "pass"]
             return [Choice(x, 0.5, 0) for x in [*(a for a in choices if a.verb == "pass"),
                                                   *rest]]
-        return self._search(det, first, choices, t0 + limit)
+        aside: list[Action] = []
+        if self.settle_root:
+            choices, aside = settled_root(first, choices)
+            if len(choices) == 1:
+                return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
+        ranked = self._search(det, first, choices, t0 + limit)
+        return ranked + [Choice(x, 0.0, 0) for x in aside]
 
     # -- one-step look (Greedy) ------------------------------------------------------------
 
@@ -224,7 +240,7 @@ class SearchAgent(BaseAgent):
         while True:
             if cap is not None and iterations >= cap:
                 break
-            if time.perf_counter() >= deadline and (cap is None or iterations > 0):
+            if cap is None and time.perf_counter() >= deadline:
                 break
             self._iterate(det.deal(), root, me, end_turn, allowed, None, self.rng)
             iterations += 1

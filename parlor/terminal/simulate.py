@@ -1,6 +1,7 @@
 """``parlor simulate``: games between computer players, and their summary.
 
     parlor simulate -n 1000 --seed 7 [--p1 LEVEL] [--p2 LEVEL] [--workers N]
+    parlor simulate -n 40 --p1 expert@iters=800 --p2 expert_ref@iters=800 [--ray auto]
 
 plays ``n`` games dealt from the seeds ``seed``, ``seed + 1``, … and prints each player's wins
 with a 95% confidence interval, the wins of each seat, the draws, the mean number of turns,
@@ -10,7 +11,9 @@ bar is drawn on stderr when it is a terminal.
 Seats alternate: in even games (counted from the first seed) ``p1`` sits as Rlr 1, in odd
 games as Rlr 2, so neither player keeps a seat's advantage. Who goes first is still dealt
 at random (rule 106). Random players take the engine's fast path; other levels play through
-their own views like any computer opponent (:mod:`parlor.ai`).
+their own views like any computer opponent (:mod:`parlor.ai`). A searching level given as
+``LEVEL@iters=N`` searches exactly N iterations a decision, whatever the machine's load, and
+``expert_ref`` is today's expert kept fixed for measurements (:mod:`parlor.ai.levels`).
 """
 
 from __future__ import annotations
@@ -26,25 +29,29 @@ from typing import Any
 
 from parlor.ai.base import Agent
 from parlor.ai.failure import decide
-from parlor.ai.levels import NAMES, make_agent
+from parlor.ai.levels import NAMES, REFERENCE_NAMES, agent_spec, make_agent
+from parlor.cluster import ray_map
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
 from parlor.terminal.options import positive
 from parlor.terminal.progress import Progress
 from parlor.terminal.stats import Summary
 
-#: The players ``--p1``/``--p2`` accept: the five levels by name or number, random, greedy.
-PLAYERS: tuple[str, ...] = NAMES
+#: The players ``--p1``/``--p2`` accept: the five levels by name or number, random, greedy,
+#: the reference expert; a searching one also as ``NAME@iters=N``.
+PLAYERS: tuple[str, ...] = (*NAMES, *REFERENCE_NAMES)
 
 
 def player_name(text: str) -> str:
-    """A known player name (``"5"`` → ``"expert"``); ValueError for anything else."""
-    key = text.strip().lower()
-    if key.isdigit() and 1 <= int(key) <= 5:
-        key = NAMES[int(key) - 1]
-    if key not in PLAYERS:
-        raise ValueError(f"unknown level {text!r} (available: {', '.join(PLAYERS)})")
-    return key
+    """A known player's spec (``"5"`` → ``"expert"``, ``"5@iters=800"`` →
+    ``"expert@iters=800"``); ValueError for anything else."""
+    try:
+        return agent_spec(text)
+    except ValueError as exc:
+        if "@" in text:  # a known name with a faulty budget: say what is wrong with it
+            raise
+        raise ValueError(f"unknown level {text!r} (available: {', '.join(PLAYERS)}; a "
+                         "searching one also as NAME@iters=N)") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +106,12 @@ def _play_range(job: tuple[int, int, int, str, str]) -> list[GameResult]:
             for seed in range(start, start + count)]
 
 
-def simulate(n: int, seed: int, p1: str, p2: str, workers: int = 1) -> Iterator[GameResult]:
+def simulate(n: int, seed: int, p1: str, p2: str, workers: int = 1,
+             ray: str | None = None) -> Iterator[GameResult]:
     """The results of games ``seed`` … ``seed + n - 1``, in order with one worker, in batches
-    as they finish with several (worker processes)."""
-    if workers <= 1:
+    as they finish with several (worker processes), or on Ray when ``ray`` names a cluster
+    (:mod:`parlor.cluster`: ``local``, ``auto`` or an address)."""
+    if ray is None and workers <= 1:
         for i in range(n):
             yield play_game(seed + i, p1, p2, i % 2 == 1)
         return
@@ -110,6 +119,10 @@ def simulate(n: int, seed: int, p1: str, p2: str, workers: int = 1) -> Iterator[
     size = max(1, min(50 if fast else 2, n // (workers * 8)))
     jobs = [(seed, start, min(size, seed + n - start), p1, p2)
             for start in range(seed, seed + n, size)]
+    if ray is not None:
+        for batch in ray_map(_play_range, jobs, ray, workers):
+            yield from batch
+        return
     with multiprocessing.Pool(workers) as pool:
         for batch in pool.imap_unordered(_play_range, jobs):
             yield from batch
@@ -136,11 +149,17 @@ def add_parser(sub: Any) -> None:
                      help="seed of the first game; game i uses seed + i (default 0)")
     levels = ", ".join(PLAYERS)
     sim.add_argument("--p1", type=_level, default="random", metavar="LEVEL",
-                     help=f"the first player (one of: {levels}, or 1-5; default random)")
+                     help=f"the first player (one of: {levels}, or 1-5; a searching one "
+                     "also as NAME@iters=N; default random)")
     sim.add_argument("--p2", type=_level, default="random", metavar="LEVEL",
-                     help=f"the second player (one of: {levels}, or 1-5; default random)")
+                     help=f"the second player (one of: {levels}, or 1-5; a searching one "
+                     "also as NAME@iters=N; default random)")
     sim.add_argument("--workers", type=positive, default=1, metavar="N",
                      help="worker processes (default 1: play in this process)")
+    sim.add_argument("--ray", default=None, metavar="ADDRESS",
+                     help="play the games on Ray (the cluster extra): local (an instance on "
+                     "this machine with --workers CPUs), auto (the cluster running here) or a "
+                     "cluster's address; results as with the local pool for the same seeds")
     sim.set_defaults(func=cmd_simulate)
 
 
@@ -155,7 +174,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar = Progress(n, label="simulate ")
     start = time.perf_counter()
     try:
-        for result in simulate(n, seed, p1, p2, args.workers):
+        for result in simulate(n, seed, p1, p2, args.workers, args.ray):
             summary.add(result)
             bar.update(summary.games)
     except KeyboardInterrupt:

@@ -1,0 +1,75 @@
+"""Agent specs: a searching level fixed by iterations instead of seconds, and the reference
+expert kept for benchmarks (issue 17)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from parlor.ai.levels import agent_spec, make_agent, parse_spec
+from parlor.ai.match import play_game
+from parlor.ai.reference import REFERENCE_POLICY, REFERENCE_WEIGHTS, reference_expert
+from parlor.ai.search import SearchAgent
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.view import view
+
+
+def test_a_spec_names_a_level_and_an_iteration_budget() -> None:
+    assert parse_spec("expert") == ("expert", None)
+    assert parse_spec("5@iters=800") == ("expert", 800)
+    assert agent_spec(" Strong@Iters=40 ") == "strong@iters=40"
+    assert agent_spec("expert_ref@iters=800") == "expert_ref@iters=800"
+
+
+@pytest.mark.parametrize("bad", ["greedy@iters=10", "novice@iters=10", "expert@iters=0",
+                                 "expert@time=3", "expert@iters=x", "wizard@iters=5",
+                                 "expert_ref@"])
+def test_a_faulty_spec_is_refused_with_a_reason(bad: str) -> None:
+    with pytest.raises(ValueError):
+        parse_spec(bad)
+
+
+def test_an_iteration_budget_replaces_the_time_budget() -> None:
+    agent = make_agent("expert@iters=30", 3)
+    assert isinstance(agent, SearchAgent)
+    assert agent.max_iterations == 30
+    assert agent.budget == math.inf
+    assert make_agent("expert", 3).budget == 0.3  # play keeps its time budget
+
+
+def test_a_search_fixed_by_iterations_ignores_the_clock() -> None:
+    """The same decision, once with a generous and once with no time at all: the same
+    iterations and the same answer."""
+    s = new_game(11)
+    while len(legal_actions(s)) < 3 or s.phase.name.lower() not in ("window1", "window2"):
+        apply(s, legal_actions(s)[0])
+    v, legal = view(s, s.actor), legal_actions(s)
+    answers = []
+    for budget in (30.0, 0.0):
+        agent = make_agent("expert@iters=24", 5)
+        assert isinstance(agent, SearchAgent)
+        answers.append([(c.action, c.value, c.visits) for c in agent.explain(v, legal, budget)])
+        assert agent.last_iterations >= 24
+    assert answers[0] == answers[1]
+
+
+def test_a_match_at_fixed_iterations_replays_exactly() -> None:
+    results = []
+    for _ in range(2):
+        agents = [make_agent("expert@iters=8", 1), make_agent("greedy", 2)]
+        r = play_game(agents, seed=42)
+        results.append((r.winner, r.turns, r.decisions))
+    assert results[0] == results[1]
+
+
+def test_the_reference_expert_is_frozen() -> None:
+    """Every setting of the 0.3 s expert at 20ac8f4 is spelled out (parlor.ai.reference), so
+    tuning the defaults cannot move the yardstick."""
+    ref = reference_expert(1)
+    assert ref.name == "expert_ref"
+    assert ref.weights is REFERENCE_WEIGHTS and ref.policy is REFERENCE_POLICY
+    assert (ref.horizon, ref.epsilon, ref.c, ref.root, ref.root_width, ref.look) == (
+        2, 0.1, 0.7, "halving", 8, 1)
+    fixed = make_agent("expert_ref@iters=50", 1)
+    assert isinstance(fixed, SearchAgent) and fixed.max_iterations == 50
