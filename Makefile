@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
 LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
 
-.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium run compiled pure
+.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql run worker compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,7 +49,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict parlor
 
-pytest: $(STAMP) $(NATIVE) tmux chromium
+pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
 	$(BIN)/pytest parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
@@ -60,9 +60,18 @@ tmux:
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# tests/conftest.py starts a real PostgreSQL (as the unprivileged user `postgres`) from
+# Debian's server binaries.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 postgresql; }
+
 # The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
 run: $(STAMP) $(NATIVE)
 	$(BIN)/parlor serve --host 127.0.0.1 --port 8000
+
+# A worker of a PostgreSQL deployment (docs/deploy.md): the computer's moves and hints.
+worker: $(STAMP)
+	$(BIN)/parlor worker
 
 bench-web: $(STAMP)
 	$(BIN)/python bench/web.py

@@ -17,6 +17,13 @@ saturated throughput (then the latency is mostly the queue of 50 players all wai
 Targets: median < 50 ms with 50 games; first page load < 300 KB (the HTML, the stylesheet,
 every JS module and the icon; compressed as sent, and uncompressed).
 
+``--scale`` measures a deployment (docs/deploy.md) instead: a PostgreSQL started here (as
+the tests start it), then for each number of games in ``--scale-games`` (default 50,500)
+and each of 1/2 server processes x 1/2 ``parlor worker`` processes, the same human-paced
+play for ``--seconds``, the games spread over the servers as a load balancer would; and one
+SQLite server (its own worker pool) beside it. It prints moves/s (the players' moves, and
+every action committed) and the move round trip (median, p99), side by side.
+
 Only loopback addresses are used, and the run stops by itself.
 """
 
@@ -65,15 +72,19 @@ def start_server(db: Path, port: int, workers: int, pace: float) -> subprocess.P
 
 
 async def play(client: httpx.AsyncClient, gid: str, token: str, moves: int, seed: int,
-               times: list[float], deadline: float, think: tuple[float, float]) -> int:
+               times: list[float], deadline: float, think: tuple[float, float],
+               versions: dict[str, int] | None = None) -> int:
     rng = random.Random(seed)
     headers = {"X-Parlor-Token": token}
     after, done = -1, 0
     snap: dict[str, Any] | None = None
     while done < moves and time.monotonic() < deadline:
         if snap is None or not snap["your_turn"]:  # wait for the computer (long polling)
-            r = await client.get(f"/api/games/{gid}", headers=headers,
-                                 params={"after": after, "wait": 10, "log_from": 10**6})
+            try:
+                r = await client.get(f"/api/games/{gid}", headers=headers,
+                                     params={"after": after, "wait": 10, "log_from": 10**6})
+            except httpx.TransportError:  # a connection the server closed: ask again
+                continue
             snap = r.json()
             after = snap["version"]
         if snap["status"] != "live":
@@ -84,15 +95,21 @@ async def play(client: httpx.AsyncClient, gid: str, token: str, moves: int, seed
             await asyncio.sleep(rng.uniform(*think))
         action = rng.choice(snap["view"]["legal"])
         start = time.perf_counter()
-        r = await client.post(f"/api/games/{gid}/actions", headers=headers,
-                              json={"action": action, "version": snap["version"],
-                                    "log_from": 10**6})
+        try:
+            r = await client.post(f"/api/games/{gid}/actions", headers=headers,
+                                  json={"action": action, "version": snap["version"],
+                                        "log_from": 10**6})
+        except httpx.TransportError as exc:  # reported, and this game stops
+            print(f"game {gid}: {type(exc).__name__} after {done} moves", file=sys.stderr)
+            break
         elapsed = time.perf_counter() - start
         if r.status_code != 200:
             raise SystemExit(f"move refused: {r.status_code} {r.text}")
         times.append(elapsed)
         snap = r.json()
         after = snap["version"]
+        if versions is not None:
+            versions[gid] = after
         done += 1
     return done
 
@@ -142,6 +159,116 @@ def page_weight(base: str) -> tuple[int, int, list[tuple[str, int, int]]]:
     return sum(x[1] for x in rows), sum(x[2] for x in rows), rows
 
 
+async def spread_play(bases: list[str], games: int, level: str, seconds: float,
+                      think: tuple[float, float]) -> tuple[list[float], float, int, int]:
+    """Games made and played round-robin over ``bases``: (round trips, wall, the players'
+    moves, every action committed meanwhile)."""
+    # idle connections are dropped before uvicorn's 5 s keep-alive closes them under us
+    limits = httpx.Limits(max_connections=games * 2 + 10, max_keepalive_connections=games * 2,
+                          keepalive_expiry=2.0)
+    clients = [httpx.AsyncClient(base_url=b, timeout=120, limits=limits) for b in bases]
+    try:
+        made = []
+        for i in range(games):
+            c = clients[i % len(clients)]
+            r = await c.post("/api/games", json={"level": level, "seed": 1000 + i})
+            r.raise_for_status()
+            made.append((c, r.json()["id"], r.json()["token"], r.json()["snapshot"]["version"]))
+        for c in clients:
+            c.cookies.clear()
+        times: list[float] = []
+        versions = {gid: v for _, gid, _, v in made}
+        first = sum(versions.values())
+        start = time.perf_counter()
+        deadline = time.monotonic() + seconds
+        counts = await asyncio.gather(*(
+            play(c, gid, tok, 10**6, i, times, deadline, think, versions)
+            for i, (c, gid, tok, _) in enumerate(made)))
+        return times, time.perf_counter() - start, sum(counts), sum(versions.values()) - first
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
+def start_proc(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=dict(os.environ, **env),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_ready(port: int, proc: subprocess.Popen[bytes]) -> None:
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit("a server died at start")
+        time.sleep(0.2)
+    raise SystemExit("a server did not become ready")
+
+
+def scale(args: argparse.Namespace, think: tuple[float, float], pace: float) -> int:
+    sys.path.insert(0, str(ROOT))
+    from tests.pgserver import PostgresServer  # the tests' own PostgreSQL starter
+
+    env = {"PARLOR_PACE": str(pace), "PARLOR_LOG_LEVEL": "WARNING",
+           "PARLOR_AI_WORKERS": str(args.workers)}
+    rows: list[tuple[str, int, int, int, list[float], float, int, int]] = []
+    pg = PostgresServer().start()
+    try:
+        for games in (int(x) for x in args.scale_games.split(",")):
+            configs: list[tuple[str, int, int]] = [("sqlite", 1, 0)]
+            configs += [("postgresql", s, w) for s in (1, 2) for w in (1, 2)]
+            for db, n_servers, n_workers in configs:
+                if db == "sqlite":
+                    tmp = tempfile.mkdtemp()
+                    url = f"sqlite:///{tmp}/bench.db"
+                else:
+                    url = pg.url(pg.new_database())
+                procs: list[subprocess.Popen[bytes]] = []
+                try:
+                    ports = [free_port() for _ in range(n_servers)]
+                    for port in ports:
+                        procs.append(start_proc(["-m", "parlor.web", "--port", str(port),
+                                                 "--db", url, "--pace", str(pace)], env))
+                    for _ in range(n_workers):
+                        procs.append(start_proc(["-m", "parlor.web.worker", "--db", url], env))
+                    for port, proc in zip(ports, procs, strict=False):
+                        wait_ready(port, proc)
+                    times, wall, moves, actions = asyncio.run(spread_play(
+                        [f"http://127.0.0.1:{p}" for p in ports], games, args.level,
+                        args.seconds, think))
+                finally:
+                    for proc in procs:
+                        proc.terminate()
+                    for proc in procs:
+                        try:
+                            proc.wait(30)
+                        except subprocess.TimeoutExpired:
+                            proc.kill()
+                rows.append((db, games, n_servers, n_workers, times, wall, moves, actions))
+                print(report_row(rows[-1]), flush=True)
+    finally:
+        pg.stop()
+    print(f"\nmachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end,"
+          f" Python {sys.version.split()[0]}; players think {think[0]}-{think[1]} s,"
+          f" computer pace {pace} s, level {args.level}, {args.seconds:.0f} s per row")
+    return 0
+
+
+def report_row(row: tuple[str, int, int, int, list[float], float, int, int]) -> str:
+    db, games, n_servers, n_workers, times, wall, moves, actions = row
+    ms = sorted(t * 1000 for t in times) or [float("nan")]
+    q = statistics.quantiles(ms, n=100) if len(ms) > 1 else ms * 99
+    who = "1 server, its own pool" if db == "sqlite" else \
+        f"{n_servers} server{'s' * (n_servers > 1)}, {n_workers} worker{'s' * (n_workers > 1)}"
+    return (f"{db:<10} {games:>4} games  {who:<24} {moves / wall:6.1f} moves/s  "
+            f"{actions / wall:6.1f} actions/s  round trip median {statistics.median(ms):7.1f} "
+            f"ms  p99 {q[98]:7.1f} ms")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50)
@@ -154,10 +281,15 @@ def main() -> int:
     ap.add_argument("--stress", action="store_true", help="no thinking and no pace")
     ap.add_argument("--level", default="novice", help="the computer's level (default novice)")
     ap.add_argument("--workers", type=int, default=2, help="the computer's worker processes")
+    ap.add_argument("--scale", action="store_true",
+                    help="PostgreSQL with 1/2 servers x 1/2 workers, and SQLite beside it")
+    ap.add_argument("--scale-games", default="50,500", help="games at once (default 50,500)")
     args = ap.parse_args()
     lo, _, hi = args.think.partition(",")
     think = (0.0, 0.0) if args.stress else (float(lo), float(hi or lo))
     pace = 0.0 if args.stress else args.pace
+    if args.scale:
+        return scale(args, think, pace)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:

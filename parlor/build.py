@@ -18,12 +18,13 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 #: The modules the compiled build compiles (the rest of parlor always runs interpreted).
-#: Left interpreted: parlor.ai.agent (mypyc rejects its runtime-checkable Protocol), and
+#: Left interpreted: parlor.ai.agent (mypyc rejects its runtime-checkable Protocol),
 #: parlor.ai.match and parlor.ai.failure (mypyc cannot compile their RuntimeError
 #: subclasses; they only drive a game or check an answer, and the time is in the agents and
-#: the engine they call).
+#: the engine they call), and parlor.rules.seeds (its KeyedStream subclasses random.Random,
+#: which a native class cannot; it runs once per deal and reshuffle).
 COMPILED_PACKAGES = ("rules", "ai")
-INTERPRETED = frozenset({"__init__", "agent", "failure", "match"})
+INTERPRETED = frozenset({"__init__", "agent", "failure", "match", "seeds"})
 
 
 def compiled_modules() -> list[str]:

@@ -3,7 +3,8 @@
 * ``play`` (:mod:`parlor.terminal.play`): a game against the computer in the terminal;
 * ``tournament`` (:mod:`parlor.terminal.tournament`): a tournament under rule 1300;
 * ``simulate`` (:mod:`parlor.terminal.simulate`): games between computer players, summarised;
-* ``serve`` (:mod:`parlor.web.serve`): the web app.
+* ``serve`` (:mod:`parlor.web.serve`): the web app;
+* ``worker`` (:mod:`parlor.web.worker`): the computer's jobs of a PostgreSQL deployment.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
     2 games, seeds 3..4, p1: random, p2: random (seats alternate)
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from parlor import __version__
 from parlor.build import describe
 from parlor.terminal import play, simulate, tournament
-from parlor.web import serve
+from parlor.web import serve, worker
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     tournament.add_parser(sub)
     serve.add_parser(sub)
+    worker.add_parser(sub)
     return parser
 
 

@@ -1,7 +1,12 @@
-"""SQL storage of games through SQLAlchemy Core (SQLite by default, any SQLAlchemy URL).
+"""SQL storage of games through SQLAlchemy Core: SQLite by default, PostgreSQL (psycopg 3)
+for a deployment of many server processes (docs/deploy.md).
 
 Every accepted action is one committed row, written before the server replies, so a game
-survives any crash of the server (even ``kill -9``) up to its last reply::
+survives any crash of the server (even ``kill -9``) up to its last reply. The row and the
+game's new version are written in one transaction whose UPDATE names the version it expects
+(``WHERE version = ply``): of two processes that race for the same move, exactly one
+commits and the other gets :class:`StoreConflict`. On PostgreSQL the same transaction sends
+``NOTIFY parlor_games`` so every server learns of the change (:mod:`parlor.web.listen`)::
 
     >>> store = GameStore("sqlite://")
     >>> store.insert(GameRow("g1", "play", 0, "random", 7, "max_turns=200", 0.0), "h")
@@ -31,10 +36,10 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -54,7 +59,7 @@ games = Table(
     Column("level", String(32), nullable=False),
     Column("seed", BigInteger, nullable=False),  # a practice seed (0 when dealt from a key)
     # the deal key's text ("key-" + hex, issue 13) or "" for a practice seed; added to older
-    # databases by _add_missing_columns
+    # databases by migration 0005
     Column("deal", String(140), nullable=False, server_default=""),
     Column("settings", String(200), nullable=False),
     Column("created", Float, nullable=False),
@@ -75,6 +80,19 @@ actions = Table(
     Column("at", Float, nullable=False),
 )
 
+# A worker's answer to a server's question (a hint), kept until the server has read it.
+answers = Table(
+    "answers",
+    metadata,
+    Column("key", String(80), primary_key=True),
+    Column("payload", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+#: The PostgreSQL channel where every committed change of a game is announced as
+#: ``"<game id> <version>"``, and where answers are announced as ``"answer <key>"``.
+CHANNEL = "parlor_games"
+
 
 # The statements of the hot path (one per accepted action), built once.
 _ADVANCE = (
@@ -85,6 +103,7 @@ _ADVANCE = (
 )
 _ADD_ACTION = insert(actions).values(game_id=bindparam("game_id"), ply=bindparam("ply"),
                                      action=bindparam("action"), at=bindparam("at"))
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 
 
 class StoreConflict(RuntimeError):
@@ -123,6 +142,37 @@ def default_url() -> str:
     return os.environ.get("PARLOR_DATABASE_URL") or "sqlite:///parlor.db"
 
 
+def sqlalchemy_url(url: str) -> str:
+    """A PostgreSQL URL as libpq writes it (``postgresql://...``) made to name psycopg 3,
+    the driver parlor uses; other URLs unchanged.
+
+    >>> sqlalchemy_url("postgres://u@db/parlor")
+    'postgresql+psycopg://u@db/parlor'
+    >>> sqlalchemy_url("sqlite:///parlor.db")
+    'sqlite:///parlor.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def libpq_url(url: str) -> str:
+    """The same database as a libpq connection string (for psycopg and procrastinate).
+
+    >>> libpq_url("postgresql+psycopg://u@/parlor?host=/tmp/pg")
+    'postgresql://u@/parlor?host=/tmp/pg'
+    """
+    return "postgresql://" + url.split("://", 1)[1]
+
+
+def _int_env(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
 def _row(r: Any) -> GameRow:
     return GameRow(
         id=r.id, kind=r.kind, human=r.human, level=r.level, seed=r.seed, settings=r.settings,
@@ -134,21 +184,33 @@ def _row(r: Any) -> GameRow:
 class GameStore:
     """Games and their actions in one SQL database."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = url or default_url()
+    def __init__(self, url: str | None = None, *, pool_size: int | None = None) -> None:
+        self.url = sqlalchemy_url(url or default_url())
         self.is_sqlite = self.url.startswith("sqlite")
+        #: Other processes may write the same games (PostgreSQL): a cached game is trusted
+        #: only at the version it was read at (:meth:`version`).
+        self.shared = not self.is_sqlite
+        self.is_postgres = self.url.startswith("postgresql")
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if self.url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool  # one shared in-memory database
+        else:
+            # PARLOR_DB_POOL connections per process, a few more in a burst; a connection
+            # the database dropped (a restart, a failover) is noticed before it is used
+            kwargs.update(pool_size=pool_size or _int_env("PARLOR_DB_POOL", 10),
+                          max_overflow=_int_env("PARLOR_DB_OVERFLOW", 10),
+                          pool_timeout=_int_env("PARLOR_DB_TIMEOUT", 10),
+                          pool_pre_ping=True)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         # SQLite takes one writer at a time; serialising writes here avoids lock upgrades.
         self._write_lock = threading.Lock() if self.is_sqlite else None
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        from parlor.store.migrate import upgrade
+
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -193,6 +255,8 @@ class GameStore:
             conn.execute(_ADD_ACTION, [
                 {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
                 for i, a in enumerate(moves)])
+            if self.is_postgres:  # delivered to every listener when (and if) this commits
+                conn.execute(_NOTIFY, {"payload": f"{game_id} {ply + len(moves)}"})
 
     def mark(self, game_id: str, version: int, *, status: str, result: str,
              now: float | None = None) -> None:
@@ -205,6 +269,8 @@ class GameStore:
                                 .values(status=status, result=result, updated=at))
             if done.rowcount != 1:
                 raise StoreConflict(f"game {game_id} is not at version {version}")
+            if self.is_postgres:
+                conn.execute(_NOTIFY, {"payload": f"{game_id} {version}"})
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -239,15 +305,55 @@ class GameStore:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
 
+    def version(self, game_id: str) -> int | None:
+        """The stored game's version (None: no such game): one indexed read."""
+        found = self.head(game_id)
+        return None if found is None else found[0]
 
-def _add_missing_columns(engine: Engine) -> None:
-    """Databases made before the ``deal`` column get it (additive; an Alembic migration will
-    take this over)."""
-    names = {c["name"] for c in inspect(engine).get_columns("games")}
-    if "deal" not in names:
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN deal VARCHAR(140) NOT NULL "
-                              "DEFAULT ''"))
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The stored game's version and status (a status may change without an action:
+        :meth:`mark`); None: no such game. One indexed read."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(games.c.version, games.c.status)
+                             .where(games.c.id == game_id)).first()
+            return None if r is None else (int(r.version), str(r.status))
+
+    def since(self, game_id: str, ply: int) -> tuple[GameRow, list[str]] | None:
+        """The game's row and its actions from number ``ply`` on, read together (one
+        transaction, so the row's version and the actions agree)."""
+        with self.engine.begin() as conn:
+            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if r is None:
+                return None
+            moves = conn.execute(
+                select(actions.c.action)
+                .where(actions.c.game_id == game_id, actions.c.ply >= ply,
+                       actions.c.ply < r.version)
+                .order_by(actions.c.ply)).scalars().all()
+        return _row(r), list(moves)
+
+    def ping(self) -> None:
+        """One round trip to the database; raises if it cannot be reached."""
+        with self.engine.connect() as conn:
+            conn.execute(select(func.count()).select_from(games).where(games.c.id == ""))
+
+    # -- answers of the work queue ------------------------------------------------------------
+
+    def put_answer(self, key: str, payload: str) -> None:
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(delete(answers).where(answers.c.key == key))
+            conn.execute(insert(answers).values(key=key, payload=payload, at=time.time()))
+            if self.is_postgres:
+                conn.execute(_NOTIFY, {"payload": f"answer {key}"})
+
+    def take_answer(self, key: str) -> str | None:
+        """The answer stored under ``key``, removed as it is read (None: not yet)."""
+        with self._writing(), self.engine.begin() as conn:
+            found = conn.execute(select(answers.c.payload).where(answers.c.key == key))
+            payload = found.scalar_one_or_none()
+            if payload is not None:
+                conn.execute(delete(answers).where(answers.c.key == key))
+            return None if payload is None else str(payload)
 
 
 class _NoLock:
@@ -271,4 +377,5 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-__all__ = ["GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url"]
+__all__ = ["CHANNEL", "GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url",
+           "libpq_url", "sqlalchemy_url"]

@@ -1,8 +1,8 @@
 """Saved tournaments: each is its spec (teams, levels, settings, seed) and the steps taken, one
 row per step, committed before the server goes on; its contests are ordinary saved games.
 
-The tables are new and separate from the games' (nothing existing changes), so this module
-adds them on an existing database::
+The tables are new and separate from the games' (nothing existing changes); the store's
+migrations make them (:mod:`parlor.store.migrations`, revision 0003)::
 
     >>> from parlor.store import GameStore
     >>> ts = TournamentStore(GameStore("sqlite://"))
@@ -75,8 +75,7 @@ class TournamentStore:
     """Tournaments in the same database as the games (:class:`GameStore`'s engine)."""
 
     def __init__(self, games: GameStore) -> None:
-        self.engine = games.engine
-        metadata.create_all(self.engine)
+        self.engine = games.engine  # migrated by the GameStore: the tables are there
 
     def insert(self, tid: str, token_hash: str, spec: str, title: str, now: float) -> None:
         with self.engine.begin() as conn:

@@ -59,6 +59,7 @@ from parlor.web.games import (
     is_practice,
     seed_json,
     seed_of,
+    watch_key,
 )
 from parlor.web.guard import Guard
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
@@ -86,7 +87,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     config = config or WebConfig.from_env()
     store = GameStore(config.database_url)
     games = Games(store, config.max_cached)
-    conductor = Conductor(games, config)
+    conductor: Conductor
+    if config.uses_queue:  # PostgreSQL: the computer on `parlor worker`s (docs/deploy.md)
+        from parlor.web.queued import QueueConductor
+
+        conductor = QueueConductor(games, config)
+    else:
+        conductor = Conductor(games, config)
     tournament_store = TournamentStore(store)
     tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -136,7 +143,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """From memory at once, or replayed from the store in a thread."""
         if not _ID.match(game_id):
             raise GameNotFound(f"there is no game {game_id!r}")
-        live = games.cached(game_id)
+        # shared store: even a cached game is checked against the stored version
+        live = None if store.shared else games.cached(game_id)
         return live if live is not None else await asyncio.to_thread(games.get, game_id)
 
     async def load(request: Request, game_id: str) -> LiveGame:
@@ -314,7 +322,36 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return page(request, "game.html", snapshot=snap, levels=levels,
                     tournament_url=None if tid is None else f"/t/{tid}",
                     single_draw=Settings.parse(live.row.settings).single_draw,
-                    title=f"Parlor Magic — {live.row.title}")
+                    title=f"Parlor Magic — {live.row.title}",
+                    watch_url=f"/watch/{game_id}?k={watch_key(live.token_hash)}")
+
+    async def watched(game_id: str, k: str | None) -> LiveGame:
+        """The game whose spectator key this is (a wrong key is refused like a wrong token)."""
+        live = await live_game(game_id)
+        if not k or not hmac.compare_digest(k, watch_key(live.token_hash)) or not live.is_play:
+            raise NotYourGame("this spectator link is not valid for this game")
+        return live
+
+    @app.get("/watch/{game_id}", response_class=HTMLResponse)
+    async def watch_page(request: Request, game_id: str, k: str | None = None) -> Response:
+        live = await watched(game_id, k)
+        return page(request, "spectate.html", snapshot=games.spectator_snapshot(live), key=k,
+                    title=f"Watching — {live.row.title}")
+
+    @app.get("/api/watch/{game_id}")
+    async def api_watch(game_id: str, k: str | None = None, after: str | None = None,
+                        wait: str | None = None, log_from: str | None = None) -> Response:
+        live = await watched(game_id, k)
+        after_v = int_param(after, "after", -1, -1, 10**7)
+        wait_s = float(int_param(wait, "wait", 0, 0, 30))
+        start = int_param(log_from, "log_from", 0, 0, 10**7)
+        changed = conductor.changed_event(game_id)
+        snap = games.spectator_snapshot(live, start)
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), timeout=wait_s)
+            snap = games.spectator_snapshot(live, start)
+        return JSONResponse(snap)
 
     def new_handover(game_id: str, token: str) -> str:
         now = time.monotonic()
@@ -411,6 +448,21 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         count = await asyncio.to_thread(games.health)
         return {"ok": True, "version": __version__, "games": count}
 
+    @app.get("/readyz")
+    async def readyz() -> Response:
+        """Ready for traffic: the database answers, and (PostgreSQL) the work queue's
+        tables answer and this server listens for other processes' changes."""
+        checks: dict[str, str] = {}
+        try:
+            await asyncio.wait_for(asyncio.to_thread(store.ping), timeout=5)
+            checks["database"] = "ok"
+        except Exception as exc:
+            checks["database"] = f"failed: {type(exc).__name__}"
+        checks.update(await conductor.readiness())
+        ok = all(v == "ok" for v in checks.values())
+        return JSONResponse({"ok": ok, "version": __version__, "checks": checks},
+                            status_code=200 if ok else 503)
+
     # -- API -----------------------------------------------------------------------------------
 
     @app.get("/api/levels")
@@ -436,17 +488,21 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def api_state(request: Request, game_id: str, after: str | None = None,
                         wait: str | None = None, log_from: str | None = None) -> Response:
-        live = await load(request, game_id)
         after_v = int_param(after, "after", -1, -1, 10**7)
         wait_s = float(int_param(wait, "wait", 0, 0, 30))
         start = int_param(log_from, "log_from", 0, 0, 10**7)
-        changed = conductor.changed_event(game_id)
+        if not _ID.match(game_id):
+            raise GameNotFound(f"there is no game {game_id!r}")
+        changed = conductor.changed_event(game_id)  # before reading: a later change wakes us
+        live = await load(request, game_id)
         snap = games.snapshot(live, start)
         if snap["thinking"]:
             conductor.kick(game_id)
         if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=wait_s)
+            if store.shared:  # the change may be another process's: read it
+                await asyncio.to_thread(games.refresh, live)
             snap = games.snapshot(live, start)
         snap["thinking_now"] = game_id in conductor.thinking
         return JSONResponse(snap)
@@ -463,7 +519,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                             "the move number the table showed")
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
-        snap = games.act(live, version, action, start)
+        if store.shared:  # a round trip to the database: off the event loop
+            snap = await asyncio.to_thread(games.act, live, version, action, start)
+        else:
+            snap = games.act(live, version, action, start)
         conductor.notify(game_id)
         if snap["thinking"]:
             conductor.kick(game_id)

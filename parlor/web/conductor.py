@@ -167,6 +167,10 @@ class Conductor:
             self.hint_pool.shutdown(wait=True, cancel_futures=True)
             self.hint_pool = None
 
+    async def readiness(self) -> dict[str, str]:
+        """Checks for ``/readyz`` beyond the database: here, the computer's pool."""
+        return {"computer": "ok" if self.pool is not None else "stopped"}
+
     # -- changes --------------------------------------------------------------------------------
 
     def changed_event(self, game_id: str) -> asyncio.Event:

@@ -31,11 +31,23 @@ class WebConfig:
     hint_queue: int = 4  # hints that may wait for a hint worker; more are refused (429)
     hint_rate: float = 10.0  # hints per minute a player (client address) may ask for
     hint_burst: int = 3  # hints a player may ask for at once before the rate applies
+    # where the computer thinks: "pool" (this server's processes, the SQLite default) or
+    # "queue" (jobs for `parlor worker`, the PostgreSQL default); "" chooses by database
+    computer: str = ""
+    embedded_worker: bool = False  # with "queue": this server also runs a worker
+    queue_pool: int = 4  # connections of the queue's pool (per process)
+
+    @property
+    def uses_queue(self) -> bool:
+        if self.computer:
+            return self.computer == "queue"
+        return self.database_url.startswith(("postgresql", "postgres:"))
 
     @staticmethod
     def from_env() -> WebConfig:
         """``PARLOR_DATABASE_URL``, ``PARLOR_PACE``, ``PARLOR_THINK``, ``PARLOR_HINT``,
-        ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``."""
+        ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_COMPUTER``,
+        ``PARLOR_EMBEDDED_WORKER``, ``PARLOR_QUEUE_POOL`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
             pace=_float("PARLOR_PACE", 0.9),
@@ -43,6 +55,9 @@ class WebConfig:
             hint_budget=_float("PARLOR_HINT", 0.0),
             workers=max(1, int(_float("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
             worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
+            computer=os.environ.get("PARLOR_COMPUTER", ""),
+            embedded_worker=os.environ.get("PARLOR_EMBEDDED_WORKER", "") not in ("", "0"),
+            queue_pool=max(1, int(_float("PARLOR_QUEUE_POOL", 4))),
             secret=os.environ.get("PARLOR_SECRET", ""),
         )
 

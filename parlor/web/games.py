@@ -34,6 +34,7 @@ from parlor.ai.levels import NAMES
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, hint_failed
 from parlor.present.phases import task
+from parlor.present.prose import prose
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -142,6 +143,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def watch_key(token_hash: str) -> str:
+    """The key of a game's read-only spectator link. It is derived from the stored hash of the
+    player's token, so the server keeps nothing new and the key reveals nothing of the token."""
+    return hashlib.sha256(f"watch:{token_hash}".encode()).hexdigest()[:32]
+
+
 def new_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -234,15 +241,18 @@ def _status(s: State) -> str:
     return "over" if s.is_over else "live"
 
 
-def _log_entries(s: State, player: int, start: int) -> list[dict[str, Any]]:
-    """Log sentences as ``player`` may read them (``Event.text_for``), with their kind, rule
-    and "why"."""
+def _log_entries(s: State, player: int | None, start: int,
+                 reader: int | None = None) -> list[dict[str, Any]]:
+    """Log sentences as ``player`` may read them (``Event.text_for``; None: the public
+    sentences), in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr
+    1", "Rlr 2"), with the sentence in notation, kind, rule and "why"."""
     events = s.log or []
     out = []
     for i in range(max(0, start), len(events)):
         e = events[i]
         text = e.text_for(player)
-        entry: dict[str, Any] = {"n": i, "text": text, "kind": e.kind, "rule": e.rule}
+        entry: dict[str, Any] = {"n": i, "text": prose(text, reader), "notation": text,
+                                 "kind": e.kind, "rule": e.rule}
         w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
@@ -438,7 +448,9 @@ class Games:
                       deal="" if isinstance(seed, int) else str(seed),
                       settings=str(settings), created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
-                      title=f"Imported record, seed {shown}")
+                      # an int seed is shown beside the title; a longer one only here
+                      title="Imported record" if isinstance(seed, int)
+                      else f"Imported record, seed {shown}")
         self._insert(row, hash_token(token), moves)
         live = LiveGame(row, hash_token(token), state, moves)
         self._remember(live)
@@ -460,8 +472,11 @@ class Games:
             live = self._cache.get(game_id)
             if live is not None:
                 self._cache.move_to_end(game_id)
-                return live
-            loading = self._loading.setdefault(game_id, threading.Lock())
+            else:
+                loading = self._loading.setdefault(game_id, threading.Lock())
+        if live is not None:
+            self.refresh(live)
+            return live
         with loading:  # one replay per game, even when two requests race
             with self._cache_lock:
                 live = self._cache.get(game_id)
@@ -490,6 +505,45 @@ class Games:
                 raise
             raise GameBroken(f"game {game_id} cannot be rebuilt: {exc}") from None
         return LiveGame(row, stored.token_hash, state, list(stored.actions))
+
+    def refresh(self, live: LiveGame) -> None:
+        """Bring a cached game up to the stored version when other processes may write it
+        (PostgreSQL): the cache is trusted only at the version it was read at. One indexed
+        read when nothing changed; otherwise the new actions are replayed onto the state."""
+        if self.store.shared:
+            with live.lock:
+                self._refresh_locked(live)
+
+    def _refresh_locked(self, live: LiveGame) -> None:
+        head = self.store.head(live.id)
+        if head is None:
+            return
+        stored, status = head
+        if stored == live.row.version:
+            if status != live.row.status:  # marked without an action (a failed computer)
+                found = self.store.since(live.id, stored)
+                if found is not None:
+                    live.row = found[0]
+                    live.changed_at = time.monotonic()
+            return
+        found = self.store.since(live.id, live.row.version) if stored > live.row.version \
+            else None
+        if found is None or found[0].version != live.row.version + len(found[1]):
+            # not a continuation of what is cached (never expected): rebuild it whole
+            fresh = self._load(live.id)
+            live.row, live.state, live.actions = fresh.row, fresh.state, fresh.actions
+            live.checkpoints.clear()
+        else:
+            row, new = found
+            for n, text in enumerate(new):
+                try:
+                    apply(live.state, text)
+                except ValueError as exc:
+                    raise GameBroken(f"game {live.id} does not replay at action "
+                                     f"{live.row.version + n + 1} ({text}): {exc}") from None
+            live.actions.extend(new)
+            live.row = row
+        live.changed_at = time.monotonic()
 
     def _remember(self, live: LiveGame) -> None:
         with self._cache_lock:
@@ -547,13 +601,15 @@ class Games:
             "your_turn": not over and s.actor == live.human,
             "task": task(v.phase),
             "view": view_payload(v),
-            "log": _log_entries(s, live.human, log_from),
+            "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
+            "result_text": prose(s.result, live.human) if s.result else None,
         }
 
     def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
         """The game as a spectator sees it: public information only (``view`` for
-        :data:`~parlor.rules.view.SPECTATOR`), the public log sentences, no legal actions."""
+        :data:`~parlor.rules.view.SPECTATOR`: no Hand, no Draw order, no drawn card), the public
+        log sentences, no legal actions."""
         with live.lock:
             s = live.state
             return {
@@ -563,9 +619,13 @@ class Games:
                 "settings": live.row.settings,
                 "status": _status(s),
                 "title": live.row.title,
+                "you": live.human,
+                "your_turn": False,
+                "seed": live.row.seed if s.is_over else None,
                 "view": view_payload(table_view(s, SPECTATOR)),
                 "log": _log_entries(s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
+                "result_text": prose(s.result, None) if s.result else None,
             }
 
     # -- acting --------------------------------------------------------------------------------
@@ -582,6 +642,8 @@ class Games:
         with live.lock:
             if not live.is_play:
                 raise BadAction("this is an imported record: it can be replayed, not played")
+            if self.store.shared and version != live.row.version:
+                self._refresh_locked(live)  # another server may have moved the game on
             s = live.state
             if version != live.row.version:
                 raise StaleVersion(
@@ -622,8 +684,12 @@ class Games:
                 self.store.append_many(live.id, version, new, turn=trial.turn,
                                        status=_status(trial), result=trial.result)
         except StoreConflict:
-            self.forget(live.id)  # another server process wrote: reload next time
-            raise StaleVersion("the game changed elsewhere; reload the page") from None
+            # another process committed first: nothing of ours was stored; catch up
+            self._refresh_locked(live)
+            raise StaleVersion(
+                "that action came too late: the game had already moved on (another tab or "
+                "server). Nothing was done: the table is now up to date.",
+                version=live.row.version) from None
         live.state = trial
         live.actions.extend(new)
         live.row = replace(live.row, version=version + len(new), turn=trial.turn,
@@ -653,7 +719,10 @@ class Games:
                 raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
             trial = s.clone()
             apply(trial, text, player=live.computer)
-            self._commit(live, trial)
+            try:
+                self._commit(live, trial)  # refused if the stored game moved on
+            except StaleVersion:
+                return False
             return True
 
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
@@ -741,6 +810,7 @@ class Games:
                 "next": live.actions[step] if step < total else None,
                 "view": view_payload(v),
                 "log": _log_entries(s, seat, 0),
+                "result_text": prose(s.result, None) if s.result else None,
                 "log_total": len(s.log or ()),
             }
 
@@ -780,4 +850,5 @@ __all__ = [
     "WrongTurn",
     "agent_seed",
     "hash_token",
+    "watch_key",
 ]

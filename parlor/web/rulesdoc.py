@@ -186,7 +186,9 @@ def render(markdown: str) -> RulesDoc:
     for raw in lines:
         if in_code:
             if raw.strip().startswith("```"):
-                out.append(f"<pre><code>{html.escape(chr(10).join(code))}</code></pre>")
+                # a scrollable block is focusable, so the keyboard can scroll it too
+                body = html.escape(chr(10).join(code))
+                out.append(f"<pre tabindex='0'><code>{body}</code></pre>")
                 code.clear()
                 in_code = False
             else:

@@ -1,4 +1,5 @@
-"""Fixtures for the web tests: an app on a temporary SQLite file, and a client for it."""
+"""Fixtures for the web tests: an app on a fresh database (each test runs on SQLite and on
+PostgreSQL: ``db_url`` in tests/conftest.py), and a client for it."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from .helpers import config_for
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(config_for(db_url))) as c:
+        yield c
 
 
 @pytest.fixture
-def client(db_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(config_for(db_path))) as c:
-        yield c
+def db_path(tmp_path: Path) -> Path:
+    """A SQLite file, for the tests about the file itself (deleted, corrupted)."""
+    return tmp_path / "games.db"

@@ -14,10 +14,15 @@ from fastapi.testclient import TestClient
 from parlor.web.config import WebConfig
 
 
-def config_for(path: Path, **kw: Any) -> WebConfig:
-    # hints at the test's own pace: the per-player limit is tested where it is the subject
-    base: dict[str, Any] = {"database_url": f"sqlite:///{path}", "pace": 0.0, "workers": 2,
-                            "worker_kind": "thread", "hint_rate": 6000.0, "hint_burst": 100}
+def config_for(where: Path | str, **kw: Any) -> WebConfig:
+    """Settings for a test app on a SQLite file (a path) or a database URL; on PostgreSQL
+    the computer's jobs go to the queue, and the app runs a worker itself. Hints at the
+    test's own pace: the per-player limit is tested where it is the subject."""
+    url = where if isinstance(where, str) else f"sqlite:///{where}"
+    base: dict[str, Any] = {"database_url": url, "pace": 0.0, "workers": 2,
+                            "worker_kind": "thread",
+                            "embedded_worker": url.startswith("postgresql"),
+                            "hint_rate": 6000.0, "hint_burst": 100}
     base.update(kw)
     return WebConfig(**base)
 

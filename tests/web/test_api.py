@@ -19,7 +19,7 @@ from .helpers import config_for, form_post, new_game, play_out, wait_for_human
 
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "failure", "task",
                  "you", "seed", "thinking", "your_turn", "view", "log", "log_total",
-                 "thinking_now", "practice"}
+                 "thinking_now", "result_text", "practice"}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -66,11 +66,11 @@ def test_levels(client: TestClient) -> None:
 # -- reading and access ----------------------------------------------------------------------
 
 
-def test_state_needs_the_player_token(client: TestClient, db_path: Path) -> None:
+def test_state_needs_the_player_token(client: TestClient, db_url: str) -> None:
     g = new_game(client)
     gid = g["id"]
     assert client.get(f"/api/games/{gid}").status_code == 200  # the cookie
-    with TestClient(create_app(config_for(db_path))) as other:  # another browser
+    with TestClient(create_app(config_for(db_url))) as other:  # another browser
         r = other.get(f"/api/games/{gid}")
         assert r.status_code == 403 and r.json()["error"] == "forbidden"
         r = other.get(f"/api/games/{gid}", headers=auth("not-the-token"))
@@ -104,18 +104,20 @@ def test_snapshot_is_only_the_humans_view(client: TestClient) -> None:
     snap = wait_for_human(client, g["id"], g["token"])
     assert set(snap) == SNAPSHOT_KEYS
     live = client.app.state.games.get(g["id"])  # type: ignore[attr-defined]
+    from parlor.present.prose import prose
     from parlor.rules.view import view
 
     v = view(live.state, 0)
     assert snap["view"] == json.loads(json.dumps(view_payload(v)))
-    assert [e["text"] for e in snap["log"]] == list(v.log)
+    assert [e["notation"] for e in snap["log"]] == list(v.log)
+    assert [e["text"] for e in snap["log"]] == [prose(t, 0) for t in v.log]
     assert snap["view"]["legal"] == list(v.legal)
 
 
 # -- acting ------------------------------------------------------------------------------------
 
 
-def test_an_action_is_applied_and_committed(client: TestClient, db_path: Path) -> None:
+def test_an_action_is_applied_and_committed(client: TestClient, db_url: str) -> None:
     g = new_game(client)
     snap = wait_for_human(client, g["id"], g["token"])
     action = snap["view"]["legal"][0]
@@ -313,8 +315,8 @@ def test_import_form_and_bad_form(client: TestClient) -> None:
 # -- persistence ------------------------------------------------------------------------------
 
 
-def test_a_game_resumes_exactly_after_a_restart(db_path: Path) -> None:
-    with TestClient(create_app(config_for(db_path))) as c:
+def test_a_game_resumes_exactly_after_a_restart(db_url: str) -> None:
+    with TestClient(create_app(config_for(db_url))) as c:
         g = new_game(c, seed=21, max_turns=30)
         snap = wait_for_human(c, g["id"], g["token"])
         for _ in range(12):
@@ -325,7 +327,7 @@ def test_a_game_resumes_exactly_after_a_restart(db_path: Path) -> None:
             assert r.status_code == 200
             snap = wait_for_human(c, g["id"], g["token"])
         before = c.get(f"/api/games/{g['id']}").json()
-    with TestClient(create_app(config_for(db_path))) as c2:  # a new server, same database
+    with TestClient(create_app(config_for(db_url))) as c2:  # a new server, same database
         after = c2.get(f"/api/games/{g['id']}", headers=auth(g["token"])).json()
         assert after["version"] == before["version"]
         assert after["view"] == before["view"]
@@ -360,7 +362,7 @@ def test_pages(client: TestClient) -> None:
     assert client.get("/healthz").json()["ok"] is True
 
 
-def test_game_page_of_another_browser_is_403(client: TestClient, db_path: Path) -> None:
+def test_game_page_of_another_browser_is_403(client: TestClient, db_url: str) -> None:
     g = new_game(client)
     with TestClient(client.app) as other:  # another browser on the same server
         r = other.get(f"/g/{g['id']}", headers={"accept": "text/html"})
@@ -389,14 +391,14 @@ def test_long_poll_returns_on_change(client: TestClient) -> None:
     assert r.status_code == 200 and time.monotonic() - start < 3  # already newer
 
 
-def test_the_computer_acts_at_a_readable_pace(tmp_path: Path) -> None:
+def test_the_computer_acts_at_a_readable_pace(db_url: str) -> None:
     from sqlalchemy import select
 
     from parlor.rules.engine import apply as engine_apply
     from parlor.store.db import actions
 
     pace = 0.25
-    with TestClient(create_app(config_for(tmp_path / "p.db", pace=pace))) as c:
+    with TestClient(create_app(config_for(db_url, pace=pace))) as c:
         g = new_game(c, seed=4, max_turns=6)
         snap = play_out(c, g["id"], g["token"], seed=2)
         assert snap["status"] == "over"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,12 +89,12 @@ def test_the_hint_is_the_experts_best_choice() -> None:
 
 @pytest.mark.parametrize("agent", [Broken(), Liar()])
 def test_a_game_whose_computer_fails_shows_it_and_stops(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch, db_url: str, caplog: pytest.LogCaptureFixture,
         agent: Any) -> None:
     """The computer moves first in seed 3 (who goes first is dealt, 106): its failure is
     stored, shown in the snapshot, survives a restart, and the log holds the record."""
     monkeypatch.setattr(computer, "make", lambda level, seed: agent)
-    db = tmp_path / "g.db"
+    db = db_url
     with caplog.at_level(logging.ERROR, logger="parlor.web"), \
             TestClient(create_app(config_for(db))) as c:
         g = new_web_game(c, level="expert", seed=first_to_act_computer())

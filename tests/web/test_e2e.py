@@ -55,10 +55,10 @@ def play_moves(page: object, n: int, rng: random.Random, keyboard_every: int = 5
     return snap
 
 
-def test_a_whole_game_in_the_browser(browser: object, tmp_path: Path) -> None:
+def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
     started = time.monotonic()
     OUT.mkdir(exist_ok=True)
-    db = tmp_path / "e2e.db"
+    db = db_url
     server = Server(db).start()
     try:
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
@@ -115,10 +115,12 @@ def test_a_whole_game_in_the_browser(browser: object, tmp_path: Path) -> None:
         assert re.match(r"^(Ace|Jack|Queen|King|\d+) of (Clubs|Diamonds|Hearts|Spades)", label)
         page.keyboard.press("h")
         page.wait_for_selector("#hint:not([hidden]) >> text=The expert would")
+        page.click(".settings summary")
         page.check("#four-colour")
         assert page.evaluate("document.documentElement.classList.contains('four-colour')")
         page.screenshot(path=str(OUT / "table-hint-four-colour.png"))
         page.uncheck("#four-colour")
+        page.click(".settings summary")
 
         snap = play_moves(page, 4, rng)
         page.screenshot(path=str(OUT / "table-desktop.png"))

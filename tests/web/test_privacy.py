@@ -9,16 +9,17 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from parlor.present.prose import prose
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
-from parlor.web.games import Games, view_payload
+from parlor.web.games import Games, view_payload, watch_key
 
 from .helpers import new_game as start_game
 from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
-              "practice"}
+              "result_text", "practice"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -30,7 +31,8 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         v = view(live.state, live.human)
         assert snap["view"] == json.loads(json.dumps(view_payload(v)))
         start = snap["log"][0]["n"] if snap["log"] else len(v.log)
-        assert [e["text"] for e in snap["log"]] == list(v.log[start:])
+        assert [e["notation"] for e in snap["log"]] == list(v.log[start:])
+        assert [e["text"] for e in snap["log"]] == [prose(t, live.human) for t in v.log[start:]]
         events = live.state.log or []
         for e in snap["log"]:
             assert e["kind"] == events[e["n"]].kind and e["rule"] == events[e["n"]].rule
@@ -95,3 +97,58 @@ def test_payload_is_to_dict() -> None:
             del d["log"], d["log_why"]
             assert json.dumps(view_payload(v)) == json.dumps(d)
         apply(s, rng.choice(legal_actions(s)))
+
+
+def hidden_cards(s: Any, q: int) -> set[str]:
+    """The cards of Rlr ``q`` a spectator may not know: the Hand, the Draw pile, the drawn
+    cards and the Recycle cards that are not face up (R30)."""
+    from parlor.rules.state import card_text
+
+    cards = [*s.hand[q], *s.draw[q], *(s.drawn if s.phasing == q else [])]
+    cards += [c for c in s.recycle[q] if c not in s.public_recycle[q]]
+    return {card_text(c) for c in cards}
+
+
+def test_a_spectator_sees_public_information_only(client: TestClient) -> None:
+    """R30: the spectator link shows each side as the other seat's view shows it: no Hand, no
+    Draw order, no drawn card, no decision, only the public log sentences."""
+    games: Games = client.app.state.games  # type: ignore[attr-defined]
+    g = start_game(client, seed=5, max_turns=12)
+    gid, token = g["id"], g["token"]
+    page = client.get(f"/g/{gid}").text
+    live = games.get(gid)
+    key = watch_key(live.token_hash)
+    assert f"/watch/{gid}?k={key}" in page
+    assert token not in key and key not in page.split("snapshot")[-1]  # not in the JSON
+    rng = random.Random(5)
+    snap = wait_for_human(client, gid, token)
+    spectator = TestClient(client.app)  # another browser: no cookie, no token
+    assert spectator.get(f"/api/watch/{gid}?k=wrong").status_code == 403
+    assert spectator.get(f"/api/games/{gid}").status_code in (401, 403)
+    seen = 0
+    while snap["status"] == "live":
+        w = spectator.get(f"/api/watch/{gid}", params={"k": key}).json()
+        with live.lock:
+            if w["version"] == live.row.version:
+                text = json.dumps(w["view"]) + json.dumps([e["notation"] for e in w["log"]])
+                assert all(side["hand"] is None for side in w["view"]["sides"])
+                assert w["view"]["drawn"] is None and w["view"]["legal"] == []
+                whole = json.dumps(w["view"])
+                leaked = {c for q in (0, 1) for c in hidden_cards(live.state, q)
+                          if f'"{c}"' in json.dumps(w["view"]["sides"][q])
+                          or f'"{q + 1}:{c}"' in whole}
+                assert not leaked, leaked
+                events = live.state.log or []
+                assert [e["notation"] for e in w["log"]] == [e.text_for(None) for e in events]
+                assert "draw_count" in text
+                for p in (0, 1):
+                    assert w["view"]["sides"][p] == json.loads(json.dumps(
+                        view_payload(view(live.state, 1 - p))))["sides"][p]
+                seen += 1
+        r = client.post(f"/api/games/{gid}/actions",
+                        json={"action": rng.choice(snap["view"]["legal"]),
+                              "version": snap["version"]})
+        assert r.status_code == 200
+        snap = wait_for_human(client, gid, token)
+    assert seen > 5
+    assert "Hand" in spectator.get(f"/watch/{gid}", params={"k": key}).text

@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,9 +90,9 @@ def test_the_api_refuses_bad_tournaments(client: TestClient, change: Snap, why: 
     assert why in r.json()["message"]
 
 
-def test_a_tournament_belongs_to_its_browser(client: TestClient, db_path: Path) -> None:
+def test_a_tournament_belongs_to_its_browser(client: TestClient, db_url: str) -> None:
     made = create(client)
-    with TestClient(create_app(config_for(db_path))) as other:
+    with TestClient(create_app(config_for(db_url))) as other:
         assert other.get(f"/api/tournaments/{made['id']}").status_code == 403
     assert client.get("/api/tournaments/nope").status_code == 404
 
@@ -185,15 +184,15 @@ def test_a_ransom_is_asked_paid_or_declined(client: TestClient) -> None:
     assert client.post(url, json={"ransom": 0, "pay": False}).status_code == 409
 
 
-def test_a_restart_in_the_middle_loses_nothing(db_path: Path) -> None:
-    with TestClient(create_app(config_for(db_path))) as c:
+def test_a_restart_in_the_middle_loses_nothing(db_url: str) -> None:
+    with TestClient(create_app(config_for(db_url))) as c:
         made = create(c, rounds=2)
         tid = made["id"]
         # the computers' contest ends; the person's waits for the person
         before = wait_until(c, tid, lambda s: s["tables"] and all(
             t["done"] for t in s["tables"] if not t["yours"]))
         gid = game_of(c, tid, my_table(before)["table"])
-    with TestClient(create_app(config_for(db_path))) as c:
+    with TestClient(create_app(config_for(db_url))) as c:
         c.cookies.set(f"pmt_{tid}", made["token"])
         after = state(c, tid)
         for key in ("version", "round", "tables", "standings", "results", "log", "asked"):
@@ -242,7 +241,10 @@ def test_a_failing_computer_stops_the_tournament_and_says_so(client: TestClient)
     snap = wait_until(client, tid, lambda s: bool(s["tables"]))
     gid = game_of(client, tid, my_table(snap)["table"])
     live = client.app.state.games.get(gid)  # type: ignore[attr-defined]
-    with live.lock:  # as Games.computer_failed leaves it (tests/web/test_computer.py)
+    with live.lock:  # as Games.computer_failed leaves it (tests/web/test_computer.py):
+        # stored (other servers' caches follow the store) and in this server's cache
+        client.app.state.games.store.mark(  # type: ignore[attr-defined]
+            gid, live.row.version, status="failed", result="The broken computer failed: a bug.")
         live.row = replace(live.row, status="failed",
                            result="The broken computer failed: a bug.")
     end = time.monotonic() + 30

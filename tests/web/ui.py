@@ -31,18 +31,22 @@ def free_port() -> int:
 class Server:
     """``python -m parlor.web`` in a subprocess, on a free port and a given database."""
 
-    def __init__(self, db: Path, port: int | None = None, pace: float = 0.05) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, pace: float = 0.05) -> None:
         self.db, self.port, self.pace = db, port or free_port(), pace
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
         env = dict(os.environ, PARLOR_AI_WORKERS="1", PYTHONUNBUFFERED="1")
+        db_url = self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
+        if db_url.startswith("postgresql"):  # the server runs a worker of the queue itself
+            env.update(PARLOR_EMBEDDED_WORKER="1", PARLOR_WORKER_HEARTBEAT="1",
+                       PARLOR_WORKER_STALLED="3")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
-             f"sqlite:///{self.db}", "--pace", str(self.pace)],
+             db_url, "--pace", str(self.pace)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
+        end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(
                     ("127.0.0.1", self.port), timeout=0.2):
@@ -131,6 +135,13 @@ def act_through_ui(page: Page, action: str, keyboard: bool = False) -> None:
             page.keyboard.press({"pass": "p", "done": "d", "end": "e", "redraw": "r"}[v])
         else:
             page.locator(f'[data-act="{v}"]').click()
+        if action == "redraw":  # Redraw ends the turn: the page asks once more
+            confirm = page.locator('[data-act="redraw-confirm"]')
+            if keyboard:
+                page.wait_for_function("document.activeElement.dataset.act === 'redraw-confirm'")
+                page.keyboard.press("Enter")
+            else:
+                confirm.click()
         return
     if v == "redraw":
         page.locator('[data-act="redraw-mode"]').click()
@@ -158,3 +169,104 @@ def _maybe_option(page: Page, action: str, before: int | None = None) -> None:
     page.wait_for_timeout(30)
     if opt.count() and opt.first.is_visible():
         opt.first.click()
+
+
+# -- a keyboard-only player ---------------------------------------------------------------------
+
+#: What a keyboard-only game must include (issue 12), as the kinds of action that show them.
+SHOWCASE = ("payment", "block", "ability", "split", "bonus")
+
+
+def kind_of(action: str) -> str:
+    v = action.split()[0]
+    if " tax " in action or " spend " in action:
+        return "payment"
+    if v in ("volley", "sally", "harry", "ally", "carry"):
+        return "ability"
+    return {"assign": "split", "bonus": "bonus"}.get(v, v)
+
+
+def manual_taxes(view: dict[str, Any], me: int, card: str) -> list[str] | None:
+    """The Lnds to tax by hand for ``card`` (the pool spent automatically), or None when the
+    pool alone pays or the Lnds cannot (R3, R20, R21: a Lnd with a trump Enh yields trumps)."""
+    from parlor.rules.cards import Card
+
+    cost = Card.parse(card).cost
+    side = view["sides"][me]
+    suit_i = int(cost.suit)  # C D H S are 0 1 2 3
+    pool = list(side["pool"])
+    if pool[suit_i] >= cost.suited and sum(pool) >= cost.total:
+        return None
+
+    def yield_of(tc: dict[str, Any]) -> int:
+        trump = view["trump"]
+        if trump and any(e[-1] == trump for e in tc["enhs"]):
+            return "CDHS".index(trump)
+        return "CDHS".index(tc["card"][-1])
+
+    untaxed = [tc for tc in side["home"] if not tc["taxed_on"]]
+    taxes: list[str] = []
+    for tc in [t for t in untaxed if yield_of(t) == suit_i]:
+        if pool[suit_i] >= cost.suited:
+            break
+        pool[suit_i] += 1
+        taxes.append(tc["card"])
+    for tc in untaxed:
+        if sum(pool) >= cost.total:
+            break
+        if tc["card"] not in taxes:
+            pool[yield_of(tc)] += 1
+            taxes.append(tc["card"])
+    if pool[suit_i] < cost.suited or sum(pool) < cost.total:
+        return None
+    return taxes
+
+
+def showcase_choice(legal: list[str], rng: random.Random, done: set[str],
+                    view: dict[str, Any], me: int = 0) -> str:
+    """A deterministic player that seeks out what the keyboard test must show: a payment by
+    hand, a block, an ability, attacks (so that damage is split and bonus given)."""
+    for want in SHOWCASE:
+        if want in done:
+            continue
+        if want == "payment":
+            for a in legal:
+                w = a.split()
+                if w[0] == "play" and kind_name(w[1]) != "Lnd":
+                    taxes = manual_taxes(view, me, w[1])
+                    if taxes:
+                        return f"{a} tax {' '.join(taxes)}"
+            continue
+        fits = [a for a in legal if kind_of(a) == want]
+        if fits:
+            return fits[0]
+    attack = [a for a in legal if a.startswith("attack")]  # every Cre attacks: splits, bonuses
+    if attack:
+        return attack[0]
+    mine = [a for a in legal if a.startswith("play") and f" on {me + 1}:" in a]
+    if mine and rng.random() < 0.7:  # Enhs on your own Cres win rankings: bonus points
+        return rng.choice(mine)
+    return choose(legal, rng)
+
+
+def kind_name(card: str) -> str:
+    rank = card[:-1]
+    return "Cre" if rank in "AJQK" else ("Lnd" if rank in ("7", "8", "9", "10", "T") else "Enh")
+
+
+def play_showcase_offline(seed: int, level: str, max_turns: int, client: Any) -> set[str]:
+    """The same game as the browser test plays, through the API: which showcase kinds arise."""
+    r = client.post("/api/games", json={"level": level, "seed": seed, "max_turns": max_turns})
+    gid, token = r.json()["id"], r.json()["token"]
+    from .helpers import wait_for_human
+
+    rng, done = random.Random(seed), set()
+    snap = wait_for_human(client, gid, token)
+    while snap["status"] == "live":
+        action = showcase_choice(snap["view"]["legal"], rng, done, snap["view"])
+        done.add(kind_of(action))
+        r = client.post(f"/api/games/{gid}/actions", json={"action": action,
+                                                          "version": snap["version"]},
+                        headers={"X-Parlor-Token": token})
+        snap = wait_for_human(client, gid, token)
+    return done & set(SHOWCASE)

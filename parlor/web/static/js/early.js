@@ -1,5 +1,6 @@
-// Before the page paints (a classic script in <head>, not a module): four-colour suits if
-// this browser chose them. A file rather than inline script, since the CSP allows no inline script.
+// Loaded in <head> before the page paints (a file, not an inline script, for the CSP):
+// the colour preferences, so the table is never drawn first in the wrong colours.
 try {
   if (localStorage.getItem("pm-four") === "1") document.documentElement.classList.add("four-colour");
-} catch (e) { /* private mode: two colours */ }
+  if (localStorage.getItem("pm-notation") === "1") document.documentElement.classList.add("show-notation");
+} catch (e) { /* private mode: the defaults */ }

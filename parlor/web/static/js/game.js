@@ -2,6 +2,8 @@
 // Every decision offered comes from the view's `legal` list; the server judges everything.
 import { cardName, face, kind } from "./cards.js";
 import { renderLog } from "./log.js";
+import { announce, combatSummary, outcomeWords } from "./news.js";
+import { pref } from "./prefs.js";
 import { emptyMarks, PHASES, renderTable } from "./table.js";
 import { describe, esc, richText } from "./text.js";
 
@@ -23,6 +25,10 @@ let busy = false;
 let hint = null;
 let overShown = false;
 let pollId = 0;
+let confirmRedraw = false; // "Redraw" ends the turn: it asks once more before it is sent
+let focusWanted = true; // after an action, or when the decision comes back: focus what to decide
+let pointerPay = false;
+let shownAt = 0; // when the last of the computer's plays was shown (the pace setting) // the last payment pick was a click: Enter then pays
 let payByHand = false;
 try { payByHand = localStorage.getItem("pm-pay") === "1"; } catch (e) { /* ignore */ }
 
@@ -102,7 +108,13 @@ function render() {
   renderControls();
   app.classList.toggle("busy", busy);
   app.classList.toggle("thinking", snap.thinking);
-  if (hadFocus && !app.contains(document.activeElement)) {
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (focusWanted && snap.your_turn && !busy && (lost || !app.contains(document.activeElement))) {
+    focusWanted = false;
+    const next = ["[role=button].payable", "[role=button].target", "[role=button].selected", "[role=button].selectable",
+      "#controls button.primary", "#controls button"].map((q) => app.querySelector(q)).find(Boolean);
+    if (next) next.focus({ preventScroll: false });
+  } else if (hadFocus && !app.contains(document.activeElement)) {
     // the focused card or button was redrawn: focus it again, or the next thing to decide
     const again = focusKey && app.querySelector(`[data-key="${CSS.escape(focusKey)}"], [data-act="${CSS.escape(focusKey)}"]`);
     const next = again && again.tabIndex >= 0 ? again
@@ -110,13 +122,15 @@ function render() {
     if (next) next.focus({ preventScroll: true });
   }
   if (snap.status === "over" && !overShown) showOver();
+  document.title = `${snap.status === "over" ? outcomeWords(snap) : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
 }
+const baseTitle = document.title.replace(/^Parlor Magic — /, "Parlor Magic: ");
 
 function renderStatus() {
   const v = snap.view;
   const phase = PHASES[v.phase] || v.phase;
   if (snap.status === "over") {
-    phaseEl.innerHTML = `<strong>${esc(outcome())}</strong> ${richText(v.result)}`;
+    phaseEl.innerHTML = `<strong>${esc(outcomeWords(snap))}</strong> ${richText(snap.result_text || v.result)}`;
     return;
   }
   if (snap.status === "failed") {  // the server's sentence: a bug, the game stops here
@@ -156,9 +170,14 @@ function renderControls() {
         html += `<span class="sel-note">${esc(cardName(face(selected.replace(/^[hd]:/, ""))))}:</span>`;
         html += opts.map((a) => `<button type="button" class="btn option" data-action="${esc(a.text)}">${esc(describe(a.text, me()))}</button>`).join("");
         html += button("cancel", "Cancel", "Esc");
+      } else if (confirmRedraw) {
+        html += `<span class="sel-note" id="redraw-note">Redraw recycles both drawn cards and <b>ends your turn</b>: no Lnd, no attack this turn.</span>` +
+          button("redraw-confirm", "Redraw and end the turn", "", "primary") + button("cancel", "Cancel", "Esc");
       } else if (redrawMode) {
-        html += `<span class="sel-note">Redraw: choose a Hand card to recycle with the drawn cards.</span>` + button("cancel", "Cancel", "Esc");
+        html += `<span class="sel-note">Redraw: choose a Hand card to recycle with the drawn cards. This <b>ends your turn</b>.</span>` + button("cancel", "Cancel", "Esc");
       } else {
+        const prompt = promptText();
+        if (prompt) html += `<span class="sel-note prompt" id="prompt">${prompt}</span>`;
         if (L.some((a) => a.text === "pass")) html += button("pass", "Pass", "P", "primary");
         if (L.some((a) => a.text === "done")) html += button("done", "Done", "D", "primary");
         if (L.some((a) => a.text === "end")) html += button("end", "Don't attack", "E");
@@ -183,15 +202,28 @@ function renderControls() {
   }
 }
 
-function outcome() {
-  const w = snap.view.winner;
-  if (w === null || w === undefined) return "A draw.";
-  return w === me() ? "You win!" : "The computer wins.";
+// What to do now when the buttons alone do not say it: splitting damage, giving bonus points.
+function promptText() {
+  const v = snap.view;
+  const cb = v.combat;
+  if (!cb) return "";
+  const n = (k) => `${k} more point${k === 1 ? "" : "s"}`;
+  if (v.phase === "split" && cb.split.length) {
+    return `Split the damage of ${esc(cardName(face(cb.split[0])))}: give ${n(cb.split_left)} — click one of its blockers.`;
+  }
+  if (v.phase === "bonus" || v.phase === "domain_bonus") {
+    const to = legal().some((a) => a.verb === "bonus" && a.target && !a.target.startsWith(`${me() + 1}:`)) ? "an opposing Cre" : "a Cre";
+    return `Give ${n(cb.bonus_left)} of bonus: click ${to}.`;
+  }
+  if (v.phase === "attack") return "Click each Cre to attack with, then <b>Done</b>; or <b>Don't attack</b>.";
+  if (v.phase === "block") return "Click a Cre of yours, then the attacker it blocks; <b>Done</b> when finished.";
+  return "";
 }
 
 function showOver() {
   overShown = true;
-  document.getElementById("over-result").innerHTML = `<strong>${esc(outcome())}</strong> ${richText(snap.view.result)}` +
+  document.getElementById("over-title").textContent = outcomeWords(snap);
+  document.getElementById("over-result").innerHTML = `${richText(snap.result_text || snap.view.result)}` +
     (snap.seed !== null ? `<br><span class="muted small">Seed ${snap.seed} · ${snap.version} moves</span>` : "");
   if (typeof overDlg.showModal === "function" && !overDlg.open) overDlg.showModal();
 }
@@ -216,13 +248,20 @@ function applySnapshot(s, { fromAction = false } = {}) {
     renderLog(logEl, fresh, { fresh: logCount > 0 });
     logCount = fresh[fresh.length - 1].n + 1;
   }
+  const before = snap;
   snap = s;
+  if (changed && fresh.length && logCount > fresh.length) {
+    announce(fresh, { fromAction });
+    combatSummary(fresh, before, s);
+  }
   if (changed) {
     selected = null;
     redrawMode = false;
+    confirmRedraw = false;
     pay = null;
     hint = null;
     hintEl.hidden = true;
+    if (s.your_turn) focusWanted = true;
     if (!fromAction && fresh.length) {
       const last = fresh.filter((e) => !["turn", "untax", "draw"].includes(e.kind)).pop() || fresh[fresh.length - 1];
       say(last.text, "event");
@@ -247,6 +286,8 @@ async function refresh() {
 async function send(action) {
   if (busy) return;
   busy = true;
+  focusWanted = true;
+  document.getElementById("combat").hidden = true;
   render();
   try {
     const r = await api(`/api/games/${gameId}/actions`, {
@@ -279,7 +320,11 @@ async function poll() {
       const r = await api(`/api/games/${gameId}?after=${snap.version}&wait=20&log_from=${logCount}`);
       if (id !== pollId) return;
       if (r.ok) {
-        if (r.body.version !== snap.version || r.body.status !== snap.status) applySnapshot(r.body);
+        const moved = r.body.version !== snap.version || r.body.status !== snap.status;
+        const wait = Number(pref("pace")) - (Date.now() - shownAt);
+        if (moved && wait > 0) await new Promise((ok) => setTimeout(ok, wait));
+        if (id !== pollId) return;
+        if (moved) { applySnapshot(r.body); shownAt = Date.now(); }
         if (msgEl.classList.contains("offline")) say("");
       } else if (r.status === 404 || r.status === 403) {
         say((r.body && r.body.message) || "This game is not available.", "error");
@@ -305,7 +350,8 @@ function perform(a) {
   if (needsPayment(a)) {
     pay = { action: a.text, lnds: new Set(), spend: [] };
     selected = null;
-    say("Choose the Lnds to tax (click your untaxed Lnds) and any pool points to spend, then Pay and play.");
+    focusWanted = true;
+    say("Choose the Lnds to tax and any pool points to spend (click them, or Tab to them and press Enter), then Pay and play.");
     render();
     return;
   }
@@ -348,6 +394,10 @@ function clickKey(key) {
       }
     }
     render();
+    if (pointerPay) {
+      const payBtn = controlsEl.querySelector('[data-act="pay-confirm"]');
+      if (payBtn) payBtn.focus();
+    }
     return;
   }
   const L = legal();
@@ -378,14 +428,22 @@ function clickKey(key) {
 
 function clickAct(act) {
   switch (act) {
-    case "pass": case "done": case "end": case "redraw": return send(act);
+    case "pass": case "done": case "end": return send(act);
+    case "redraw":
+      confirmRedraw = true;
+      focusWanted = true;
+      say("Redraw ends your turn. Confirm, or Cancel.");
+      render();
+      return controlsEl.querySelector('[data-act="redraw-confirm"]')?.focus();
+    case "redraw-confirm": confirmRedraw = false; return send("redraw");
     case "redraw-mode":
       redrawMode = true;
       selected = null;
-      say("Choose the Hand card to recycle with the two drawn cards.");
+      say("Choose the Hand card to recycle with the drawn cards. Redraw ends your turn.");
       return render();
     case "cancel":
-      selected = null; redrawMode = false; pay = null; selectedOptions = null;
+      selected = null; redrawMode = false; pay = null; selectedOptions = null; confirmRedraw = false;
+      focusWanted = true;
       say("");
       return render();
     case "pay-confirm": {
@@ -430,6 +488,7 @@ async function askHint() {
 
 app.addEventListener("click", (ev) => {
   const t = ev.target;
+  pointerPay = ev.detail > 0; // a real click (keyboard activation has detail 0)
   if (t.closest("a, summary, input, label, dialog, form")) return;
   const b = t.closest("[data-action]");
   if (b) {
@@ -440,6 +499,7 @@ app.addEventListener("click", (ev) => {
   const act = t.closest("[data-act]");
   if (act) {
     if (act.dataset.act === "close-hint") { hint = null; hintEl.hidden = true; return render(); }
+    if (act.dataset.act === "close-combat") { document.getElementById("combat").hidden = true; focusWanted = true; return render(); }
     return clickAct(act.dataset.act);
   }
   const k = t.closest("[data-key]");
@@ -449,6 +509,8 @@ app.addEventListener("click", (ev) => {
 app.addEventListener("keydown", (ev) => {
   if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches("[data-key][role=button]")) {
     ev.preventDefault();
+    ev.stopPropagation(); // the key picked this card: it must not also pay or pass
+    pointerPay = false;
     clickKey(ev.target.dataset.key);
   }
 });
@@ -460,11 +522,11 @@ document.addEventListener("keydown", (ev) => {
   const L = legal();
   if (k === "escape") return clickAct("cancel");
   if (!snap.your_turn) return;
-  if (k === "enter" && pay) { ev.preventDefault(); return clickAct("pay-confirm"); }
+  if (k === "enter" && pay && !ev.target.closest("button, a, summary")) { ev.preventDefault(); return clickAct("pay-confirm"); }
   if (k === "p" && L.some((a) => a.text === "pass")) return send("pass");
   if (k === "d" && L.some((a) => a.text === "done")) return send("done");
   if (k === "e" && L.some((a) => a.text === "end")) return send("end");
-  if (k === "r" && L.some((a) => a.text === "redraw")) return send("redraw");
+  if (k === "r" && L.some((a) => a.text === "redraw")) return clickAct("redraw");
   if (k === "r" && L.some((a) => a.verb === "redraw")) return clickAct("redraw-mode");
   if (k === "h") return askHint();
   return null;

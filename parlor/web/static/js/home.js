@@ -14,3 +14,13 @@ if (file && area) {
     if (f) area.value = await f.text();
   });
 }
+
+// A refused import comes back to this page: the pasted record is kept until it is accepted.
+if (area) {
+  try {
+    const kept = sessionStorage.getItem("pm-import");
+    if (kept && !area.value) area.value = kept;
+    area.form.addEventListener("submit", () => sessionStorage.setItem("pm-import", area.value));
+    if (!document.referrer.includes("/import")) sessionStorage.removeItem("pm-import");
+  } catch (e) { /* private mode: not kept */ }
+}

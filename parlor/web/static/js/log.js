@@ -9,7 +9,9 @@ function entryHTML(e) {
     const rules = e.why.rules.map((r) => `<a class="rule-link" href="/rules#r${esc(r)}" target="_blank" rel="noopener">${esc(r)}</a>`).join(", ");
     why = `<details class="why"><summary>why?</summary><p>${richText(e.why.text)}</p><p class="small muted">Rules: ${rules}</p></details>`;
   }
-  return `<span class="text">${richText(e.text)}</span>${rule}${why}`;
+  const notation = e.notation && e.notation !== e.text
+    ? ` <code class="notation" title="The sentence in the game's notation">${esc(e.notation)}</code>` : "";
+  return `<span class="text"${e.notation ? ` title="${esc(e.notation)}"` : ""}>${richText(e.text)}</span>${notation}${rule}${why}`;
 }
 
 // Append entries to the <ol>; if `replace` the list is rebuilt. Returns the new <li>s.

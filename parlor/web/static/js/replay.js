@@ -31,14 +31,21 @@ function render() {
   seatBtn.setAttribute("aria-label", `Viewing from Rlr ${seat + 1}'s seat; switch seats`);
 }
 
+let pending = null; // the step the keys have asked for, while it loads
+let queued = null; // a step asked for while another loads: shown next, never dropped
+
 async function go(step, seat = snap.seat) {
-  if (loading) return;
+  if (loading) {
+    queued = { step, seat };
+    return;
+  }
   loading = true;
   try {
     const n = Math.max(0, Math.min(step, snap.steps));
     const r = await fetch(`/api/replays/${gameId}?step=${n}&seat=${seat + 1}`, { credentials: "same-origin" });
     if (r.ok) {
       snap = await r.json();
+      if (pending === snap.step) pending = null;
       render();
       history.replaceState(null, "", `/replay/${gameId}?step=${snap.step}`);
     } else {
@@ -46,6 +53,11 @@ async function go(step, seat = snap.seat) {
     }
   } finally {
     loading = false;
+  }
+  if (queued) {
+    const q = queued;
+    queued = null;
+    go(q.step, q.seat);
   }
 }
 
@@ -74,8 +86,9 @@ playBtn.addEventListener("click", () => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input[type=text], textarea, select")) return;
-  if (ev.key === "ArrowRight") { stop(); go(snap.step + 1); }
-  if (ev.key === "ArrowLeft") { stop(); go(snap.step - 1); }
+  const at = queued ? queued.step : (pending ?? snap.step);
+  if (ev.key === "ArrowRight") { stop(); pending = Math.min(at + 1, snap.steps); go(pending); }
+  if (ev.key === "ArrowLeft") { stop(); pending = Math.max(at - 1, 0); go(pending); }
   if (ev.key === "Home") { stop(); go(0); }
   if (ev.key === "End") { stop(); go(snap.steps); }
 });

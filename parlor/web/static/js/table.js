@@ -22,8 +22,17 @@ function markClasses(key, marks) {
 
 function interactive(key, marks) {
   const active = marks.selectable.has(key) || marks.targets.has(key) || marks.payable.has(key);
-  return active ? ` tabindex="0" role="button"` : ` tabindex="-1"`;
+  return active ? ` tabindex="0" role="button"` : ` role="img"`;
 }
+
+// "You" -> "your", "Computer" -> "the computer's", "Rlr 2" -> "Rlr 2's"
+export function possessive(name) {
+  if (name === "You") return "your";
+  if (name === "Computer") return "the computer's";
+  return `${name}'s`;
+}
+
+function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
 function enhNames(enhs) {
   return enhs.map((e) => cardName(face(e))).join(" and ");
@@ -31,7 +40,7 @@ function enhNames(enhs) {
 
 function statusWords(tc, ctx) {
   const w = [];
-  if (tc.taxed_on) w.push(tc.taxed_on - 1 === ctx.me ? "taxed on your turn" : `taxed on ${ctx.names[tc.taxed_on - 1]}'s turn`);
+  if (tc.taxed_on) w.push(tc.taxed_on - 1 === ctx.me ? "taxed on your turn" : `taxed on ${possessive(ctx.names[tc.taxed_on - 1])} turn`);
   if (tc.inactive) w.push("inactive");
   if (tc.damage) w.push(`${tc.damage} damage`);
   if (tc.terminal) w.push("terminal");
@@ -99,8 +108,8 @@ function pile(label, count, cards, note, extraCls = "") {
     ? `<div class="pile-list">${cards.map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c, { noKind: true })}</span>`).join("")}</div>`
     : `<p class="muted small">${esc(note)}</p>`;
   const back = count ? backSVG() : `<svg class="card-svg" viewBox="0 0 100 140" aria-hidden="true"><rect x="2" y="2" width="96" height="136" rx="8" class="empty-slot"/></svg>`;
-  return `<details class="pile ${extraCls}"><summary aria-label="${esc(label)}: ${count} cards">` +
-    `<span class="pile-card">${back}<span class="count">${count}</span></span><span class="pile-label">${esc(label)}</span></summary>` +
+  return `<details class="pile ${extraCls}"><summary>` +
+    `<span class="pile-card">${back}<span class="count">${count}<span class="sr-only"> cards in</span></span></span><span class="pile-label">${esc(label)}</span></summary>` +
     `<div class="pile-pop">${list}</div></details>`;
 }
 
@@ -112,21 +121,23 @@ function plate(side, p, ctx) {
     const payable = ctx.marks.payable.has(key);
     const spent = ctx.marks.spend ? ctx.marks.spend.filter((x) => x === s).length : 0;
     return `<span class="chip${n ? "" : " zero"}${payable ? " payable" : ""}" data-key="${p === ctx.me ? key : ""}"` +
-      `${payable ? ' tabindex="0" role="button"' : ""} aria-label="${n} ${SUIT_NAMES[s]} mnr${spent ? `, ${spent} chosen to spend` : ""}" title="${SUIT_NAMES[s]} mnr">` +
+      `${payable ? ' tabindex="0" role="button"' : ' role="img"'} aria-label="${SUIT_NAMES[s]}: ${n} mnr${spent ? `, ${spent} chosen to spend` : ""}" title="${SUIT_NAMES[s]} mnr">` +
       `${suitIcon(s)}<b>${n}</b>${spent ? `<i>−${spent}</i>` : ""}</span>`;
   }).join("");
   const phasing = v.phasing === p;
   const deciding = v.actor === p && v.phase !== "over";
-  return `<div class="plate${deciding ? " deciding" : ""}${phasing ? " phasing" : ""}" aria-label="${esc(ctx.names[p])}: ${side.life} life">` +
+  const who = cap(possessive(ctx.names[p]).replace(/^the /, ""));
+  return `<div class="plate${deciding ? " deciding" : ""}${phasing ? " phasing" : ""}" role="group" aria-label="${esc(ctx.names[p])}: ${side.life} life${phasing ? ", whose turn it is" : ""}">` +
     `<div class="who"><span class="name">${esc(ctx.names[p])}${ctx.names[p].startsWith("Rlr") ? "" : ` <small>Rlr ${p + 1}</small>`}</span>${phasing ? '<span class="tag" title="The phasing Rlr: whose turn it is">P</span>' : '<span class="tag o" title="The other Rlr">O</span>'}</div>` +
     `<div class="life" title="Life"><svg class="suit-icon" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-H" class="life-heart"/></svg><b>${side.life}</b><span class="life-label">life</span></div>` +
-    `<div class="pool" aria-label="Mnr pool" title="Mnr pool by suit">${pool}</div>` +
+    `<div class="pool" role="group" aria-label="${esc(who)} mnr pool" title="Mnr pool by suit">${pool}</div>` +
     `<div class="counts">${side.hand_count} in Hand</div></div>`;
 }
 
 function zone(cls, key, label, inner, ctx, count) {
   const marks = ctx.marks;
-  const k = key ? ` data-key="${esc(key)}"${interactive(key, marks)}` : "";
+  const usable = key && (marks.targets.has(key) || marks.selectable.has(key));
+  const k = key ? ` data-key="${esc(key)}"${usable ? ' tabindex="0" role="button"' : ' role="group"'}` : ' role="group"';
   const crowded = count > 6 ? " crowded" : "";
   return `<div class="zone ${cls}${crowded} ${key ? markClasses(key, marks) : ""}"${k} aria-label="${esc(label)}">` +
     `<span class="zone-label" aria-hidden="true">${esc(cls.split(" ")[0])}</span><div class="cards">${inner}</div></div>`;
@@ -136,14 +147,14 @@ function sideHTML(p, ctx) {
   const v = ctx.view;
   const side = v.sides[p];
   const mine = p === ctx.me;
-  const name = ctx.names[p];
+  const name = cap(possessive(ctx.names[p]));
   const home = side.home.map((tc) => tableCard(tc, ctx, "home")).join("");
   const field = side.field.map((tc) => tableCard(tc, ctx, "field")).join("");
   const domKey = `D${p + 1}`;
   const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"${interactive(e, ctx.marks)} ` +
-    `aria-label="${esc(cardName(face(e)))} in ${esc(name)}'s Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}">${cardSVG(face(e))}</div>`).join("");
+    `aria-label="${esc(cardName(face(e)))} in ${esc(name)} Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}">${cardSVG(face(e))}</div>`).join("");
   const known = side.recycle_known || [];
-  const piles = `<div class="piles" aria-label="${esc(name)}'s piles">` +
+  const piles = `<div class="piles" role="group" aria-label="${esc(name)} piles">` +
     pile("Draw", side.draw_count, null, "Face down.") +
     pile("Recycle", side.recycle_count, known, mine ? "Empty." : "Face down; none known.") +
     pile("Discard", side.discard_count, side.discard, side.discard === null ? "Closed in match play." : "Empty.") + "</div>";
@@ -151,14 +162,14 @@ function sideHTML(p, ctx) {
   if (!mine || !side.hand) {
     const cards = Array.from({ length: side.hand_count }, () => `<div class="bcard">${backSVG()}</div>`).join("");
     const drawn = v.phasing === p && v.drawn_count ? `<span class="drawn-backs" aria-label="${v.drawn_count} drawn cards">+${v.drawn_count} drawn</span>` : "";
-    backs = `<div class="hand backs" aria-label="${esc(name)}'s Hand: ${side.hand_count} cards, face down"><span class="zone-label" aria-hidden="true">hand ${side.hand_count}</span><div class="cards">${cards}</div>${drawn}</div>`;
+    backs = `<div class="hand backs" role="img" aria-label="${esc(name)} Hand: ${side.hand_count} cards, face down"><span class="zone-label" aria-hidden="true">hand ${side.hand_count}</span><div class="cards">${cards}</div>${drawn}</div>`;
   }
   const lands = `<div class="side-row lands-row">${backs}${piles}` +
-    zone("home", null, `${name}'s Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
-    zone("domain", domKey, `${name}'s Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length) +
+    zone("home", null, `${name} Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
+    zone("domain", domKey, `${name} Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length) +
     "</div>";
   const fieldRow = `<div class="side-row field-row">${plate(side, p, ctx)}` +
-    zone("field", null, `${name}'s Field: ${side.field.length} Cres`, field || '<span class="empty">no Cres</span>', ctx, side.field.length) + "</div>";
+    zone("field", null, `${name} Field: ${side.field.length} Cres`, field || '<span class="empty">no Cres</span>', ctx, side.field.length) + "</div>";
   let hand;
   if (mine && side.hand) {
     const cards = side.hand.map((c) => {
@@ -167,12 +178,12 @@ function sideHTML(p, ctx) {
     }).join("");
     let drawn = "";
     if (v.drawn && v.drawn.length && v.phasing === p) {
-      drawn = `<div class="drawn" aria-label="Drawn cards"><span class="zone-label">drawn</span>` + v.drawn.map((c) => {
+      drawn = `<div class="drawn" role="group" aria-label="Drawn cards"><span class="zone-label">drawn</span>` + v.drawn.map((c) => {
         const key = `d:${c}`;
         return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, just drawn">${cardSVG(c)}</div>`;
       }).join("") + "</div>";
     }
-    hand = `<div class="side-row hand-row">${drawn}<div class="hand${side.hand.length > 8 ? " crowded" : ""}" aria-label="Your Hand: ${side.hand.length} cards">${cards || '<span class="empty">empty Hand</span>'}</div></div>`;
+    hand = `<div class="side-row hand-row">${drawn}<div class="hand${side.hand.length > 8 ? " crowded" : ""}" role="group" aria-label="Your Hand: ${side.hand.length} cards">${cards || '<span class="empty">empty Hand</span>'}</div></div>`;
   } else {
     hand = "";
   }
@@ -187,12 +198,13 @@ function trumpsHTML(ctx) {
     const isTop = i === arr.length - 1;
     const key = c;
     return `<div class="scard${isTop ? " top" : ""} ${isTop ? markClasses(key, ctx.marks) : ""}" data-key="${isTop ? esc(key) : ""}" style="--i:${i}"` +
-      `${isTop ? interactive(key, ctx.marks) : ""} aria-label="${esc(cardName(face(c)))}${isTop ? ", top of the Trumps stack" : ""}">${cardSVG(face(c))}</div>`;
+      `${isTop ? interactive(key, ctx.marks) : ' role="img"'} aria-label="${esc(cardName(face(c)))}${isTop ? ", top of the Trumps stack" : ""}">${cardSVG(face(c))}</div>`;
   }).join("");
   const trump = v.trump
     ? `<span class="trump-suit">${suitIcon(v.trump, "big")}<span>${SUIT_NAMES[v.trump]} are trumps</span></span>`
     : `<span class="trump-suit none">No trump suit</span>`;
-  return `<div class="zone stack ${markClasses("T", ctx.marks)}" data-key="T"${interactive("T", ctx.marks)} aria-label="The Trumps stack: ${stack.length} cards${top ? `, ${esc(cardName(face(top)))} on top` : ""}">` +
+  const stackRole = ctx.marks.targets.has("T") || ctx.marks.selectable.has("T") ? ' tabindex="0" role="button"' : ' role="group"';
+  return `<div class="zone stack ${markClasses("T", ctx.marks)}" data-key="T"${stackRole} aria-label="The Trumps stack: ${stack.length} cards${top ? `, ${esc(cardName(face(top)))} on top` : ""}">` +
     `<span class="zone-label" aria-hidden="true">trumps</span><div class="cards">${cards || '<span class="empty">empty</span>'}</div></div>${trump}`;
 }
 

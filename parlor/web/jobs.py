@@ -1,0 +1,238 @@
+"""The computer's work on a PostgreSQL deployment: jobs on procrastinate's queue, run by
+``parlor worker`` processes on any machine (docs/deploy.md).
+
+Two tasks, both on the queue ``computer``:
+
+- :func:`computer_turn` plays the computer's decisions in one game until it is the human's
+  turn (or the game is over). Each job carries the ``lock`` ``game:<id>``, so at most one
+  computer job runs per game at a time, and the ``queueing_lock`` of the same name, so at
+  most one more waits. A job reads the game from the store, thinks, waits for the readable
+  pace, and commits with a version check: if the game moved on meanwhile (the human
+  resigned, another worker got there first) the decision is dropped, never applied.
+- :func:`hint` answers a human's "what would the expert do?": the answer is written to the
+  store (table ``answers``) and announced on ``NOTIFY``, where the asking server waits.
+
+A worker that dies (even ``kill -9``) stops its heartbeat; every worker looks for such
+stalled jobs every few seconds and puts them back on the queue (:func:`retry_stalled`), so
+another worker finishes the move. Nothing is lost by running a job twice: a decision is
+committed only at the version it was made at.
+
+The SQLite default (``make run``) does not use this module: there the server's own pool
+thinks (:mod:`parlor.web.conductor`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+
+from procrastinate import App, PsycopgConnector, RetryStrategy
+from procrastinate.exceptions import ConnectorException
+from procrastinate.jobs import Status
+
+from parlor.ai.failure import AgentFailed
+from parlor.store import libpq_url
+from parlor.web.computer import Advice, advise, think
+from parlor.web.config import WebConfig
+from parlor.web.games import GameError, Games
+
+log = logging.getLogger("parlor.worker")
+
+QUEUE = "computer"
+
+
+#: The tasks and the queue. A process works on one database: it gives this app that
+#: database's connector with :func:`connect` (procrastinate's ``replace_connector``).
+tasks = App(connector=PsycopgConnector(conninfo=""), import_paths=["parlor.web.jobs"])
+
+
+@contextlib.contextmanager
+def connect(database_url: str, pool_size: int = 4) -> Iterator[App]:
+    """:data:`tasks` on the games database (whose migrations made procrastinate's tables);
+    open it with ``async with app.open_async()``."""
+    connector = PsycopgConnector(conninfo=libpq_url(database_url), min_size=1,
+                                 max_size=pool_size)
+    with tasks.replace_connector(connector) as app:
+        yield app
+
+
+@dataclass
+class Runtime:
+    """What the tasks of this process work with: the games and the settings."""
+
+    games: Games
+    config: WebConfig
+
+
+_runtime: Runtime | None = None
+
+
+def install(games: Games, config: WebConfig) -> None:
+    """Give this process's tasks their games and settings (before a worker starts)."""
+    global _runtime
+    _runtime = Runtime(games, config)
+
+
+def runtime() -> Runtime:
+    if _runtime is None:
+        raise RuntimeError("parlor.web.jobs.install() was not called in this process")
+    return _runtime
+
+
+def game_lock(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+@tasks.task(name="parlor.computer_turn", queue=QUEUE,
+            retry=RetryStrategy(max_attempts=2, wait=1))
+async def computer_turn(game_id: str, version: int) -> None:
+    """Play the computer's decisions of ``game_id`` (asked at ``version``) until it is the
+    human's turn or the game is over."""
+    rt = runtime()
+    games, config = rt.games, rt.config
+    live = await asyncio.to_thread(games.get, game_id)  # brought to the stored version
+    while True:
+        job = games.computer_job(live)
+        if job is None:
+            return
+        try:
+            text = await asyncio.to_thread(think, job.level, job.seed, job.view, job.legal,
+                                           config.think_budget or None)
+            # the readable pace counts from the game's last change, whoever made it
+            wait = config.pace - (time.time() - live.row.updated)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            applied = await asyncio.to_thread(games.apply_computer, live, job.version, text)
+        except AgentFailed as exc:  # a bug: the game stops where it failed, never retried
+            applied = await asyncio.to_thread(games.computer_failed, live, job.version, exc)
+        if not applied:
+            log.info("game %s moved on from version %d: the decision is dropped", game_id,
+                     job.version)
+            await asyncio.to_thread(games.refresh, live)
+
+
+@dataclass(frozen=True, slots=True)
+class HintAnswer:
+    """A hint as a worker stores it: the advice, or the refusal the server should raise."""
+
+    advice: dict[str, object] | None = None
+    error: str | None = None
+    status: int = 0
+    message: str = ""
+    version: int | None = None
+
+
+@tasks.task(name="parlor.hint", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
+async def hint(game_id: str, version: int | None, key: str) -> None:
+    """What the expert would do at the human's decision; the answer goes to ``answers``."""
+    rt = runtime()
+    games, config = rt.games, rt.config
+    try:
+        live = await asyncio.to_thread(games.get, game_id)
+        job = games.hint_job(live, version)
+        try:
+            advice = await asyncio.to_thread(advise, job.seed, job.view, job.legal,
+                                             config.hint_budget or None)
+        except AgentFailed as exc:  # logged with the record; the player is told
+            raise games.hint_failed(live, exc) from exc
+    except GameError as exc:
+        answer = HintAnswer(error=exc.code, status=exc.status, message=exc.message,
+                            version=exc.extra.get("version"))
+    else:
+        answer = HintAnswer(advice=asdict(advice))
+    await asyncio.to_thread(games.store.put_answer, key, json.dumps(asdict(answer)))
+
+
+def read_hint(payload: str) -> Advice:
+    """The server's side of :func:`hint`: the advice, or the worker's refusal raised."""
+    data = json.loads(payload)
+    if data.get("advice") is None:
+        exc = GameError(str(data.get("message", "")), **(
+            {"version": data["version"]} if data.get("version") is not None else {}))
+        exc.status, exc.code = int(data.get("status") or 500), str(data.get("error"))
+        raise exc
+    a = data["advice"]
+    return Advice(a["action"], list(a["alternatives"]), str(a["source"]), float(a["seconds"]))
+
+
+async def retry_stalled(app: App, stalled_after: float) -> int:
+    """Put back on the queue the jobs of workers whose heartbeat stopped (a worker killed
+    while thinking); returns how many."""
+    stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=stalled_after)
+    n = 0
+    for job in stalled:
+        assert job.id is not None
+        try:
+            await app.job_manager.retry_job(job)
+            log.warning("job %s (%s) of a stalled worker is retried", job.id, job.task_name)
+        except ConnectorException:
+            # a newer job of the same game already waits (its queueing lock forbids a
+            # second): end the stalled one, whose lock held that one back; it does the work
+            await app.job_manager.finish_job_by_id_async(job.id, Status.FAILED,
+                                                          delete_job=False)
+            log.warning("job %s (%s) of a stalled worker is ended: a newer job of the "
+                        "same game takes over", job.id, job.task_name)
+        n += 1
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSettings:
+    """``parlor worker``'s settings (docs/deploy.md)."""
+
+    concurrency: int = 32  # jobs at once; most of a job's time is the readable pace
+    heartbeat: float = 5.0  # seconds between two heartbeats of a worker
+    stalled_after: float = 20.0  # a worker silent this long is dead: its jobs are retried
+    graceful: float = 10.0  # on SIGTERM, seconds the running jobs may take to finish
+    name: str = ""
+
+    @staticmethod
+    def from_env() -> WorkerSettings:
+        def num(name: str, default: float) -> float:
+            try:
+                return float(os.environ.get(name, default))
+            except ValueError:
+                return default
+
+        return WorkerSettings(
+            concurrency=max(1, int(num("PARLOR_WORKER_CONCURRENCY", 32))),
+            heartbeat=max(0.2, num("PARLOR_WORKER_HEARTBEAT", 5.0)),
+            stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
+            graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),
+            name=os.environ.get("PARLOR_WORKER_NAME", ""),
+        )
+
+
+async def run_worker(app: App, settings: WorkerSettings, *,
+                     install_signal_handlers: bool = True) -> None:
+    """Run jobs of the ``computer`` queue until cancelled (or SIGTERM/SIGINT), and retry
+    the stalled jobs of dead workers meanwhile."""
+    async def watch_stalled() -> None:
+        while True:
+            await asyncio.sleep(settings.heartbeat)
+            try:
+                await retry_stalled(app, settings.stalled_after)
+            except Exception:  # the database away for a moment: try again next round
+                log.exception("looking for stalled jobs failed")
+
+    watcher = asyncio.create_task(watch_stalled())
+    try:
+        await app.run_worker_async(
+            queues=[QUEUE], concurrency=settings.concurrency,
+            name=settings.name or f"parlor-worker-{os.getpid()}",
+            install_signal_handlers=install_signal_handlers, delete_jobs="successful",
+            update_heartbeat_interval=settings.heartbeat,
+            stalled_worker_timeout=settings.stalled_after,
+            shutdown_graceful_timeout=settings.graceful)
+    finally:
+        watcher.cancel()
+
+
+__all__ = ["QUEUE", "HintAnswer", "WorkerSettings", "computer_turn", "connect", "game_lock",
+           "hint", "install", "read_hint", "retry_stalled", "run_worker", "tasks"]

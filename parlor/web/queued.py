@@ -1,0 +1,177 @@
+"""The conductor of a server on PostgreSQL: the computer's turns and hints go to the work
+queue (:mod:`parlor.web.jobs`, run by ``parlor worker``), and every server learns of every
+committed change through ``LISTEN parlor_games``, so a long poll on one server returns when a
+worker or another server moves the game on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Any
+
+import psycopg
+from procrastinate import App
+from procrastinate.exceptions import AlreadyEnqueued
+
+from parlor.store import CHANNEL, libpq_url
+from parlor.web import jobs
+from parlor.web.computer import Advice, think
+from parlor.web.conductor import Conductor
+from parlor.web.config import WebConfig
+from parlor.web.games import GameError, Games, LiveGame
+
+log = logging.getLogger("parlor.web")
+
+#: A computer job asked for the same game at the same version is not asked again sooner
+#: (a page polling a thinking game would ask at every poll).
+REASK_AFTER = 15.0
+
+
+class QueueConductor(Conductor):
+    def __init__(self, games: Games, config: WebConfig) -> None:
+        super().__init__(games, config)
+        self.app: App | None = None
+        self._stack = contextlib.ExitStack()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._asked: dict[str, tuple[int, float]] = {}
+        self._answers: dict[str, asyncio.Event] = {}
+        self.listening = asyncio.Event()
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.app = self._stack.enter_context(
+            jobs.connect(self.config.database_url, self.config.queue_pool))
+        await self.app.open_async()
+        self._tasks.append(self.loop.create_task(self._listen()))
+        if self.config.embedded_worker:  # a small deployment, or the tests: no `parlor worker`
+            jobs.install(self.games, self.config)
+            self._tasks.append(self.loop.create_task(jobs.run_worker(
+                self.app, jobs.WorkerSettings.from_env(), install_signal_handlers=False)))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        if self.app is not None:
+            await self.app.close_async()
+            self.app = None
+        self._stack.close()
+
+    async def readiness(self) -> dict[str, str]:
+        """The queue's tables answer, and this server hears other processes' changes."""
+        checks = {"listen": "ok" if self.listening.is_set() else "not listening"}
+        try:
+            ok = self.app is not None and await asyncio.wait_for(
+                self.app.check_connection_async(), timeout=5)
+            checks["queue"] = "ok" if ok else "procrastinate's tables are missing"
+        except Exception as exc:
+            checks["queue"] = f"failed: {type(exc).__name__}"
+        return checks
+
+    # -- changes of other processes --------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        """``LISTEN parlor_games`` on a connection of its own, reconnecting after a loss."""
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                        libpq_url(self.config.database_url), autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    # wake every waiter: a change may have come while we were away
+                    for gid in list(self._events):
+                        self._changed(gid)
+                    async for note in conn.notifies():
+                        self._heard(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.listening.clear()
+                log.warning("LISTEN %s lost (%s); again in 1 s", CHANNEL, exc)
+                await asyncio.sleep(1.0)
+
+    def _heard(self, payload: str) -> None:
+        head, _, rest = payload.partition(" ")
+        if head == "answer":
+            ev = self._answers.get(rest)
+            if ev is not None:
+                ev.set()
+        else:
+            self._changed(head)
+
+    # -- the computer's turns ----------------------------------------------------------------------
+
+    def _ensure_driver(self, game_id: str) -> None:
+        live = self.games.cached(game_id)
+        version = live.row.version if live is not None else -1
+        asked = self._asked.get(game_id)
+        now = time.monotonic()
+        if asked is not None and asked[0] == version and now - asked[1] < REASK_AFTER:
+            return
+        self._asked[game_id] = (version, now)
+        if len(self._asked) > 10_000:
+            self._asked.clear()
+        assert self.loop is not None
+        self.loop.create_task(self._ask(game_id, version))
+
+    async def _ask(self, game_id: str, version: int) -> None:
+        assert self.app is not None
+        lock = jobs.game_lock(game_id)
+        try:
+            await self.app.configure_task("parlor.computer_turn", lock=lock,
+                                          queueing_lock=lock).defer_async(
+                game_id=game_id, version=version)
+        except AlreadyEnqueued:
+            pass  # a job for this game already waits: it will see the newest version
+        except Exception:
+            self._asked.pop(game_id, None)
+            log.exception("the computer's job for game %s could not be queued", game_id)
+
+    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
+        """A decision of a tournament's contest between computers: in this server, in a
+        thread (those contests are not on the queue yet: docs/deploy.md)."""
+        return await asyncio.to_thread(think, level, seed, view, legal,
+                                       self.config.think_budget or None)
+
+    async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
+        """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
+        A player's hints are rate-limited as on a single server (HintRefused, 429)."""
+        self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
+        wait = self._hint_rate.take(player)
+        if wait > 0:
+            await self._refuse(player, "that is many hints in a short time", round(wait))
+        assert self.app is not None
+        key = secrets.token_hex(12)
+        ready = self._answers[key] = asyncio.Event()
+        try:
+            await self.app.configure_task("parlor.hint").defer_async(
+                game_id=live.id, version=version, key=key)
+            end = time.monotonic() + (self.config.hint_budget or 2.0) + 30
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ready.wait(), timeout=1.0)
+                payload = await asyncio.to_thread(self.games.store.take_answer, key)
+                if payload is not None:
+                    return jobs.read_hint(payload)
+                if time.monotonic() > end:
+                    raise ComputerAway("no worker answered the hint in time; try again in a "
+                                       "moment")
+                ready.clear()
+        finally:
+            self._answers.pop(key, None)
+
+
+class ComputerAway(GameError):
+    """No worker answered in time (none runs, or all are busy)."""
+
+    status, code = 503, "unavailable"
+
+
+__all__ = ["ComputerAway", "QueueConductor"]

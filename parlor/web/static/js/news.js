@@ -1,0 +1,62 @@
+// What just happened, said on screen and to screen readers: every event since the last look
+// (the computer's plays included), a summary of each combat, the result in plain words, and
+// optional sounds. The sentences are the server's (parlor's presentation), shown as they come.
+import { pref } from "./prefs.js";
+import { esc, richText } from "./text.js";
+
+const newsEl = document.getElementById("news");
+const combatEl = document.getElementById("combat");
+const COMBAT = new Set(["damage", "eliminate", "bonus", "life", "burn", "expel"]);
+const QUIET = new Set(["untax", "draw", "reshuffle"]);
+
+export function outcomeWords(snap) {
+  const w = snap.view.winner;
+  if (w === null || w === undefined) return "A draw";
+  return w === snap.you ? "You won" : "You lost";
+}
+
+// The events of one update, newest last, in a live region (role=log): nothing is missed when
+// the computer makes several plays at once.
+export function announce(entries, { fromAction = false } = {}) {
+  if (!newsEl) return;
+  const shown = entries.filter((e) => !QUIET.has(e.kind)).slice(-6);
+  if (!shown.length) return;
+  newsEl.innerHTML = shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("");
+  newsEl.hidden = false;
+  if (!fromAction) beep(entries.some((e) => e.kind === "life" || e.kind === "eliminate") ? 330 : 660);
+}
+
+// After a combat resolves: who dealt what to whom, who was eliminated, the Domain step, and each
+// Rlr's life before and after.
+export function combatSummary(entries, before, after, names = null) {
+  if (!combatEl) return;
+  const lines = entries.filter((e) => COMBAT.has(e.kind));
+  const resolved = before.view.combat && !after.view.combat;
+  if (!lines.length || (!resolved && !lines.some((e) => e.kind === "life" || e.kind === "eliminate"))) return;
+  const you = after.you;
+  const lifeLine = [you, 1 - you].map((p) => {
+    const a = before.view.sides[p].life;
+    const b = after.view.sides[p].life;
+    const who = names ? `${names[p]}'s life` : (p === you ? "Your life" : "The computer's life");
+    return `${who}: ${a} → ${b}${a === b ? " (unchanged)" : ""}`;
+  }).join("; ");
+  combatEl.innerHTML = `<h2 class="combat-title" id="combat-title">Combat</h2><ul>${lines.map((e) => `<li>${richText(e.text)}</li>`).join("")}</ul>` +
+    `<p class="life-change">${esc(lifeLine)}.</p><button type="button" class="btn small" data-act="close-combat">Close</button>`;
+  combatEl.hidden = false;
+}
+
+let audio = null;
+function beep(freq) {
+  if (pref("sounds") !== "1") return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch (e) { /* no audio device: silence */ }
+}

@@ -1,0 +1,82 @@
+"""``parlor worker``: runs the computer's moves and hints of a PostgreSQL deployment.
+
+    parlor worker [--db URL] [--concurrency N]
+
+Any number of workers, on any machines, may serve one database; each takes jobs from the
+queue ``computer`` (:mod:`parlor.web.jobs`). Settings: ``PARLOR_DATABASE_URL``,
+``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_PACE`` as for the servers, and
+``PARLOR_WORKER_CONCURRENCY``, ``PARLOR_WORKER_HEARTBEAT``, ``PARLOR_WORKER_STALLED``
+(docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from dataclasses import replace
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``parlor worker`` on the subparsers of the ``parlor`` command."""
+    p = sub.add_parser("worker", help="run the computer's jobs of a PostgreSQL deployment",
+                       description="Run the computer's moves and hints from the work queue "
+                                   "of a PostgreSQL deployment (docs/deploy.md).")
+    add_arguments(p)
+    p.set_defaults(func=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="the games database, postgresql://... (default: "
+                             "PARLOR_DATABASE_URL)")
+    parser.add_argument("--concurrency", type=int, default=None, metavar="N",
+                        help="jobs at once (default 32: most of a job is the readable pace)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from parlor.store import GameStore
+    from parlor.web import jobs
+    from parlor.web.config import WebConfig
+    from parlor.web.games import Games
+
+    config = WebConfig.from_env()
+    if args.db:
+        config = replace(config, database_url=args.db)
+    if not config.database_url.startswith(("postgresql", "postgres:")):
+        print("parlor worker: the work queue needs PostgreSQL (--db postgresql://...); with "
+              "SQLite the server thinks in its own processes", file=sys.stderr)
+        return 2
+    settings = jobs.WorkerSettings.from_env()
+    if args.concurrency is not None:
+        settings = replace(settings, concurrency=max(1, args.concurrency))
+    logging.basicConfig(level=os.environ.get("PARLOR_LOG_LEVEL", "INFO").upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    store = GameStore(config.database_url)
+    jobs.install(Games(store, config.max_cached), config)
+
+    async def main() -> None:
+        with jobs.connect(config.database_url, config.queue_pool) as app:
+            async with app.open_async():
+                print(f"parlor worker {os.getpid()}: jobs of {store.engine.url.database}",
+                      flush=True)
+                await jobs.run_worker(app, settings)
+
+    try:
+        asyncio.run(main())
+    finally:
+        store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="parlor worker", description="Run the computer's jobs.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The games store on SQLite and PostgreSQL: migrations (an old ``parlor.db`` upgrades in
+place), one accepted action per version however many processes race for it, and the
+``NOTIFY`` that tells other servers of each commit."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from parlor.store import CHANNEL, GameRow, GameStore, StoreConflict, libpq_url
+from parlor.store.db import metadata
+from parlor.store.migrate import HEAD, current
+
+
+def row(gid: str = "g1") -> GameRow:
+    return GameRow(gid, "play", 0, "random", 7, "max_turns=200", 1.0)
+
+
+def test_an_old_parlor_db_upgrades_in_place(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'parlor.db'}"
+    engine = sa.create_engine(url)
+    old = sa.MetaData()  # the schema before migrations: create_all of games and actions
+    sa.Table("games", old, *(sa.Column(c.name, c.type, primary_key=c.primary_key)
+                             for c in metadata.tables["games"].columns
+                             if c.name != "deal"))  # the deal key came later (0005)
+    metadata.tables["actions"].to_metadata(old)
+    old.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO games VALUES ('g1', 'play', 'h', 0, 'random', 7, "
+                             "'max_turns=200', 1, 2, 1, 1, 'live', '', 'You against random')"))
+        conn.execute(sa.text("INSERT INTO actions VALUES ('g1', 0, 'keep 9D', 2)"))
+    engine.dispose()
+    store = GameStore(url)
+    assert current(store.engine) == HEAD
+    got = store.load("g1")
+    assert got is not None and got.actions == ["keep 9D"] and got.row.version == 1
+    store.append("g1", 1, "keep 3S", turn=1, status="live", result="")
+    store.close()
+    again = GameStore(url)  # a second start migrates nothing
+    assert again.load("g1").actions == ["keep 9D", "keep 3S"]  # type: ignore[union-attr]
+    assert "deal" in {c["name"] for c in sa.inspect(again.engine).get_columns("games")}
+    again.close()
+
+
+def test_a_new_database_is_at_the_newest_schema(db_url: str) -> None:
+    store = GameStore(db_url)
+    assert current(store.engine) == HEAD
+    assert {"games", "actions", "answers", "tournaments", "tournament_steps",
+            "tournament_games"} <= set(sa.inspect(store.engine).get_table_names())
+    store.close()
+
+
+def test_of_racing_writers_exactly_one_commits_each_version(db_url: str) -> None:
+    """The guarantee behind "two servers never both accept one move"."""
+    stores = [GameStore(db_url) for _ in range(2)]  # as two server processes would
+    stores[0].insert(row(), "h")
+    wins: list[int] = []
+    conflicts: list[int] = []
+    start = threading.Barrier(10)
+
+    def write(i: int) -> None:
+        start.wait()
+        try:
+            stores[i % 2].append("g1", 0, f"keep {i}C", turn=1, status="live", result="")
+            wins.append(i)
+        except StoreConflict:
+            conflicts.append(i)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(wins) == 1 and len(conflicts) == 9
+    got = stores[1].load("g1")
+    assert got is not None and got.actions == [f"keep {wins[0]}C"] and got.row.version == 1
+    for s in stores:
+        s.close()
+
+
+def test_since_reads_the_row_and_the_new_actions_together(db_url: str) -> None:
+    store = GameStore(db_url)
+    store.insert(row(), "h", ["keep 9D", "keep 3S"])
+    store.append("g1", 2, "trim 4H", turn=1, status="live", result="")
+    found = store.since("g1", 1)
+    assert found is not None
+    assert found[0].version == 3 and found[1] == ["keep 3S", "trim 4H"]
+    assert store.version("g1") == 3 and store.version("nope") is None
+    store.close()
+
+
+def test_each_commit_is_announced_to_listeners(pg_url: str) -> None:
+    store = GameStore(pg_url)
+    store.insert(row(), "h")
+    with psycopg.connect(libpq_url(pg_url), autocommit=True) as conn:
+        conn.execute(f"LISTEN {CHANNEL}")
+        store.append("g1", 0, "keep 9D", turn=1, status="live", result="")
+        with pytest.raises(StoreConflict):  # a refused write announces nothing
+            store.append("g1", 0, "keep 3S", turn=1, status="live", result="")
+        heard = [n.payload for n in conn.notifies(timeout=2.0)]
+    assert heard == ["g1 1"]
+    store.close()
