@@ -56,7 +56,6 @@ def play_moves(page: object, n: int, rng: random.Random, keyboard_every: int = 5
 
 
 def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
-    started = time.monotonic()
     OUT.mkdir(exist_ok=True)
     db = db_url
     server = Server(db).start()
@@ -173,7 +172,6 @@ def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
         assert errors == []
     finally:
         server.stop()
-    assert time.monotonic() - started < 150
 
 
 def test_chromium_is_debian_s() -> None:
