@@ -631,7 +631,7 @@ class Games:
         log sentences, no legal actions."""
         with live.lock:
             s = live.state
-            return {
+            snap: dict[str, Any] = {
                 "id": live.id,
                 "kind": live.row.kind,
                 "version": live.row.version,
@@ -640,12 +640,14 @@ class Games:
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
-                "seed": live.row.seed if s.is_over else None,
                 "view": view_payload(table_view(s, SPECTATOR)),
                 "log": _log_entries(s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
                 "result_text": prose(s.result, None) if s.result else None,
             }
+            if s.is_over:  # the deal stays secret, even its key's absence, until the end
+                snap["seed"] = seed_json(seed_of(live.row))
+            return snap
 
     # -- acting --------------------------------------------------------------------------------
 
