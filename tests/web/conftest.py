@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 from parlor.web.app import create_app
 
 from .helpers import config_for
+from .ui import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture
@@ -24,3 +26,15 @@ def client(db_url: str) -> Iterator[TestClient]:
 def db_path(tmp_path: Path) -> Path:
     """A SQLite file, for the tests about the file itself (deleted, corrupted)."""
     return tmp_path / "games.db"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, one per browser test module (``make test``
+    installs it; never a browser of Playwright's own)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -8,14 +8,12 @@ import random
 import re
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .ui import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     Server,
     act_through_ui,
@@ -30,13 +28,6 @@ if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run ma
     pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def play_moves(page: object, n: int, rng: random.Random, keyboard_every: int = 5) -> dict:

@@ -5,12 +5,11 @@ its own contest on the usual table to its end, and sees the standings and the re
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .ui import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, act_through_ui, choose, wait_for_decision
+from .ui import CHROMIUM, ROOT, Server, act_through_ui, choose, wait_for_decision
 
 OUT = ROOT / "test-output"
 
@@ -18,13 +17,6 @@ if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run ma
     pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_a_tournament_in_the_browser(browser: object, tmp_path: Path) -> None:

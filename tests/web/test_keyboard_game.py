@@ -6,13 +6,12 @@ on the page body when a decision is yours."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .ui import CHROMIUM, CHROMIUM_ARGS, ROOT, SHOWCASE, Server, kind_of, showcase_choice
+from .ui import CHROMIUM, ROOT, SHOWCASE, Server, kind_of, showcase_choice
 
 OUT = ROOT / "test-output"
 SEED, LEVEL, TURNS = 79, "novice", 60  # a deal where all of SHOWCASE arise (searched)
@@ -27,13 +26,6 @@ _MICE = """() => { window.__mice = 0;
   for (const t of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'mousemove', 'wheel'])
     document.addEventListener(t, () => { window.__mice++; }, true); }"""
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def decision(page: Any) -> dict[str, Any]:

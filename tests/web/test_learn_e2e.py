@@ -11,7 +11,7 @@ import pytest
 
 from parlor.learn.lessons import load_all
 
-from .ui import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, act_through_ui, wait_for_decision
+from .ui import CHROMIUM, ROOT, Server, act_through_ui, wait_for_decision
 
 OUT = ROOT / "test-output"
 
@@ -20,13 +20,6 @@ if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run ma
 sync_api = pytest.importorskip("playwright.sync_api")
 LESSONS = {x.id: x for x in load_all()}
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .ui import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, kind_of, showcase_choice
+from .ui import CHROMIUM, ROOT, Server, kind_of, showcase_choice
 
 OUT = ROOT / "test-output"
 
@@ -97,13 +97,6 @@ class Site:
         self.ctx.close()
         self.server.stop()
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
