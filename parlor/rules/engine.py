@@ -66,6 +66,7 @@ from parlor.rules.state import (
     card_text,
 )
 from parlor.rules.table import draw_one, emit, leave_play, rlr
+from parlor.rules.trail import Step, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
 
@@ -82,6 +83,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
         rng = random.Random(None) if seed is None else deal_stream(seed)
     s = State(settings)
     s.seed = seed
+    s.trail = []
     for p in (0, 1):
         cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
         rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
@@ -152,12 +154,17 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
     who = s.actor if player is None else player
     if action.verb == "resign":
         who = who if action.target == NONE else action.target
+        if s.trail is not None:
+            s.trail.append(Step(who, s.turn, int(s.phase), s.lnd_played, (0, 0, 0, 0),
+                                Action("resign", NONE, who)))
         _resign(s, who)
         s.history.append(Action("resign", NONE, who))
         return s
     if who != s.actor:
         raise WrongTurnError(f"R7: it is {rlr(s.actor)}'s decision, not {rlr(who)}'s")
     check(s, action)
+    if s.trail is not None:
+        record(s, action)
     s.history.append(action)
     _dispatch(s, action)
     _advance(s)
@@ -194,6 +201,7 @@ def step(s: State) -> bool:
     legal = _legal(s)
     if len(legal) != 1:
         return False
+    record(s, legal[0])
     _dispatch(s, legal[0])
     s.history.append(legal[0])
     return True
@@ -217,6 +225,8 @@ def _advance(s: State) -> None:
         legal = _legal(s)
         if len(legal) != 1:
             return
+        if s.trail is not None:
+            record(s, legal[0])  # a forced pass says the Hand held nothing payable
         _dispatch(s, legal[0])
 
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 import enum
 from array import array
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
 from parlor.rules.events import Event
 from parlor.rules.seeds import Seed
+
+if TYPE_CHECKING:
+    from parlor.rules.trail import Step
 
 N_CARDS = 104
 START_LIFE = 20
@@ -175,6 +179,7 @@ class State:
         "taxed",
         "terminal",
         "tgh_mod",
+        "trail",
         "turn",
         "winner",
     )
@@ -217,6 +222,8 @@ class State:
         self.result = ""
         self.log: list[Event] | None = []
         self.history: list[object] = []
+        #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
+        self.trail: list[Step] | None = None
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------
@@ -268,6 +275,7 @@ class State:
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history[:]
+        s.trail = None if self.trail is None else self.trail[:]
         s._legal = self._legal
         return s
 

@@ -28,6 +28,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import entity_text
+from parlor.rules.trail import PublicStep, public_step
 
 #: The viewer of :func:`view` who plays neither side: a spectator sees both sides as an
 #: opponent does (no Hand, no Draw order, no drawn cards) and the public log sentences (R30).
@@ -107,12 +108,17 @@ class View:
     log: tuple[str, ...] = field(default=(), compare=False)
     #: Aligned with ``log``: the comparison behind each ranking decision (None elsewhere).
     log_why: tuple[Comparison | None, ...] = field(default=(), compare=False)
+    #: The public trail of the game so far (parlor.rules.trail), as this viewer may see it:
+    #: every Rlr's decisions, the cards hidden from the viewer left out. Empty for a
+    #: position set up from text. For the computer opponents; not sent to browsers.
+    trail: tuple[PublicStep, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
         from dataclasses import asdict
 
         d = asdict(self)
+        del d["trail"]  # the agents' reading; a browser has the log
         d["settings"] = str(self.settings)
         return d
 
@@ -197,6 +203,7 @@ def view(s: State, player: int, log: bool = True) -> View:
         result=s.result,
         log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
         log_why=tuple(e.why for e in s.log or ()) if log else (),
+        trail=tuple(public_step(st, player) for st in s.trail) if s.trail else (),
     )
 
 

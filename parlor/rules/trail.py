@@ -1,0 +1,89 @@
+"""The public trail: who decided what, and with how much mnr at hand (107, R30).
+
+A game dealt by :func:`~parlor.rules.engine.new_game` records one :class:`Step` per applied
+action, taken *before* the action: the deciding Rlr, the turn and phase, whether P had
+played its Lnd (603), the mnr the decider could reach (its pool and untaxed Lnds, 601-602:
+all public, 107) and the action itself. A Rlr's view carries the trail with the cards
+hidden from it written out (``keep``, ``trim`` and ``redraw`` of the other Rlr name no
+card, 305, 309.1, 310), so that a computer opponent can read the other side's decisions
+from its view alone: matches build views without the log, and the web builds a new agent
+for every decision, so an agent cannot rely on remembering them.
+
+Search determinizations and positions set up from text record no trail (``State.trail`` is
+None): recording costs time, and only real games need it.
+
+    >>> from parlor.rules.engine import apply, legal_actions, new_game
+    >>> s = new_game(7)
+    >>> keep = next(a for a in legal_actions(s) if a.verb == "keep")
+    >>> _ = apply(s, keep)
+    >>> s.trail[-1].action == keep, public_step(s.trail[-1], 1 - s.trail[-1].rlr).action
+    (True, 'keep')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from parlor.rules.actions import Action
+from parlor.rules.state import C_SUIT, WINDOW1, WINDOW2, State
+
+#: Verbs whose card goes face down (or stays hidden): only the decider sees which one.
+HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
+
+
+class Step(NamedTuple):
+    """One applied action and the public circumstances of its decision."""
+
+    rlr: int  # 0/1, the Rlr who decided
+    turn: int
+    phase: int  # a Phase value
+    lnd_played: bool
+    mnr: tuple[int, int, int, int]  # pool + untaxed Lnds by the suit they give, per suit
+    action: Action
+
+
+class PublicStep(NamedTuple):
+    """A :class:`Step` as one viewer may see it: the action as text, hidden cards left out."""
+
+    rlr: int
+    turn: int
+    phase: int
+    lnd_played: bool
+    mnr: tuple[int, int, int, int]
+    action: str
+
+
+def reachable_mnr(s: State, p: int) -> tuple[int, int, int, int]:
+    """``p``'s pool plus one point per untaxed Lnd in its Home, of the Lnd's base suit or of
+    the trump suit when the Lnd carries a trump Enh (601-602)."""
+    m = list(s.pool[p])
+    trump = s.trump
+    for lnd in s.home[p]:
+        if s.taxed[lnd] != -1:
+            continue
+        suit = C_SUIT[lnd]
+        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
+            suit = trump
+        m[suit] += 1
+    return (m[0], m[1], m[2], m[3])
+
+
+def record(s: State, action: Action) -> None:
+    """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in)."""
+    trail = s.trail
+    if trail is None:
+        return
+    p = s.actor
+    windows = s.phase is WINDOW1 or s.phase is WINDOW2
+    mnr = reachable_mnr(s, p) if windows else (0, 0, 0, 0)
+    trail.append(Step(p, s.turn, int(s.phase), s.lnd_played, mnr, action))
+
+
+def public_step(step: Step, viewer: int) -> PublicStep:
+    """``step`` as ``viewer`` sees it (any viewer but the decider sees no hidden card)."""
+    a = step.action
+    text = a.verb if a.verb in HIDDEN_VERBS and viewer != step.rlr else str(a)
+    return PublicStep(step.rlr, step.turn, step.phase, step.lnd_played, step.mnr, text)
+
+
+__all__ = ["HIDDEN_VERBS", "PublicStep", "Step", "public_step", "reachable_mnr", "record"]
