@@ -31,6 +31,12 @@ it is not a level.
     'expert@iters=800'
     >>> make_agent("expert@iters=800", 1).max_iterations
     800
+    >>> agent_spec("expert@Sampler=belief, iters=200")
+    'expert@iters=200,sampler=belief'
+
+A spec may also choose the searching agent's determinization sampler, ``sampler=uniform``
+(every hidden card equally likely) or ``sampler=belief`` (weighted by what the opponent did,
+:mod:`parlor.ai.belief`), so the two can be measured against each other.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from collections.abc import Callable
 from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
 from parlor.ai.reference import reference_expert
-from parlor.ai.search import SearchAgent
+from parlor.ai.search import SAMPLERS, SearchAgent
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
@@ -78,37 +84,58 @@ def level_name(level: int | str) -> str:
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
     """The agent's name and iteration budget (None: its time budget) of a spec such as
     ``"expert"``, ``5`` or ``"expert@iters=800"``; ValueError for anything else."""
+    name, iters, _ = parse_options(spec)
+    return name, iters
+
+
+def parse_options(spec: int | str) -> tuple[str, int | None, str | None]:
+    """The agent's name, iteration budget and determinization sampler (None: its own) of a
+    spec; options follow ``@``, separated by commas: ``expert@iters=800,sampler=belief``."""
     text = str(spec).strip().lower()
-    base, sep, option = text.partition("@")
+    base, sep, options = text.partition("@")
     name = base.strip() if base.strip() in REFERENCE_NAMES else level_name(base)
     if not sep:
-        return name, None
-    key, eq, value = option.partition("=")
-    if key.strip() != "iters" or not eq or not value.strip().isdigit() or int(value) < 1:
-        raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1)")
+        return name, None, None
+    iters: int | None = None
+    sampler: str | None = None
+    for option in options.split(","):
+        key, eq, value = (x.strip() for x in option.partition("="))
+        if key == "iters" and eq and value.isdigit() and int(value) >= 1:
+            iters = int(value)
+        elif key == "sampler" and value in SAMPLERS:
+            sampler = value
+        else:
+            raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1)"
+                             f" and a sampler as sampler={'|'.join(SAMPLERS)}")
     if not isinstance(_FACTORIES[name](0), SearchAgent):
-        raise ValueError(f"{name} does not search, so it takes no iteration budget")
-    return name, int(value)
+        raise ValueError(f"{name} does not search, so it takes no iteration budget or sampler")
+    return name, iters, sampler
 
 
 def agent_spec(spec: int | str) -> str:
     """The canonical text of a spec (``"5@iters=800"`` -> ``"expert@iters=800"``)."""
-    name, iters = parse_spec(spec)
-    return name if iters is None else f"{name}@iters={iters}"
+    name, iters, sampler = parse_options(spec)
+    options = [*([f"iters={iters}"] if iters is not None else []),
+               *([f"sampler={sampler}"] if sampler is not None else [])]
+    return f"{name}@{','.join(options)}" if options else name
 
 
 def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     """An agent for a level (1-5 or novice … expert), a baseline ("random", "greedy"), the
     reference expert ("expert_ref"), or any of these searching a fixed number of iterations
-    per decision ("expert@iters=800": no time limit, fully reproducible for a seed)."""
-    name, iters = parse_spec(level)
+    per decision ("expert@iters=800": no time limit, fully reproducible for a seed) or with
+    another determinization sampler ("expert@sampler=uniform", parlor.ai.belief)."""
+    name, iters, sampler = parse_options(level)
     agent = _FACTORIES[name](seed)
     if iters is not None:
         assert isinstance(agent, SearchAgent)
         agent.max_iterations = iters
         agent.budget = math.inf
+    if sampler is not None:
+        assert isinstance(agent, SearchAgent)
+        agent.sampler = sampler
     return agent
 
 
 __all__ = ["LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "agent_spec", "level_name", "make_agent",
-           "parse_spec"]
+           "parse_options", "parse_spec"]

@@ -46,7 +46,7 @@ def reference_expert(seed: int | None = 0) -> SearchAgent:
     return SearchAgent(seed, budget=0.3 / REFERENCE_SPEEDUP, horizon=2, epsilon=0.1, c=0.7,
                        prior_visits=2.0, root_samples=1, widen=2.0, root="halving",
                        root_width=8, decisive=0.25, look=1, search_keep=False,
-                       settle_root=False, name="expert_ref",
+                       settle_root=False, sampler="uniform", name="expert_ref",
                        weights=REFERENCE_WEIGHTS, policy=REFERENCE_POLICY)
 
 

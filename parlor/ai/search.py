@@ -48,6 +48,7 @@ import time
 from collections.abc import Sequence
 
 from parlor.ai.base import BaseAgent, Choice
+from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
 from parlor.ai.evaluate import DEFAULT, Weights, win_prob
 from parlor.ai.greedy import one_step, settle
@@ -78,6 +79,7 @@ from parlor.rules.state import (
 )
 from parlor.rules.view import View
 
+SAMPLERS = ("uniform", "belief")
 SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
                       ABILITY_P, ABILITY_O})
 PRIOR_SHARE = 0.4
@@ -116,7 +118,9 @@ class SearchAgent(BaseAgent):
     this many turns have started after the root's turn; ``look``: the same for the one-step
     priors (and for the decisions that only look one step ahead); ``search_keep``: search
     keeping a drawn card against Redrawing; ``settle_root``: set aside the root moves of
-    :mod:`parlor.ai.prune`; ``epsilon``: rollout randomness; ``c``: UCB exploration.
+    :mod:`parlor.ai.prune`; ``sampler``: ``"uniform"`` determinizations or ``"belief"``
+    (weighted by the opponent's decisions, :mod:`parlor.ai.belief`); ``epsilon``: rollout
+    randomness; ``c``: UCB exploration.
     """
 
     name = "search"
@@ -126,8 +130,8 @@ class SearchAgent(BaseAgent):
                  c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
                  decisive: float = 0.25, look: int = 1, search_keep: bool = True,
-                 settle_root: bool = True, name: str | None = None, weights: Weights = DEFAULT,
-                 policy: PolicyWeights = PDEFAULT) -> None:
+                 settle_root: bool = True, sampler: str = "uniform", name: str | None = None,
+                 weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT) -> None:
         super().__init__(seed, budget)
         self.weights = weights
         self.policy = policy
@@ -144,6 +148,9 @@ class SearchAgent(BaseAgent):
         self.look = look
         self.search_keep = search_keep
         self.settle_root = settle_root
+        if sampler not in SAMPLERS:
+            raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
+        self.sampler = sampler
         if name:
             self.name = name
         self.last_iterations = 0
@@ -156,7 +163,7 @@ class SearchAgent(BaseAgent):
             return [Choice(legal[0], 0.5, 0)]
         t0 = time.perf_counter()
         limit = self.budget if budget is None else budget
-        det = Determinizer(view, self.rng)
+        det = self.determinizer(view)
         first = det.deal()
         choices = list(legal)
         phase = first.phase
@@ -179,6 +186,14 @@ class SearchAgent(BaseAgent):
                 return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
         ranked = self._search(det, first, choices, t0 + limit)
         return ranked + [Choice(x, 0.0, 0) for x in aside]
+
+    def determinizer(self, view: View) -> Determinizer:
+        """The source of this decision's determinizations: uniform over the hidden cards
+        (``sampler="uniform"``), or weighted by the opponent's decisions (``"belief"``,
+        :mod:`parlor.ai.belief`)."""
+        if self.sampler == "belief":
+            return BeliefDeterminizer(view, self.rng)
+        return Determinizer(view, self.rng)
 
     # -- one-step look (Greedy) ------------------------------------------------------------
 
@@ -359,4 +374,4 @@ class SearchAgent(BaseAgent):
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SearchAgent", "epsilon_action"]
+__all__ = ["SAMPLERS", "SearchAgent", "epsilon_action"]

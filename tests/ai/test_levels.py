@@ -20,11 +20,19 @@ def test_a_spec_names_a_level_and_an_iteration_budget() -> None:
     assert parse_spec("5@iters=800") == ("expert", 800)
     assert agent_spec(" Strong@Iters=40 ") == "strong@iters=40"
     assert agent_spec("expert_ref@iters=800") == "expert_ref@iters=800"
+    assert agent_spec("expert@sampler=belief,iters=80") == "expert@iters=80,sampler=belief"
+
+
+def test_a_spec_chooses_the_determinization_sampler() -> None:
+    agent = make_agent("expert@iters=80,sampler=uniform", 1)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.sampler, agent.max_iterations) == ("uniform", 80)
 
 
 @pytest.mark.parametrize("bad", ["greedy@iters=10", "novice@iters=10", "expert@iters=0",
                                  "expert@time=3", "expert@iters=x", "wizard@iters=5",
-                                 "expert_ref@"])
+                                 "expert_ref@", "expert@sampler=magic",
+                                 "greedy@sampler=belief"])
 def test_a_faulty_spec_is_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_spec(bad)
