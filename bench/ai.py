@@ -73,6 +73,9 @@ from parlor.ai.levels import NAMES, agent_spec, make_agent  # noqa: E402
 from parlor.ai.match import play_game  # noqa: E402
 from parlor.cluster import ray_map  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from perfect import is_perfect, make_perfect, perfect_spec  # noqa: E402
+
 #: Opponents from other libraries (parlor.research, the `research` extra): `os_ismcts` is
 #: OpenSpiel's ISMCTS with random rollouts at the expert's 0.3 s a decision (equal time).
 RESEARCH_NAMES = ("os_ismcts",)
@@ -82,10 +85,14 @@ def agent_name(name: str) -> str:
     """A research opponent's name, or an agent spec of parlor.ai.levels (a level, greedy,
     random, expert_ref, each searching agent also as ``NAME@iters=N``)."""
     key = name.strip().lower()
+    if is_perfect(key):
+        return perfect_spec(key)
     return key if key in RESEARCH_NAMES else agent_spec(name)
 
 
 def build_agent(name: str, seed: int) -> BaseAgent:
+    if is_perfect(name):
+        return make_perfect(name, seed)
     if name in RESEARCH_NAMES:
         from parlor.research.agents import make_research_agent  # needs the research extra
 
@@ -93,7 +100,8 @@ def build_agent(name: str, seed: int) -> BaseAgent:
     return make_agent(name, seed)
 
 
-SEARCHED_PHASES = ("window1", "window2", "attack", "block", "ability_p", "ability_o")
+#: The decisions the expert searches (keep/Redraw too: ``search_keep``, shared/ai-misplays.md B1).
+SEARCHED_PHASES = ("keep", "window1", "window2", "attack", "block", "ability_p", "ability_o")
 
 
 @dataclass
@@ -147,6 +155,16 @@ def pct(xs: list[float], q: float) -> float:
         return float("nan")
     ys = sorted(xs)
     return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (draws count half a win)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def elo_fit(levels: list[str], tallies: dict[tuple[str, str], Tally],
@@ -219,13 +237,13 @@ def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> No
     print(f"{n_games} games in {seconds:.0f} s; mean length {sum(turns) / max(1, len(turns)):.0f}"
           " turns")
     print()
-    print("Pairings (score of the first level; draws count half; 95% interval):")
+    print("Pairings (score of the first level; draws count half; Wilson 95% interval):")
     for (a, b), t in tallies.items():
         rate = t.score / t.games
-        half = 1.96 * math.sqrt(max(rate * (1 - rate), 0.25 / t.games) / t.games)
+        lo, hi = wilson(t.score, t.games)
         losses = t.games - t.wins - t.draws
         print(f"  {a:>12} vs {b:<12} {t.wins:4d}-{losses:<4d} ({t.draws} draws)  "
-              f"{100 * rate:5.1f}%  +-{100 * half:4.1f}")
+              f"{100 * rate:5.1f}%  [{100 * lo:4.1f}-{100 * hi:4.1f}%]")
     print()
     width = max(8, *(len(x) for x in levels)) + 1
     print("Win rate of the row level against the column level:")
@@ -248,7 +266,8 @@ def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> No
     for lv in sorted(levels, key=lambda x: -ratings[x]):
         print(f"  {lv:<{width}} {ratings[lv]:7.0f}")
     print()
-    print("Think time per decision that reached the agent (ms):")
+    print("Think time per decision that reached the agent (ms; searched: keep/Redraw, windows,")
+    print("attacks, blocks, abilities):")
     print(f"  {'level':<{width}} {'n':>7} {'p50':>8} {'p95':>8} {'max':>8} {'mean':>8}   "
           f"{'searched n':>10} {'p50':>8} {'p95':>8}")
     for lv in levels:
@@ -258,6 +277,8 @@ def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> No
         print(f"  {lv:<{width}} {len(xs):7d} {1000 * pct(xs, .5):8.1f} {1000 * pct(xs, .95):8.1f}"
               f" {1000 * max(xs, default=float('nan')):8.1f} {mean:8.1f}   {len(ss):10d}"
               f" {1000 * pct(ss, .5):8.1f} {1000 * pct(ss, .95):8.1f}")
+    print()
+    print(f"Load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from parlor.rules.actions import Action
+from parlor.rules.state import State
 from parlor.rules.view import View
 
 
@@ -48,4 +49,16 @@ class Agent(Protocol):
         ...
 
 
-__all__ = ["Agent", "Choice"]
+@runtime_checkable
+class SeesState(Protocol):
+    """A benchmark agent that the match runner (:func:`parlor.ai.match.play_game`) hands the
+    true state instead of a view: the perfect-information search of bench/perfect.py, the
+    yardstick of how much the hidden cards are worth. No player ever meets one: the web and
+    the terminal build agents from :mod:`parlor.ai.levels`, which has none."""
+
+    def act_on_state(self, s: State, legal: Sequence[Action]) -> Action:
+        """The action to play in ``s`` (a copy of the true state)."""
+        ...
+
+
+__all__ = ["Agent", "Choice", "SeesState"]

@@ -34,7 +34,7 @@ import random
 from parlor.ai.determinize import Determinizer
 from parlor.rules.actions import Action
 from parlor.rules.cards import COST, KIND, Kind
-from parlor.rules.state import WINDOW1, WINDOW2, State
+from parlor.rules.state import WINDOW1, WINDOW2
 from parlor.rules.view import View
 
 PASS_CRE = 0.35  # a pass while holding a Cre the reachable mnr pays for
@@ -117,7 +117,9 @@ def clues(view: View) -> list[Clue]:
 
 class BeliefDeterminizer(Determinizer):
     """Determinizations of ``view`` with the opponent's Hand drawn from the :class:`Belief`:
-    ``candidates`` uniform deals, one kept with probability proportional to its likelihood.
+    ``candidates`` uniform Hands from its hidden cards, one kept with probability
+    proportional to its likelihood (sampling-importance-resampling), the rest of the hidden
+    cards in a uniform order.
     ``weights`` holds the likelihoods of the candidates of the last deal (for tests)."""
 
     def __init__(self, view: View, rng: random.Random, candidates: int = CANDIDATES) -> None:
@@ -126,19 +128,24 @@ class BeliefDeterminizer(Determinizer):
         self.candidates = candidates
         self.weights: list[float] = []
 
-    def deal(self) -> State:
+    def order_hidden(self, pool: list[int], hand_size: int) -> list[int]:
         if not self.belief.clues:
-            return super().deal()
-        o = self.belief.opponent
-        deals = [Determinizer.deal(self) for _ in range(self.candidates)]
-        ws = [self.belief.likelihood(d.hand[o]) for d in deals]
+            return super().order_hidden(pool, hand_size)
+        rng = self.rng
+        hands = [rng.sample(pool, hand_size) for _ in range(self.candidates)]
+        ws = [self.belief.likelihood(hand) for hand in hands]
         self.weights = ws
-        x = self.rng.random() * sum(ws)
-        for d, w in zip(deals, ws, strict=True):
+        x = rng.random() * sum(ws)
+        chosen = hands[-1]
+        for hand, w in zip(hands, ws, strict=True):
             x -= w
             if x < 0:
-                return d
-        return deals[-1]
+                chosen = hand
+                break
+        taken = set(chosen)
+        rest = [c for c in pool if c not in taken]
+        rng.shuffle(rest)
+        return chosen + rest
 
 
 __all__ = ["CANDIDATES", "PASS_CRE", "PASS_LND", "Belief", "BeliefDeterminizer", "Clue",

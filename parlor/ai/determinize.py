@@ -50,7 +50,7 @@ class Determinizer:
             pool += s.drawn
         if self._closed:
             pool += s.discard[o]
-        rng.shuffle(pool)
+        pool = self.order_hidden(pool, len(s.hand[o]))
         i = len(s.hand[o])
         s.hand[o] = pool[:i]
         if self._opp_drawn:
@@ -66,6 +66,12 @@ class Determinizer:
             i = j
         s.draw[o] = pool[i:]
         return s
+
+    def order_hidden(self, pool: list[int], hand_size: int) -> list[int]:
+        """The opponent's hidden cards in a random order: the first ``hand_size`` become its
+        Hand (uniform here; :class:`~parlor.ai.belief.BeliefDeterminizer` weighs them)."""
+        self.rng.shuffle(pool)
+        return pool
 
 
 __all__ = ["Determinizer"]

@@ -31,8 +31,8 @@ it is not a level.
     'expert@iters=800'
     >>> make_agent("expert@iters=800", 1).max_iterations
     800
-    >>> agent_spec("expert@Sampler=belief, iters=200")
-    'expert@iters=200,sampler=belief'
+    >>> agent_spec("expert@Sampler=belief@iters=200")
+    'expert@iters=200@sampler=belief'
 
 A spec may also choose the searching agent's determinization sampler, ``sampler=uniform``
 (every hidden card equally likely) or ``sampler=belief`` (weighted by what the opponent did,
@@ -90,15 +90,16 @@ def parse_spec(spec: int | str) -> tuple[str, int | None]:
 
 def parse_options(spec: int | str) -> tuple[str, int | None, str | None]:
     """The agent's name, iteration budget and determinization sampler (None: its own) of a
-    spec; options follow ``@``, separated by commas: ``expert@iters=800,sampler=belief``."""
+    spec; each option follows an ``@``: ``expert@iters=800@sampler=belief`` (bench/ai.py
+    separates pairings with commas)."""
     text = str(spec).strip().lower()
-    base, sep, options = text.partition("@")
+    base, *options = text.split("@")
     name = base.strip() if base.strip() in REFERENCE_NAMES else level_name(base)
-    if not sep:
+    if not options:
         return name, None, None
     iters: int | None = None
     sampler: str | None = None
-    for option in options.split(","):
+    for option in options:
         key, eq, value = (x.strip() for x in option.partition("="))
         if key == "iters" and eq and value.isdigit() and int(value) >= 1:
             iters = int(value)
@@ -117,7 +118,7 @@ def agent_spec(spec: int | str) -> str:
     name, iters, sampler = parse_options(spec)
     options = [*([f"iters={iters}"] if iters is not None else []),
                *([f"sampler={sampler}"] if sampler is not None else [])]
-    return f"{name}@{','.join(options)}" if options else name
+    return "@".join([name, *options])
 
 
 def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:

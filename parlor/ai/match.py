@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from parlor.ai.agent import SeesState
 from parlor.ai.base import Agent
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -34,7 +35,9 @@ def play_game(agents: Sequence[Agent], seed: int, settings: Settings | None = No
     """Play one game between ``agents[0]`` (Rlr 1) and ``agents[1]`` (Rlr 2).
 
     Every decision with more than one legal action goes to the agent to act, with its own
-    view and its own budget; single choices are applied by the engine (``settings.auto``).
+    view and its own budget (a benchmark agent that :class:`~parlor.ai.agent.SeesState` gets
+    a copy of the true state instead); single choices are applied by the engine
+    (``settings.auto``).
     Raises IllegalAgentAction if an agent answers with an action that is not legal."""
     if state is None:
         s = new_game(seed, settings)
@@ -48,10 +51,16 @@ def play_game(agents: Sequence[Agent], seed: int, settings: Settings | None = No
         legal = legal_actions(s)
         p = s.actor
         agent = agents[p]
-        v = view(s, p, log=False)
         phase = s.phase.name.lower()
-        t0 = time.perf_counter()
-        a: Action = agent.act(v, list(legal), agent.budget)
+        a: Action
+        if isinstance(agent, SeesState):
+            truth = s.clone()
+            t0 = time.perf_counter()
+            a = agent.act_on_state(truth, list(legal))
+        else:
+            v = view(s, p, log=False)
+            t0 = time.perf_counter()
+            a = agent.act(v, list(legal), agent.budget)
         dt = time.perf_counter() - t0
         if a not in legal:
             raise IllegalAgentAction(f"{agent!r} played {a} at {phase}; legal: "

@@ -134,7 +134,7 @@ def test_the_trail_is_not_recorded_in_determinizations() -> None:
 
 
 def test_a_belief_sampling_expert_plays_a_legal_game() -> None:
-    agents = [make_agent("expert@iters=16,sampler=belief", 1), make_agent("greedy", 2)]
+    agents = [make_agent("expert@iters=16@sampler=belief", 1), make_agent("greedy", 2)]
     r = play_game(agents, seed=770004, settings=Settings(max_turns=24))
     assert r.decisions[0] > 0
 

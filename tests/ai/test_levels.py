@@ -20,11 +20,11 @@ def test_a_spec_names_a_level_and_an_iteration_budget() -> None:
     assert parse_spec("5@iters=800") == ("expert", 800)
     assert agent_spec(" Strong@Iters=40 ") == "strong@iters=40"
     assert agent_spec("expert_ref@iters=800") == "expert_ref@iters=800"
-    assert agent_spec("expert@sampler=belief,iters=80") == "expert@iters=80,sampler=belief"
+    assert agent_spec("expert@sampler=belief@iters=80") == "expert@iters=80@sampler=belief"
 
 
 def test_a_spec_chooses_the_determinization_sampler() -> None:
-    agent = make_agent("expert@iters=80,sampler=uniform", 1)
+    agent = make_agent("expert@iters=80@sampler=uniform", 1)
     assert isinstance(agent, SearchAgent)
     assert (agent.sampler, agent.max_iterations) == ("uniform", 80)
 

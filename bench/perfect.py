@@ -1,0 +1,105 @@
+"""A perfect-information search: the expert's search over the true state (issue 17).
+
+Issue 17 measures the expert against "a perfect-information search with the same budget":
+the same :class:`~parlor.ai.search.SearchAgent`, every setting as the expert's, whose every
+iteration starts from a copy of the *true* state instead of a determinization of its view.
+It sees the opponent's Hand, both Draw piles' order and the reshuffle seed, so the gap
+between it and the expert is what the hidden cards are worth to the search.
+
+It lives in bench/, outside the package: the match runner hands it the true state
+(:class:`~parlor.ai.agent.SeesState`, :func:`~parlor.ai.match.play_game`), and neither the web
+nor the terminal can build one (their agents come from :mod:`parlor.ai.levels`). Asked to
+act from a view alone it raises: it never quietly plays as something else.
+
+Specs for bench/ai.py: ``perfect`` (the expert's time budget) or ``perfect@iters=N``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from parlor.ai.determinize import Determinizer
+from parlor.ai.levels import make_agent
+from parlor.ai.search import SearchAgent
+from parlor.rules.actions import Action
+from parlor.rules.state import State
+from parlor.rules.view import View, view
+
+NAME = "perfect"
+
+
+class TrueState(Determinizer):
+    """'Determinizations' that are all the true state."""
+
+    def __init__(self, s: State, me: int, rng: random.Random) -> None:  # no super(): no view
+        self.rng = rng
+        self.me = me
+        self.base = s.clone()
+        self.base.log = None
+        self.base.trail = None
+
+    def deal(self) -> State:
+        s = self.base.clone()
+        s._legal = None
+        return s
+
+
+class PerfectInformationSearch(SearchAgent):
+    """The expert's search over the true state (a benchmark opponent, bench/ only)."""
+
+    def __init__(self, expert: SearchAgent) -> None:
+        super().__init__(expert.seed, budget=expert.budget,
+                         max_iterations=expert.max_iterations, horizon=expert.horizon,
+                         epsilon=expert.epsilon, c=expert.c, prior_visits=expert.prior_visits,
+                         root_samples=expert.root_samples, widen=expert.widen, root=expert.root,
+                         root_width=expert.root_width, decisive=expert.decisive,
+                         look=expert.look, search_keep=expert.search_keep,
+                         settle_root=expert.settle_root, name=NAME, weights=expert.weights,
+                         policy=expert.policy)
+        self._truth: State | None = None
+
+    def act_on_state(self, s: State, legal: Sequence[Action]) -> Action:
+        self._truth = s
+        try:
+            return self.act(view(s, s.actor, log=False), legal, self.budget)
+        finally:
+            self._truth = None
+
+    def determinizer(self, v: View) -> Determinizer:
+        if self._truth is None:
+            raise RuntimeError("the perfect-information search plays only from the true state "
+                               "(play_game hands it one); it has no view-only play")
+        return TrueState(self._truth, v.player, self.rng)
+
+
+def is_perfect(spec: str) -> bool:
+    return spec.strip().lower().partition("@")[0].strip() == NAME
+
+
+def perfect_spec(spec: str) -> str:
+    """The canonical text of ``perfect`` or ``perfect@iters=N``."""
+    _, sep, options = spec.strip().lower().partition("@")
+    if not sep:
+        return NAME
+    if "sampler" in options:
+        raise ValueError(f"{spec!r}: the perfect-information search samples nothing")
+    expert = make_agent(f"expert@{options}", 0)
+    assert isinstance(expert, SearchAgent)
+    return f"{NAME}@iters={expert.max_iterations}"
+
+
+def make_perfect(spec: str, seed: int) -> PerfectInformationSearch:
+    """The perfect-information search with the expert's settings and budget (the expert's
+    time, or ``@iters=N`` like ``expert@iters=N``)."""
+    _, sep, options = perfect_spec(spec).partition("@")
+    expert = make_agent(f"expert@{options}" if sep else "expert", seed)
+    assert isinstance(expert, SearchAgent)
+    agent = PerfectInformationSearch(expert)
+    assert math.isinf(agent.budget) == (agent.max_iterations is not None)
+    return agent
+
+
+__all__ = ["NAME", "PerfectInformationSearch", "TrueState", "is_perfect", "make_perfect",
+           "perfect_spec"]
