@@ -63,3 +63,24 @@ def test_b3_601_604_spends_no_search_on_an_enh_that_cannot_help_on_a_lnd() -> No
     ref = decisions("b3_dead_enh.txt", "expert_ref@iters=120", range(11))
     assert any(str(c.action) == "play 4D on 1:9D" and c.visits > 0
                for choices in ref for c in choices[:3])
+
+
+def test_711_503_never_carries_a_point_that_burns_its_last_life() -> None:
+    """The Carry that burns its own life (shared/ai-misplays.md, seed 773003): at 1 life with
+    nothing in Hand the point could pay for, a Carry's point burns (503 as P at the next Turn
+    Cycle, 504 as O at its own turn) and takes the expert to 0, where any attack that gets
+    through ends the game (1201), while the taxed Queen can no longer block (302.1)."""
+    for position in ("c1_carry_burns_last_life_as_p.txt", "c2_carry_burns_last_life_as_o.txt"):
+        for spec in ("expert@iters=40", "expert@iters=400"):
+            for choices in decisions(position, spec):
+                assert choices[0].action.verb != "carry", (position, spec)
+                assert any(c.action.verb == "carry" for c in choices)  # offered, declined
+
+
+def test_711_504_never_carries_as_o_for_a_point_that_only_burns() -> None:
+    """As O at 12 life, with nothing in either Hand that the point could pay for: the Carry
+    only burns a life point at the expert's next turn (504) and keeps its Queen taxed through
+    it (302.1); it denies the phasing Rlr nothing, since that Rlr holds no card."""
+    for spec in ("expert@iters=40", "expert@iters=400"):
+        for choices in decisions("c3_carry_burns_for_nothing.txt", spec):
+            assert choices[0].action.verb != "carry", spec
