@@ -1,4 +1,4 @@
-"""The public trail: who decided what, and with how much mnr at hand (107, R30).
+"""The public trail: who decided what, and with how much mnr at hand (107.1, R30).
 
 A game dealt by :func:`~parlor.rules.engine.new_game` records one :class:`Step` per applied
 action, taken *before* the action: the deciding Rlr, the turn and phase, whether P had

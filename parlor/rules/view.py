@@ -109,8 +109,9 @@ class View:
     #: Aligned with ``log``: the comparison behind each ranking decision (None elsewhere).
     log_why: tuple[Comparison | None, ...] = field(default=(), compare=False)
     #: The public trail of the game so far (parlor.rules.trail), as this viewer may see it:
-    #: every Rlr's decisions, the cards hidden from the viewer left out. Empty for a
-    #: position set up from text. For the computer opponents; not sent to browsers.
+    #: every Rlr's decisions, the cards hidden from the viewer left out (107.1). Empty for
+    #: a position set up from text, and in match play (players rely on memory there, 109).
+    #: For the computer opponents; not sent to browsers.
     trail: tuple[PublicStep, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -203,7 +204,8 @@ def view(s: State, player: int, log: bool = True) -> View:
         result=s.result,
         log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
         log_why=tuple(e.why for e in s.log or ()) if log else (),
-        trail=tuple(public_step(st, player) for st in s.trail) if s.trail else (),
+        trail=(tuple(public_step(st, player) for st in s.trail)
+               if s.trail and not s.settings.match_play else ()),
     )
 
 

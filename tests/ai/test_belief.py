@@ -138,3 +138,10 @@ def test_a_belief_sampling_expert_plays_a_legal_game() -> None:
     r = play_game(agents, seed=770004, settings=Settings(max_turns=24))
     assert r.decisions[0] > 0
 
+
+
+def test_107_1_match_play_keeps_no_record_of_the_decisions() -> None:
+    s = new_game(770005, Settings(match_play=True))
+    while s.turn < 6:
+        apply(s, legal_actions(s)[0])
+    assert s.trail and view(s, 0, log=False).trail == ()
