@@ -13,7 +13,12 @@ give the same games wherever they run.
 
 A level may be given as ``NAME@iters=N``: the search then runs exactly N iterations per
 searched decision whatever the machine's load (strength by iterations, not seconds), and the
-match is reproducible for its seeds. ``expert_ref`` is today's expert kept fixed
+match is reproducible for its seeds. ``@sampler=uniform`` or ``@sampler=belief`` chooses how a
+searching agent deals the hidden cards (:mod:`parlor.ai.belief`), e.g.
+``expert@iters=100@sampler=belief:expert@iters=100@sampler=uniform``. ``perfect`` (or
+``perfect@iters=N``) is the expert's search over the true state (bench/perfect.py): the match
+runner hands it the true state, so it measures what the hidden cards are worth; no player can
+meet it. ``expert_ref`` is today's expert kept fixed
 (:mod:`parlor.ai.reference`; by time, 0.3 s cut by the compiled build's speed-up, unless given
 iterations).
 
@@ -22,7 +27,9 @@ level is Rlr 1), each dealt from its own seed; draws (the 200-turn limit) count 
 ``--pairs`` plays only the listed pairings instead of the full round robin (for example
 ``expert:random,expert:greedy``). Think time is the wall-clock time of each ``act`` call
 that reached the agent (single legal choices are applied by the engine and never reach it),
-reported as p50/p95/max per level, and separately for the decisions the level searches.
+reported as p50/p95/max per level, and separately for the decisions the level searches
+(keep/Redraw included: the expert searches it). Win rates come with Wilson 95% intervals, and
+the report ends with the load average (the machine is shared).
 Games run in ``--workers`` processes (default 1; the machine has 2 cores, and timings get
 worse when the cores are shared), or on Ray with ``--ray``.
 
