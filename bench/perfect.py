@@ -11,7 +11,8 @@ It lives in bench/, outside the package: the match runner hands it the true stat
 nor the terminal can build one (their agents come from :mod:`parlor.ai.levels`). Asked to
 act from a view alone it raises: it never quietly plays as something else.
 
-Specs for bench/ai.py: ``perfect`` (the expert's time budget) or ``perfect@iters=N``.
+Specs for bench/ai.py: ``perfect`` (the expert's time budget) or ``perfect@iters=N``, each
+also with ``@keep=look`` (keep/Redraw by the one-step look instead of the search).
 """
 
 from __future__ import annotations
@@ -78,25 +79,41 @@ def is_perfect(spec: str) -> bool:
     return spec.strip().lower().partition("@")[0].strip() == NAME
 
 
+def _options(spec: str) -> tuple[int | None, bool]:
+    """The iteration budget (None: the expert's time) and whether keep/Redraw is searched."""
+    _, *options = spec.strip().lower().split("@")
+    iters: int | None = None
+    search_keep = True
+    for option in options:
+        key, _, value = (x.strip() for x in option.partition("="))
+        if key == "keep" and value in ("search", "look"):
+            search_keep = value == "search"
+        elif key == "iters" and value.isdigit() and int(value) >= 1:
+            iters = int(value)
+        else:
+            raise ValueError(f"{spec!r}: write perfect, perfect@iters=N, and @keep=look to "
+                             "decide keep/Redraw by the one-step look (the perfect-information "
+                             "search samples nothing)")
+    return iters, search_keep
+
+
 def perfect_spec(spec: str) -> str:
-    """The canonical text of ``perfect`` or ``perfect@iters=N``."""
-    _, sep, options = spec.strip().lower().partition("@")
-    if not sep:
-        return NAME
-    if "sampler" in options:
-        raise ValueError(f"{spec!r}: the perfect-information search samples nothing")
-    expert = make_agent(f"expert@{options}", 0)
-    assert isinstance(expert, SearchAgent)
-    return f"{NAME}@iters={expert.max_iterations}"
+    """The canonical text of ``perfect``, ``perfect@iters=N`` (and ``@keep=look``)."""
+    iters, search_keep = _options(spec)
+    return "@".join([NAME, *([f"iters={iters}"] if iters is not None else []),
+                     *([] if search_keep else ["keep=look"])])
 
 
 def make_perfect(spec: str, seed: int) -> PerfectInformationSearch:
     """The perfect-information search with the expert's settings and budget (the expert's
-    time, or ``@iters=N`` like ``expert@iters=N``)."""
-    _, sep, options = perfect_spec(spec).partition("@")
-    expert = make_agent(f"expert@{options}" if sep else "expert", seed)
+    time, or ``@iters=N`` like ``expert@iters=N``). ``@keep=look`` decides keep/Redraw by the
+    one-step look of the search at 20ac8f4 instead of searching it: knowing its next draws,
+    the search over the true state may value a Redraw differently."""
+    iters, search_keep = _options(spec)
+    expert = make_agent("expert" if iters is None else f"expert@iters={iters}", seed)
     assert isinstance(expert, SearchAgent)
     agent = PerfectInformationSearch(expert)
+    agent.search_keep = search_keep
     assert math.isinf(agent.budget) == (agent.max_iterations is not None)
     return agent
 
