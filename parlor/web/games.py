@@ -282,6 +282,7 @@ def view_payload(v: View) -> dict[str, Any]:
     d: dict[str, Any] = _plain(v)
     d.pop("log", None)
     d.pop("log_why", None)
+    d.pop("trail", None)  # the agents' reading (107.1); the browser has the log
     d["settings"] = str(v.settings)
     return d
 
