@@ -66,7 +66,7 @@ from parlor.rules.state import (
     card_text,
 )
 from parlor.rules.table import draw_one, emit, leave_play, rlr
-from parlor.rules.trail import Step, record
+from parlor.rules.trail import NO_MNR, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
 
@@ -155,8 +155,8 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
     if action.verb == "resign":
         who = who if action.target == NONE else action.target
         if s.trail is not None:
-            s.trail.append(Step(who, s.turn, int(s.phase), s.lnd_played, (0, 0, 0, 0),
-                                Action("resign", NONE, who)))
+            s.trail.append((who, s.turn, s.phase, s.lnd_played, NO_MNR,
+                            Action("resign", NONE, who)))
         _resign(s, who)
         s.history.append(Action("resign", NONE, who))
         return s
@@ -201,7 +201,8 @@ def step(s: State) -> bool:
     legal = _legal(s)
     if len(legal) != 1:
         return False
-    record(s, legal[0])
+    if s.trail is not None:
+        record(s, legal[0])
     _dispatch(s, legal[0])
     s.history.append(legal[0])
     return True

@@ -16,7 +16,7 @@ None): recording costs time, and only real games need it.
     >>> s = new_game(7)
     >>> keep = next(a for a in legal_actions(s) if a.verb == "keep")
     >>> _ = apply(s, keep)
-    >>> s.trail[-1].action == keep, public_step(s.trail[-1], 1 - s.trail[-1].rlr).action
+    >>> s.trail[-1][-1] == keep, public_step(s.trail[-1], 1 - s.trail[-1][0]).action
     (True, 'keep')
 """
 
@@ -31,19 +31,18 @@ from parlor.rules.state import C_SUIT, WINDOW1, WINDOW2, State
 HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 
 
-class Step(NamedTuple):
-    """One applied action and the public circumstances of its decision."""
+#: One applied action and the public circumstances of its decision: the deciding Rlr (0/1),
+#: the turn, the phase (a Phase value), whether P had played its Lnd, the mnr within the
+#: decider's reach (at a pass in a window: pool + untaxed Lnds, per suit; else zeros) and the
+#: action. A plain tuple, not a NamedTuple: a dealt game records one per applied action, and
+#: building a NamedTuple costs several times as much (random playouts noticed).
+Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
 
-    rlr: int  # 0/1, the Rlr who decided
-    turn: int
-    phase: int  # a Phase value
-    lnd_played: bool
-    mnr: tuple[int, int, int, int]  # pool + untaxed Lnds by the suit they give, per suit
-    action: Action
+NO_MNR = (0, 0, 0, 0)
 
 
 class PublicStep(NamedTuple):
-    """A :class:`Step` as one viewer may see it: the action as text, hidden cards left out."""
+    """A :data:`Step` as one viewer may see it: the action as text, hidden cards left out."""
 
     rlr: int
     turn: int
@@ -69,21 +68,26 @@ def reachable_mnr(s: State, p: int) -> tuple[int, int, int, int]:
 
 
 def record(s: State, action: Action) -> None:
-    """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in)."""
+    """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
+    reachable mnr is worked out only for a pass in a window, the one decision it explains;
+    the other steps say 0 (cheap, since every applied action of a dealt game is recorded)."""
     trail = s.trail
     if trail is None:
         return
     p = s.actor
-    windows = s.phase is WINDOW1 or s.phase is WINDOW2
-    mnr = reachable_mnr(s, p) if windows else (0, 0, 0, 0)
-    trail.append(Step(p, s.turn, int(s.phase), s.lnd_played, mnr, action))
+    ph = s.phase
+    if action.verb == "pass" and (ph is WINDOW1 or ph is WINDOW2):
+        mnr = reachable_mnr(s, p)
+    else:
+        mnr = NO_MNR
+    trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
 
 
 def public_step(step: Step, viewer: int) -> PublicStep:
     """``step`` as ``viewer`` sees it (any viewer but the decider sees no hidden card)."""
-    a = step.action
-    text = a.verb if a.verb in HIDDEN_VERBS and viewer != step.rlr else str(a)
-    return PublicStep(step.rlr, step.turn, step.phase, step.lnd_played, step.mnr, text)
+    rlr, turn, phase, lnd_played, mnr, a = step
+    text = a.verb if a.verb in HIDDEN_VERBS and viewer != rlr else str(a)
+    return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
 
 
-__all__ = ["HIDDEN_VERBS", "PublicStep", "Step", "public_step", "reachable_mnr", "record"]
+__all__ = ["HIDDEN_VERBS", "NO_MNR", "PublicStep", "Step", "public_step", "reachable_mnr", "record"]

@@ -39,12 +39,12 @@ def test_r30_the_trail_in_a_view_names_no_card_hidden_from_the_viewer() -> None:
     for viewer in (0, 1):
         seen = view(s, viewer, log=False).trail
         assert len(seen) == len(s.trail)
-        for true, public in zip(s.trail, seen, strict=True):
-            assert (public.rlr, public.turn, public.phase) == (true.rlr, true.turn, true.phase)
-            if true.rlr != viewer and true.action.verb in HIDDEN_VERBS:
-                assert public.action == true.action.verb  # keep, trim, redraw: no card
+        for (rlr, turn, phase, _, _, action), public in zip(s.trail, seen, strict=True):
+            assert (public.rlr, public.turn, public.phase) == (rlr, turn, phase)
+            if rlr != viewer and action.verb in HIDDEN_VERBS:
+                assert public.action == action.verb  # keep, trim, redraw: no card
             else:
-                assert public.action == str(true.action)
+                assert public.action == str(action)
 
 
 def hidden_swap(s: State, player: int) -> State:
@@ -56,8 +56,8 @@ def hidden_swap(s: State, player: int) -> State:
     x, y = t.hand[o][0], t.draw[o][0]
     t.hand[o][0], t.draw[o][0] = y, x
     assert t.trail is not None
-    t.trail = [st._replace(action=Action("keep", y % 52))
-               if st.rlr == o and st.action == Action("keep", x % 52) else st
+    t.trail = [(*st[:5], Action("keep", y % 52))
+               if st[0] == o and st[5] == Action("keep", x % 52) else st
                for st in t.trail]
     return t
 
