@@ -47,6 +47,15 @@ expert searches 0.3 s with its priors judged at the end of its own turn):
                              ISMCTS, random rollouts, equal time 0.3 s; seeds 1000-1039, a
                              loaded machine)
 
+Measured on 2026-12-01 (2 cores at load 10-21, ``--workers 1``, seats alternating, 100
+iterations per searched decision; see /work/notes/s3-G-issue-17.md):
+
+    expert belief vs expert uniform       70 games  54.3%  [43-65%]  (37-31-2, seeds 791000+)
+    expert belief vs perfect              40 games  62.5%  [47-76%]  (seeds 792000+)
+    expert uniform vs perfect             38 games  60.5%  [45-74%]
+    expert uniform vs perfect@keep=look   85 games  41.2%  [31-52%]
+    expert think time at 0.3 s (keep/Redraw searched): p50 302 ms, p95 308 ms
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of

@@ -12,7 +12,8 @@ level  name          agent                                                      
                      a little softmax noise (temperature 0.007)
 4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
                      after the opponent's next turn (a weaker judgement)
-5      expert        ISMCTS search                                                 0.3 s
+5      expert        ISMCTS search, determinizations weighted by the opponent's    0.3 s
+                     passes (parlor.ai.belief)
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
@@ -61,7 +62,7 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                              name="intermediate"),
     "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
                                        name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert"),
+    "expert": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief", name="expert"),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
