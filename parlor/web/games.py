@@ -35,7 +35,7 @@ from parlor.present.coach import coach
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, hint_failed
 from parlor.present.phases import task
-from parlor.present.prose import prose
+from parlor.present.prose import automatic, prose
 from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
@@ -257,8 +257,10 @@ def _log_entries(s: State, player: int | None, start: int,
     for i in range(max(0, start), len(events)):
         e = events[i]
         text = e.text_for(player)
-        entry: dict[str, Any] = {"n": i, "text": prose(text, reader), "notation": text,
-                                 "kind": e.kind, "rule": e.rule}
+        words = prose(text, reader)
+        entry: dict[str, Any] = {"n": i, "text": automatic(words) if e.automatic else words,
+                                 "notation": text, "kind": e.kind, "rule": e.rule,
+                                 "automatic": e.automatic}
         w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
