@@ -116,7 +116,7 @@ def test_R8_declared_attackers_are_taken_back_with_cancel_or_escape(site: Site) 
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.parlor.staged().length === 1")
     assert page.locator(f'[data-key="{me}:{first}"].attacking').count() == 1
-    assert "Not sent yet" in page.inner_text("#staged")
+    assert "Not sent yet" in page.inner_text("#message")  # role=status: announced
     cancel = page.get_by_role("button", name=re.compile("^Cancel declarations"))
     assert cancel.count() == 1
     page.screenshot(path=str(OUT / "declare-staged.png"))

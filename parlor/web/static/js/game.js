@@ -186,10 +186,7 @@ function renderControls() {
       } else if (redrawMode) {
         html += `<span class="sel-note">Redraw: choose a Hand card to recycle with the drawn cards. This <b>ends your turn</b>.</span>` + button("cancel", "Cancel", "Esc");
       } else {
-        if (staged.length) {
-          html += `<span class="sel-note staged" id="staged">Not sent yet: ${esc(staged.map((x) => describe(x, me())).join("; "))}.</span>` +
-            button("cancel", "Cancel declarations", "Esc");
-        }
+        if (staged.length) html += button("cancel", "Cancel declarations", "Esc", "staged");
         const prompt = promptText();
         if (prompt) html += `<span class="sel-note prompt" id="prompt">${prompt}</span>`;
         if (L.some((a) => a.text === "pass")) html += button("pass", "Pass", "P", "primary");
@@ -419,7 +416,7 @@ async function declare(action) {
   snap = r.body;
   selected = null;
   focusWanted = true;
-  say(`${describe(action, me())}: not sent yet. Continue, then confirm; or Cancel (Esc) to take ${staged.length > 1 ? "them all" : "it"} back.`);
+  say(`Not sent yet: ${staged.map((x) => describe(x, me())).join("; ")}. Cancel (Esc) takes ${staged.length > 1 ? "them all" : "it"} back.`);
   render();
 }
 
