@@ -42,7 +42,8 @@ CROWD = """async () => {
                 marks: emptyMarks(), costs: s.costs, whyNot: null });
 }"""
 
-OVERLAPS = """sel => { const boxes = [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect());
+OVERLAPS = """sel => {
+  const boxes = [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect());
   const hits = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const a = boxes[i], b = boxes[j];
@@ -193,7 +194,8 @@ def test_the_hands_cost_labels_keep_clear_of_the_log_on_a_phone(site: Site) -> N
     site.new_game(page, seed=51)
     page.screenshot(path=str(OUT / "phone-hand-and-log.png"), full_page=True)
     gap = page.evaluate("""() => {
-      const costs = [...document.querySelectorAll('#side-me .badge.cost')].map(e => e.getBoundingClientRect());
+      const costs = [...document.querySelectorAll('#side-me .badge.cost')]
+        .map(e => e.getBoundingClientRect());
       const table = document.querySelector('.table').getBoundingClientRect();
       const first = document.querySelector('#log li').getBoundingClientRect();
       return { n: costs.length, lowest: Math.max(...costs.map(r => r.bottom)), table: table.bottom,
@@ -226,7 +228,8 @@ def test_the_replay_keeps_every_key_pressed_while_a_step_loads(site: Site) -> No
     page.wait_for_selector("#side-me .plate")
     # five presses in one go: all but the first arrive while a step is loading
     page.evaluate("""() => { for (let i = 0; i < 5; i++)
-      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })); }""")
+      document.body.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })); }""")
     page.wait_for_function("() => document.getElementById('step').value === '5'", timeout=15000)
     page.wait_for_timeout(400)
     assert page.evaluate("document.getElementById('step').value") == "5"
