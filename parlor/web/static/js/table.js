@@ -242,18 +242,24 @@ export function fitRows() {
 
 // A crowded Home: smaller cards first (down to 60%), then a second line; never an overlap.
 function fitHome(row) {
-  ["--cw", "--ch", "--peek"].forEach((v) => row.style.removeProperty(v));
+  ["--cw", "--ch", "--peek", "column-gap"].forEach((v) => row.style.removeProperty(v));
   row.classList.remove("wrap");
   const avail = row.clientWidth;
-  const used = row.scrollWidth;
-  if (used <= avail + 1) return;
+  if (row.scrollWidth <= avail + 1) return;
   const base = parseFloat(getComputedStyle(row).getPropertyValue("--cw")) || 60;
-  const cw = Math.max(base * 0.6, Math.floor(base * (avail / used)));
-  row.style.setProperty("--cw", `${cw}px`);
-  row.style.setProperty("--ch", `${cw * 1.4}px`);
-  row.style.setProperty("--peek", `${cw * 0.3}px`);
-  if (row.scrollWidth > avail + 1) row.classList.add("wrap");
+  const size = (cw) => {
+    row.style.setProperty("--cw", `${cw}px`);
+    row.style.setProperty("--ch", `${cw * 1.4}px`);
+    row.style.setProperty("--peek", `${cw * 0.3}px`);
+    return row.scrollWidth <= avail + 1;
+  };
+  row.style.setProperty("column-gap", "4px");
+  for (let cw = Math.floor(base * Math.min(1, avail / row.scrollWidth)) + 2; cw >= base * 0.6; cw -= 2) {
+    if (size(cw)) return;
+  }
+  row.classList.add("wrap");
 }
+
 window.addEventListener("resize", () => fitRows());
 
 export function emptyMarks() {
