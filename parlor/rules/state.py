@@ -199,9 +199,9 @@ class State:
         # Small per-card integers live in signed-byte arrays: 104 bytes each instead of 832
         # bytes of pointers, which keeps a clone (one per search iteration) small.
         self.taxed = array("b", [NONE]) * N_CARDS  # the Rlr on whose turn it was taxed (R4)
-        self.inactive = [False] * N_CARDS  # R5
+        self.inactive = array("b", bytes(N_CARDS))  # R5 (0 or 1)
         self.damage = array("b", bytes(N_CARDS))  # R12
-        self.terminal = [False] * N_CARDS
+        self.terminal = array("b", bytes(N_CARDS))  # R12 (0 or 1)
         self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
         self.tgh_mod = array("b", bytes(N_CARDS))  # Sally, Harry (R28)
         # Kept up to date as cards move (parlor.rules.table), so that listing the legal
