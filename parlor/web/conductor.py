@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -226,10 +227,12 @@ class Conductor:
                     if wait > 0:
                         await asyncio.sleep(wait)
                     self.thinking.discard(game_id)
-                    applied = self.games.apply_computer(found, job.version, text)  # one commit
+                    applied = self.games.apply_computer(  # one commit
+                        found, job.version, text, takebacks=job.takebacks)
                 except AgentFailed as exc:  # a bug: the game stops, never another player
-                    applied = await asyncio.to_thread(self.games.computer_failed, found,
-                                                      job.version, exc)
+                    applied = await asyncio.to_thread(functools.partial(
+                        self.games.computer_failed, found, job.version, exc,
+                        takebacks=job.takebacks))
                 if applied:
                     self._changed(game_id)
         except asyncio.CancelledError:

@@ -4,8 +4,11 @@ from its worker threads.
 
 Each game has a *version*, the number of actions in its record. A client sends the version
 it saw with each action; any other version (a double click, a second tab, a replayed
-request) is refused and changes nothing. A game is rebuilt after a restart by replaying its
-record from the store, so it resumes exactly.
+request) is refused and changes nothing. A takeback (R30) lowers the version, and new moves
+raise it again on another line, so a game also counts its *takebacks*: a cached game, a
+computer's decision or a hint is trusted only at the (takebacks, version) it was made at.
+A game is rebuilt after a restart by replaying its record from the store, so it resumes
+exactly.
 
 Only :func:`parlor.rules.view.view` data for the human, the human's legal actions and the
 log sentences as the human may read them leave through :meth:`Games.snapshot`.
@@ -233,6 +236,7 @@ class ComputerJob:
     seed: int
     view: View
     legal: list[str]
+    takebacks: int = 0  # the line the decision is made on (with ``version``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +245,7 @@ class HintJob:
     seed: int
     view: View
     legal: list[str]
+    takebacks: int = 0
 
 
 def _status(s: State) -> str:
@@ -534,7 +539,14 @@ class Games:
         head = self.store.head(live.id)
         if head is None:
             return
-        stored, status = head
+        stored, status = head.version, head.status
+        if head.takebacks != live.row.takebacks:
+            # a takeback elsewhere: the cached line is not the game's, even at an equal version
+            fresh = self._load(live.id)
+            live.row, live.state, live.actions = fresh.row, fresh.state, fresh.actions
+            live.checkpoints.clear()
+            live.changed_at = time.monotonic()
+            return
         if stored == live.row.version:
             if status != live.row.status:  # marked without an action (a failed computer)
                 found = self.store.since(live.id, stored)
@@ -703,7 +715,8 @@ class Games:
         try:
             with self.durable():
                 self.store.append_many(live.id, version, new, turn=trial.turn,
-                                       status=_status(trial), result=trial.result)
+                                       status=_status(trial), result=trial.result,
+                                       takebacks=live.row.takebacks)
         except StoreConflict:
             # another process committed first: nothing of ours was stored; catch up
             self._refresh_locked(live)
@@ -747,16 +760,19 @@ class Games:
             for text in live.actions[:keep]:
                 apply(state, text)
             try:
-                self.store.truncate(live.id, version, keep, turn=state.turn,
-                                    status=_status(state), result=state.result)
+                with self.durable():
+                    self.store.truncate(live.id, version, keep, turn=state.turn,
+                                        status=_status(state), result=state.result,
+                                        takebacks=live.row.takebacks)
             except StoreConflict:
                 self.forget(live.id)
                 raise StaleVersion("the game changed elsewhere; reload the page") from None
             live.state = state
             del live.actions[keep:]
             live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
-            live.row = replace(live.row, version=keep, turn=state.turn, status=_status(state),
-                               result=state.result, updated=time.time())
+            live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
+                               turn=state.turn, status=_status(state), result=state.result,
+                               updated=time.time())
             live.changed_at = time.monotonic()
             return self._snapshot(live, log_from)
 
@@ -783,12 +799,19 @@ class Games:
             return ComputerJob(live.id, live.row.version, live.row.level,
                                agent_seed(seed_of(live.row), live.row.version),
                                table_view(s, live.computer),
-                               [str(a) for a in legal_actions(s)])
+                               [str(a) for a in legal_actions(s)], live.row.takebacks)
 
-    def apply_computer(self, live: LiveGame, version: int, text: str) -> bool:
-        """Apply the computer's decision made at ``version`` (False if the game moved on)."""
+    @staticmethod
+    def _at(live: LiveGame, version: int, takebacks: int) -> bool:
+        """The game is where a decision was made: the same version on the same line."""
+        return live.row.version == version and live.row.takebacks == takebacks
+
+    def apply_computer(self, live: LiveGame, version: int, text: str, *,
+                       takebacks: int) -> bool:
+        """Apply the computer's decision made at ``version`` after ``takebacks`` takebacks
+        (False if the game moved on, or was taken back meanwhile)."""
         with live.lock:
-            if live.row.version != version or not live.computer_to_act():
+            if not self._at(live, version, takebacks) or not live.computer_to_act():
                 return False
             s = live.state
             if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
@@ -814,17 +837,22 @@ class Games:
             self._commit(live, trial)
             return True
 
-    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
-        """Stop the game where the computer failed at ``version``: the operator's log gets
-        the failure with the game's record, the store and the snapshot the sentence. False if
-        the game has moved on."""
+    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed, *,
+                        takebacks: int) -> bool:
+        """Stop the game where the computer failed at ``version`` (after ``takebacks``
+        takebacks): the operator's log gets the failure with the game's record, the store and
+        the snapshot the sentence. False if the game has moved on."""
         with live.lock:
-            if live.row.version != version or not live.computer_to_act():
+            if not self._at(live, version, takebacks) or not live.computer_to_act():
                 return False
             log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
                       version + 1, record(live.state))
             sentence = computer_failed(failure.level, failure.reason)
-            self.store.mark(live.id, version, status=FAILED, result=sentence)
+            try:
+                self.store.mark(live.id, version, status=FAILED, result=sentence,
+                                takebacks=takebacks)
+            except StoreConflict:
+                return False  # another process moved the game on meanwhile
             live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
             live.changed_at = time.monotonic()
             return True
@@ -837,12 +865,16 @@ class Games:
         return ComputerFailed(hint_failed(failure.level, failure.reason),
                               version=live.row.version)
 
-    def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
+    def hint_job(self, live: LiveGame, version: int | None,
+                 takebacks: int | None = None) -> HintJob:
+        """The expert's question at the human's decision; StaleVersion unless the game is at
+        ``version`` (and ``takebacks``, when given: a worker answering a server's request)."""
         with live.lock:
             s = live.state
             if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
-            if version is not None and version != live.row.version:
+            if (version is not None and version != live.row.version) or \
+                    (takebacks is not None and takebacks != live.row.takebacks):
                 raise StaleVersion("the table has changed: ask again",
                                    version=live.row.version)
             if s.actor != live.human:
@@ -851,7 +883,7 @@ class Games:
             return HintJob(live.row.version,
                            agent_seed(seed_of(live.row), live.row.version, "hint"),
                            table_view(s, live.human),
-                           [str(a) for a in legal_actions(s)])
+                           [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     # -- records and replays --------------------------------------------------------------------
 

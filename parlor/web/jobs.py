@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -108,9 +109,11 @@ async def computer_turn(game_id: str, version: int) -> None:
             wait = config.pace - (time.time() - live.row.updated)
             if wait > 0:
                 await asyncio.sleep(wait)
-            applied = await asyncio.to_thread(games.apply_computer, live, job.version, text)
+            applied = await asyncio.to_thread(functools.partial(
+                games.apply_computer, live, job.version, text, takebacks=job.takebacks))
         except AgentFailed as exc:  # a bug: the game stops where it failed, never retried
-            applied = await asyncio.to_thread(games.computer_failed, live, job.version, exc)
+            applied = await asyncio.to_thread(functools.partial(
+                games.computer_failed, live, job.version, exc, takebacks=job.takebacks))
         if not applied:
             log.info("game %s moved on from version %d: the decision is dropped", game_id,
                      job.version)

@@ -88,7 +88,8 @@ def test_the_computer_thinks_from_its_own_view_only() -> None:
                 continue
             assert job.view == view(s, live.computer)  # equal, log aside (compare=False)
             assert job.view.sides[live.human].hand is None
-            assert games.apply_computer(live, job.version, rng.choice(job.legal))
+            assert games.apply_computer(live, job.version, rng.choice(job.legal),
+                                        takebacks=job.takebacks)
 
 
 def test_payload_is_to_dict() -> None:

@@ -273,3 +273,36 @@ def test_a_server_killed_mid_game_loses_nothing_it_acknowledged(cluster: Cluster
     again = wait_for_human(a, gid, auth)
     assert again["version"] >= snap["version"] + (snap["status"] == "live")
     assert record(cluster, gid)[:len(moves)] == moves
+
+
+def takeback(server: Proc, gid: str, auth: dict[str, str], version: int) -> httpx.Response:
+    return httpx.post(f"{server.base}/api/games/{gid}/takeback", headers=auth, timeout=30,
+                      json={"version": version})
+
+
+def test_a_takeback_on_one_server_is_seen_by_the_other_at_the_same_version(
+        cluster: Cluster) -> None:
+    """R30: a takeback on server a, another first decision there (the same version, another
+    line), then a move on server b that is legal only on the line taken back: b judges it
+    on the game's line, so it is refused and the record still replays."""
+    a, b = cluster.servers
+    gid, auth = new_game(a, seed=2, max_turns=20)  # Rlr 1 decides first, twice
+    first = wait_for_human(a, gid, auth)
+    assert first["version"] == 0
+    wait_for_human(b, gid, auth)  # b holds the game in memory
+    keep, other = first["view"]["legal"][0], first["view"]["legal"][1]
+    assert act(a, gid, auth, keep, 0).status_code == 200
+    old_line = wait_for_human(b, gid, auth)  # b's cache: version 1 on the first line
+    assert old_line["version"] == 1
+    assert takeback(a, gid, auth, 1).status_code == 200
+    assert act(a, gid, auth, other, 0).status_code == 200  # version 1 again, another line
+    new_line = wait_for_human(a, gid, auth)
+    only_old = sorted(set(old_line["view"]["legal"]) - set(new_line["view"]["legal"]))
+    assert only_old, "the two lines should differ in what Rlr 1 may do next"
+    r = act(b, gid, auth, only_old[0], 1)
+    assert r.status_code == 422, r.text  # illegal on the game's line: nothing stored
+    assert record(cluster, gid) == [other]
+    seen = httpx.get(f"{b.base}/api/games/{gid}", headers=auth, timeout=30).json()
+    assert seen["view"] == new_line["view"] and seen["version"] == 1
+    assert act(b, gid, auth, new_line["view"]["legal"][0], 1).status_code == 200
+    assert record(cluster, gid) == [other, new_line["view"]["legal"][0]]
