@@ -45,6 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -111,6 +112,22 @@ answers = Table(
     Column("payload", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+# The one hint in flight per game, across every server (migration 0008): the decision it is
+# for (takebacks, version), the key its answer will be stored under, and since when.
+hint_claims = Table(
+    "hint_claims",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("takebacks", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("key", String(80), nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+#: Answers older than this (seconds) are deleted as new ones come: whoever waited for them
+#: has given up long before.
+ANSWER_KEPT = 600.0
 
 #: The PostgreSQL channel where every committed change of a game is announced as
 #: ``"<game id> <version>"``, and where answers are announced as ``"answer <key>"``.
@@ -415,20 +432,58 @@ class GameStore:
     # -- answers of the work queue ------------------------------------------------------------
 
     def put_answer(self, key: str, payload: str) -> None:
+        """Store an answer (several servers may wait for it: it is kept for
+        :data:`ANSWER_KEPT` seconds) and announce it."""
+        now = time.time()
         with self._writing(), self.engine.begin() as conn:
-            conn.execute(delete(answers).where(answers.c.key == key))
-            conn.execute(insert(answers).values(key=key, payload=payload, at=time.time()))
+            conn.execute(delete(answers).where((answers.c.key == key)
+                                               | (answers.c.at < now - ANSWER_KEPT)))
+            conn.execute(insert(answers).values(key=key, payload=payload, at=now))
             if self.is_postgres:
                 conn.execute(_NOTIFY, {"payload": f"answer {key}"})
 
-    def take_answer(self, key: str) -> str | None:
-        """The answer stored under ``key``, removed as it is read (None: not yet)."""
-        with self._writing(), self.engine.begin() as conn:
+    def answer(self, key: str) -> str | None:
+        """The answer stored under ``key`` (None: not yet)."""
+        with self.engine.connect() as conn:
             found = conn.execute(select(answers.c.payload).where(answers.c.key == key))
             payload = found.scalar_one_or_none()
-            if payload is not None:
-                conn.execute(delete(answers).where(answers.c.key == key))
             return None if payload is None else str(payload)
+
+    def claim_hint(self, game_id: str, takebacks: int, version: int, key: str, *,
+                   expire_after: float, now: float | None = None) -> str | None:
+        """Claim the game's one hint in flight for the decision at (``takebacks``,
+        ``version``). Returns ``key`` when the claim is ours (ask a worker, answer under
+        ``key``), the key of the hint already asked for this same decision (wait for its
+        answer), or None while a hint for another decision is in flight. A claim older than
+        ``expire_after`` seconds (its server gave up or died) is taken over."""
+        at = time.time() if now is None else now
+        for _attempt in range(3):  # two servers inserting at once: one loses, reads again
+            try:
+                with self._writing(), self.engine.begin() as conn:
+                    held = conn.execute(select(hint_claims)
+                                        .where(hint_claims.c.game_id == game_id)
+                                        .with_for_update()).first()
+                    mine = {"takebacks": takebacks, "version": version, "key": key,
+                            "since": at}
+                    if held is None:
+                        conn.execute(insert(hint_claims).values(game_id=game_id, **mine))
+                        return key
+                    if held.since < at - expire_after:
+                        conn.execute(update(hint_claims)
+                                     .where(hint_claims.c.game_id == game_id).values(**mine))
+                        return key
+                    if (held.takebacks, held.version) == (takebacks, version):
+                        return str(held.key)
+                    return None
+            except IntegrityError:
+                continue
+        raise StoreConflict(f"game {game_id}: the hint claim could not be settled")
+
+    def release_hint(self, game_id: str, key: str) -> None:
+        """End the claim ``key`` (its answer came, or its asker gave up)."""
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(delete(hint_claims).where(hint_claims.c.game_id == game_id,
+                                                   hint_claims.c.key == key))
 
 
 def _not_at(game_id: str, version: int, takebacks: int) -> str:

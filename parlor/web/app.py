@@ -524,7 +524,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             if store.shared:  # the change may be another process's: read it
                 await asyncio.to_thread(games.refresh, live)
             snap = games.snapshot(live, start)
-        snap["thinking_now"] = game_id in conductor.thinking
+        snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
         return JSONResponse(snap)
 
     @app.post("/api/games/{game_id}/actions")

@@ -246,6 +246,10 @@ class Conductor:
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
 
+    async def thinking_now(self, game_id: str) -> bool:
+        """The computer searches (or waits for its readable pace) in this game now."""
+        return game_id in self.thinking
+
     async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
         """One decision of a computer at ``level`` in the worker pool (a tournament's contests
         between computers use it too)."""

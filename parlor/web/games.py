@@ -36,7 +36,7 @@ from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
 from parlor.present.coach import coach
 from parlor.present.explain import why
-from parlor.present.failure import computer_failed, hint_failed
+from parlor.present.failure import computer_failed, computer_lost, hint_failed
 from parlor.present.phases import task
 from parlor.present.prose import prose
 from parlor.present.whynot import costs, why_not
@@ -847,15 +847,31 @@ class Games:
                 return False
             log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
                       version + 1, record(live.state))
-            sentence = computer_failed(failure.level, failure.reason)
-            try:
-                self.store.mark(live.id, version, status=FAILED, result=sentence,
-                                takebacks=takebacks)
-            except StoreConflict:
-                return False  # another process moved the game on meanwhile
-            live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
-            live.changed_at = time.monotonic()
-            return True
+            return self._stop_failed(live, version, takebacks,
+                                     computer_failed(failure.level, failure.reason))
+
+    def computer_lost(self, live: LiveGame, reason: str) -> bool:
+        """Stop the game where the computer is to act because its work could not be started
+        or finished (the work queue refused its job, or the job kept failing: ``reason``,
+        already logged): the player sees it at once instead of a computer that never moves.
+        False if the computer is not to act (the game moved on)."""
+        with live.lock:
+            if not live.computer_to_act():
+                return False
+            return self._stop_failed(live, live.row.version, live.row.takebacks,
+                                     computer_lost(live.row.level, reason))
+
+    def _stop_failed(self, live: LiveGame, version: int, takebacks: int,
+                     sentence: str) -> bool:
+        """Store and show the game as failed at ``version`` (under ``live.lock``)."""
+        try:
+            self.store.mark(live.id, version, status=FAILED, result=sentence,
+                            takebacks=takebacks)
+        except StoreConflict:
+            return False  # another process moved the game on meanwhile
+        live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
+        live.changed_at = time.monotonic()
+        return True
 
     def hint_failed(self, live: LiveGame, failure: AgentFailed) -> ComputerFailed:
         """The error a failed hint answers with, after logging it with the game's record."""

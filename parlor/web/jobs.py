@@ -33,7 +33,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
-from procrastinate import App, PsycopgConnector, RetryStrategy
+from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
 from procrastinate.exceptions import ConnectorException
 from procrastinate.jobs import Status
 
@@ -90,11 +90,30 @@ def game_lock(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-@tasks.task(name="parlor.computer_turn", queue=QUEUE,
-            retry=RetryStrategy(max_attempts=2, wait=1))
-async def computer_turn(game_id: str, version: int) -> None:
+#: A computer job that raises is run again this many times; when the last run raises too,
+#: the game stops as failed (its player reads why), never a computer that silently never moves.
+RETRIES = 2
+
+
+@tasks.task(name="parlor.computer_turn", queue=QUEUE, pass_context=True,
+            retry=RetryStrategy(max_attempts=RETRIES, wait=1))
+async def computer_turn(context: JobContext, game_id: str, version: int) -> None:
     """Play the computer's decisions of ``game_id`` (asked at ``version``) until it is the
     human's turn or the game is over."""
+    try:
+        await _play(game_id)
+    except Exception as exc:
+        if context.job.attempts < RETRIES:
+            raise  # procrastinate runs it again
+        log.exception("the computer's job for game %s failed %d times: the game stops as "
+                      "failed", game_id, RETRIES + 1)
+        games = runtime().games
+        live = await asyncio.to_thread(games.get, game_id)
+        await asyncio.to_thread(games.computer_lost, live,
+                                f"its job failed {RETRIES + 1} times ({type(exc).__name__})")
+
+
+async def _play(game_id: str) -> None:
     rt = runtime()
     games, config = rt.games, rt.config
     live = await asyncio.to_thread(games.get, game_id)  # brought to the stored version
@@ -132,13 +151,15 @@ class HintAnswer:
 
 
 @tasks.task(name="parlor.hint", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
-async def hint(game_id: str, version: int | None, key: str) -> None:
-    """What the expert would do at the human's decision; the answer goes to ``answers``."""
+async def hint(game_id: str, version: int | None, key: str,
+               takebacks: int | None = None) -> None:
+    """What the expert would do at the human's decision at (``takebacks``, ``version``);
+    the answer goes to ``answers``."""
     rt = runtime()
     games, config = rt.games, rt.config
     try:
         live = await asyncio.to_thread(games.get, game_id)
-        job = games.hint_job(live, version)
+        job = games.hint_job(live, version, takebacks)
         try:
             advice = await asyncio.to_thread(advise, job.seed, job.view, job.legal,
                                              config.hint_budget or None)
@@ -237,5 +258,5 @@ async def run_worker(app: App, settings: WorkerSettings, *,
         watcher.cancel()
 
 
-__all__ = ["QUEUE", "HintAnswer", "WorkerSettings", "computer_turn", "connect", "game_lock",
-           "hint", "install", "read_hint", "retry_stalled", "run_worker", "tasks"]
+__all__ = ["QUEUE", "RETRIES", "HintAnswer", "WorkerSettings", "computer_turn", "connect",
+           "game_lock", "hint", "install", "read_hint", "retry_stalled", "run_worker", "tasks"]
