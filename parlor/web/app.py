@@ -94,10 +94,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     if config.uses_queue:  # PostgreSQL: the computer on `parlor worker`s (docs/deploy.md)
         from parlor.web.queued import QueueConductor
 
-        conductor = QueueConductor(games, config)
+        conductor = queued = QueueConductor(games, config)
+        analyst = Analyst(games, config, queued.defer_analysis)  # analyses: jobs too
     else:
         conductor = Conductor(games, config)
-    analyst = Analyst(games, config)  # this server's own low-priority pool, either way
+        analyst = Analyst(games, config)  # this server's own low-priority pool
     tournament_store = TournamentStore(store)
     tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))

@@ -162,6 +162,16 @@ class QueueConductor(Conductor):
         except Exception:
             log.exception("game %s could not be stopped as failed either", game_id)
 
+    async def defer_analysis(self, game_id: str, seed: int, takebacks: int,
+                             version: int) -> None:
+        """Ask a worker to analyse a finished game (one analysis job per game at a time)."""
+        assert self.app is not None
+        lock = jobs.analysis_lock(game_id)
+        with contextlib.suppress(AlreadyEnqueued):  # one waits already: it analyses anew
+            await self.app.configure_task("parlor.analysis", lock=lock,
+                                          queueing_lock=lock).defer_async(
+                game_id=game_id, seed=seed, takebacks=takebacks, version=version)
+
     async def thinking_now(self, game_id: str) -> bool:
         """A worker runs this game's computer job now (procrastinate's job is ``doing``):
         one indexed read (its lock index)."""
