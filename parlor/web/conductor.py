@@ -34,7 +34,7 @@ from typing import Any
 from parlor.ai.failure import AgentFailed
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
-from parlor.web.games import GameError, Games, LiveGame
+from parlor.web.games import ComputerJob, GameError, Games, LiveGame
 
 log = logging.getLogger("parlor.web")
 
@@ -250,10 +250,11 @@ class Conductor:
         """The computer searches (or waits for its readable pace) in this game now."""
         return game_id in self.thinking
 
-    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
-        """One decision of a computer at ``level`` in the worker pool (a tournament's contests
-        between computers use it too)."""
-        return await self._think(level, seed, view, legal)
+    async def think_match(self, job: ComputerJob) -> str | None:
+        """One decision of a tournament's contest between computers (``job`` from
+        :meth:`~parlor.web.games.Games.match_job`), in the worker pool; None when the game
+        has moved on (here: never)."""
+        return await self._think(job.level, job.seed, job.view, job.legal)
 
     async def _think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
         assert self.loop is not None

@@ -824,6 +824,18 @@ class Games:
                 return False
             return True
 
+    def match_job(self, live: LiveGame) -> ComputerJob | None:
+        """The decision of the Rlr to act in a contest between two computers ("match", whose
+        level is "LEVEL1|LEVEL2"); None once it is over."""
+        with live.lock:
+            s = live.state
+            if live.row.kind != "match" or s.is_over:
+                return None
+            return ComputerJob(live.id, live.row.version, live.row.level.split("|")[s.actor],
+                               agent_seed(live.row.seed, live.row.version),
+                               table_view(s, s.actor), [str(a) for a in legal_actions(s)],
+                               live.row.takebacks)
+
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
         """A move of a computer-against-computer contest, chosen at ``version`` for the
         Rlr to act (False if the game moved on). An illegal move raises: it is never

@@ -158,6 +158,25 @@ async def _play(game_id: str) -> None:
             await asyncio.to_thread(games.refresh, live)
 
 
+@tasks.task(name="parlor.match_move", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
+async def match_move(game_id: str, version: int, key: str) -> None:
+    """A decision of a tournament's contest between computers at ``version``, answered to
+    the server that drives the tournament under ``key``: ``{"action": ...}`` (None when the
+    game has moved on), or ``{"failed": reason, "level": ...}`` when the computer failed."""
+    rt = runtime()
+    games = rt.games
+    live = await asyncio.to_thread(games.get, game_id)
+    job = games.match_job(live)
+    answer: dict[str, object] = {"action": None}
+    if job is not None and job.version == version:
+        try:
+            answer["action"] = await asyncio.to_thread(
+                think, job.level, job.seed, job.view, job.legal, rt.config.think_budget or None)
+        except AgentFailed as exc:  # reported on the tournament's page, never replaced
+            answer = {"failed": exc.reason, "level": exc.level}
+    await asyncio.to_thread(games.store.put_answer, key, json.dumps(answer))
+
+
 @dataclass(frozen=True, slots=True)
 class HintAnswer:
     """A hint as a worker stores it: the advice, or the refusal the server should raise."""
@@ -303,4 +322,4 @@ async def run_worker(app: App, settings: WorkerSettings, *,
 
 __all__ = ["ANALYSIS_QUEUE", "QUEUE", "RETRIES", "HintAnswer", "WorkerSettings", "analysis",
            "analysis_lock", "computer_turn", "connect", "game_lock", "hint", "install",
-           "read_hint", "retry_stalled", "run_worker", "tasks"]
+           "match_move", "read_hint", "retry_stalled", "run_worker", "tasks"]

@@ -9,21 +9,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import secrets
 import time
-from typing import Any
 
 import psycopg
 from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
 
+from parlor.ai.failure import AgentFailed
 from parlor.store import CHANNEL, libpq_url
 from parlor.web import jobs
-from parlor.web.computer import Advice, think
+from parlor.web.computer import Advice
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
-from parlor.web.games import GameError, Games, LiveGame
+from parlor.web.games import ComputerJob, GameError, Games, LiveGame
 
 log = logging.getLogger("parlor.web")
 
@@ -182,11 +183,21 @@ class QueueConductor(Conductor):
             "WHERE lock = %(lock)s AND status = 'doing'", lock=jobs.game_lock(game_id))
         return bool(row["n"])
 
-    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
-        """A decision of a tournament's contest between computers: in this server, in a
-        thread (those contests are not on the queue yet: docs/deploy.md)."""
-        return await asyncio.to_thread(think, level, seed, view, legal,
-                                       self.config.think_budget or None)
+    async def think_match(self, job: ComputerJob) -> str | None:
+        """A decision of a tournament's contest between computers, by a worker (a
+        ``parlor.match_move`` job, answered through the store like a hint); None when the
+        game moved on meanwhile. AgentFailed as the worker met it; ComputerAway when no
+        worker answers in time."""
+        assert self.app is not None
+        key = secrets.token_hex(12)
+        await self.app.configure_task("parlor.match_move").defer_async(
+            game_id=job.game_id, version=job.version, key=key)
+        payload = await self._answer(key, (self.config.think_budget or 10.0) + 30)
+        data = json.loads(payload)
+        if data.get("failed"):
+            raise AgentFailed(str(data["level"]), str(data["failed"]))
+        action = data.get("action")
+        return None if action is None else str(action)
 
     async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
         """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
@@ -213,14 +224,14 @@ class QueueConductor(Conductor):
                 await self.app.configure_task("parlor.hint").defer_async(
                     game_id=live.id, version=job.version, key=key, takebacks=job.takebacks)
             assert held is not None
-            return await self._answer(held, budget)
+            return jobs.read_hint(await self._answer(held, budget))
         finally:
             if owner:
                 await asyncio.to_thread(store.release_hint, live.id, key)
 
-    async def _answer(self, key: str, budget: float) -> Advice:
+    async def _answer(self, key: str, budget: float) -> str:
         """Wait for the answer stored under ``key`` (woken by its NOTIFY; read every second
-        in case a notification was lost)."""
+        in case a notification was lost); ComputerAway after ``budget`` seconds."""
         ready = self._answers.setdefault(key, asyncio.Event())
         try:
             end = time.monotonic() + budget
@@ -229,10 +240,9 @@ class QueueConductor(Conductor):
                     await asyncio.wait_for(ready.wait(), timeout=1.0)
                 payload = await asyncio.to_thread(self.games.store.answer, key)
                 if payload is not None:
-                    return jobs.read_hint(payload)
+                    return payload
                 if time.monotonic() > end:
-                    raise ComputerAway("no worker answered the hint in time; try again in a "
-                                       "moment")
+                    raise ComputerAway("no worker answered in time; try again in a moment")
                 if ready.is_set():
                     await asyncio.sleep(0.2)
         finally:
