@@ -117,7 +117,8 @@ class Conductor:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.pool: Executor | None = None
         self.hint_pool: Executor | None = None
-        self._hinting: dict[str, tuple[int, asyncio.Future[Advice]]] = {}  # game -> its hint
+        # game -> the decision its hint is for (takebacks, version), and the hint
+        self._hinting: dict[str, tuple[tuple[int, int], asyncio.Future[Advice]]] = {}
         self._hints_open = 0  # hints running or waiting for a hint worker
         self._held: dict[str, int] = {}  # player -> refusals being held back
         self._hint_rate = RateLimit(config.hint_rate, config.hint_burst)
@@ -278,7 +279,8 @@ class Conductor:
         assert self.loop is not None and self.hint_pool is not None
         timeout = (self.config.hint_budget or 2.0) + 30
         running = self._hinting.get(live.id)
-        owner = running is None or running[0] != job.version
+        decision = (job.takebacks, job.version)
+        owner = running is None or running[0] != decision
         if running is not None and owner:
             await self._refuse(player, "a hint for this game is still being worked out", 2)
         if owner:
@@ -289,7 +291,7 @@ class Conductor:
                 await self._refuse(player, "that is many hints in a short time", round(wait))
             future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
                                                job.legal, self.config.hint_budget or None)
-            self._hinting[live.id] = (job.version, future)
+            self._hinting[live.id] = (decision, future)
             self._hints_open += 1
         else:  # the same decision asked again: wait for the same answer
             assert running is not None
@@ -306,7 +308,7 @@ class Conductor:
             raise self.games.hint_failed(live, exc) from exc
         finally:
             if owner:
-                if self._hinting.get(live.id, (0, None))[1] is future:
+                if self._hinting.get(live.id, ((0, 0), None))[1] is future:
                     del self._hinting[live.id]
                 self._hints_open -= 1
 
