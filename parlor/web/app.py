@@ -520,10 +520,18 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if snap["thinking"]:
             conductor.kick(game_id)
         if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), timeout=wait_s)
-            if store.shared:  # the change may be another process's: read it
-                await asyncio.to_thread(games.refresh, live)
+            # until the game's position or status changes: a late NOTIFY of a change this
+            # request already read wakes it without news, and then it waits on
+            seen = (live.row.version, live.row.takebacks, live.row.status)
+            end = time.monotonic() + wait_s
+            while (left := end - time.monotonic()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=left)
+                changed = conductor.changed_event(game_id)  # before reading again
+                if store.shared:  # the change may be another process's: read it
+                    await asyncio.to_thread(games.refresh, live)
+                if (live.row.version, live.row.takebacks, live.row.status) != seen:
+                    break
             snap = games.snapshot(live, start)
         snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
         return JSONResponse(snap)

@@ -149,7 +149,7 @@ class QueueConductor(Conductor):
                     await asyncio.sleep(pause)
         log.error("the computer's job for game %s was refused %d times: the game stops as "
                   "failed", game_id, len(QUEUE_RETRY) + 1, exc_info=error)
-        self._asked.pop(game_id, None)
+        # (still "asked": a poll meanwhile does not start another round of attempts)
         await self._lost(game_id, version, "the work queue refused its job")
 
     async def _lost(self, game_id: str, version: int, reason: str) -> None:
