@@ -548,10 +548,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                             "the move number the table showed")
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
+        line = takebacks_of(data)
         if store.shared:  # a round trip to the database: off the event loop
-            snap = await asyncio.to_thread(games.act, live, version, action, start)
+            snap = await asyncio.to_thread(games.act, live, version, action, start, line)
         else:
-            snap = games.act(live, version, action, start)
+            snap = games.act(live, version, action, start, line)
         conductor.notify(game_id)
         if snap["thinking"]:
             conductor.kick(game_id)
@@ -566,7 +567,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raise BadAction("send {\"version\": N}: the move number the table showed")
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
-        snap = await asyncio.to_thread(games.takeback, live, version, start)
+        snap = await asyncio.to_thread(games.takeback, live, version, start,
+                                       takebacks_of(data))
         conductor.notify(game_id)
         return JSONResponse(snap)
 
@@ -616,6 +618,17 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
+
+
+def takebacks_of(data: dict[str, Any]) -> int | None:
+    """The optional ``takebacks`` of an action or takeback request: the table the client saw
+    (with its ``version``), so a click on a line taken back since (R30) is refused."""
+    found = data.get("takebacks")
+    if found is None:
+        return None
+    if not isinstance(found, int) or isinstance(found, bool) or found < 0:
+        raise BadAction("'takebacks', when sent, is the number the table showed")
+    return found
 
 
 __all__ = ["create_app"]

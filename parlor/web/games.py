@@ -620,6 +620,7 @@ class Games:
             "id": live.id,
             "kind": live.row.kind,
             "version": live.row.version,
+            "takebacks": live.row.takebacks,  # with "version": the table's position (R30)
             "level": live.row.level,
             "settings": live.row.settings,
             "status": FAILED if live.failed else _status(s),
@@ -665,9 +666,11 @@ class Games:
 
     # -- acting --------------------------------------------------------------------------------
 
-    def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
-        """Apply the human's action if ``version`` is current and the action legal; commit it
-        to the store, then return the new snapshot. Refusals change nothing."""
+    def act(self, live: LiveGame, version: int, text: str, log_from: int = 0,
+            takebacks: int | None = None) -> dict[str, Any]:
+        """Apply the human's action if ``version`` (and ``takebacks``, when the client sends
+        it: the table it clicked was not taken back since) is current and the action legal;
+        commit it to the store, then return the new snapshot. Refusals change nothing."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
         try:
@@ -677,10 +680,10 @@ class Games:
         with live.lock:
             if not live.is_play:
                 raise BadAction("this is an imported record: it can be replayed, not played")
-            if self.store.shared and version != live.row.version:
+            if self.store.shared and not self._current(live, version, takebacks):
                 self._refresh_locked(live)  # another server may have moved the game on
             s = live.state
-            if version != live.row.version:
+            if not self._current(live, version, takebacks):
                 raise StaleVersion(
                     f"that click was made on an out-of-date table (move {version}; the game "
                     f"is at move {live.row.version}). Nothing was done: the table is now up "
@@ -710,6 +713,11 @@ class Games:
             self._commit(live, trial)
             return self._snapshot(live, log_from)
 
+    @staticmethod
+    def _current(live: LiveGame, version: int, takebacks: int | None) -> bool:
+        """A client's table is the game's: its version, and its takebacks when it says."""
+        return version == live.row.version and takebacks in (None, live.row.takebacks)
+
     def _commit(self, live: LiveGame, trial: State) -> None:
         """Store the new actions of ``trial`` and only then make it the live state."""
         new = [str(a) for a in trial.history[len(live.state.history):]]
@@ -734,7 +742,8 @@ class Games:
 
     # -- takeback (casual play, R30) ----------------------------------------------------------
 
-    def takeback(self, live: LiveGame, version: int, log_from: int = 0) -> dict[str, Any]:
+    def takeback(self, live: LiveGame, version: int, log_from: int = 0,
+                 takebacks: int | None = None) -> dict[str, Any]:
         """Take back the human's last decision and the computer's replies to it (casual play
         only): the record keeps only the line actually played, so the game still replays."""
         with live.lock:
@@ -748,7 +757,7 @@ class Games:
             if live.failed:
                 raise GameOver("the computer failed in this game, so it stays as it stopped",
                                version=live.row.version)
-            if version != live.row.version:
+            if not self._current(live, version, takebacks):
                 raise StaleVersion("the table has changed: nothing was taken back",
                                    version=live.row.version)
             if not s.is_over and s.actor != live.human:

@@ -19,7 +19,7 @@ from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
-              "result_text", "practice", "costs", "why_not", "coach", "takeback"}
+              "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
