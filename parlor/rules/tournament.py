@@ -45,6 +45,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from parlor.rules.state import Settings
+from parlor.rules.values import Value
 
 DEFAULT_TALENTS = 4  # 1302: the dole
 DEFAULT_ROUNDS = 6
@@ -59,7 +60,7 @@ class TournamentError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Payout:
+class Payout(Value):
     """What a win is worth (1303): ``bracket`` is "all", "ransom" or "one"."""
 
     bracket: str
@@ -92,7 +93,7 @@ def payout(winner_life: int) -> Payout:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentSettings:
+class TournamentSettings(Value):
     """How the tournament is run. It ends by ``rounds`` or by ``time_limit`` (seconds), the
     organiser's choice (1312): exactly one of the two is set."""
 
@@ -118,7 +119,7 @@ class TournamentSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
+class Player(Value):
     name: str
     team: str
     talents: int
@@ -135,7 +136,7 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
-class Ransom:
+class Ransom(Value):
     """``prisoner`` plays with single-card draws until its team pays ``amount`` talents to
     ``holder`` (1303.2)."""
 
@@ -146,7 +147,7 @@ class Ransom:
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class Pairing(Value):
     """One game of a round: ``seats`` are player indices seated as Rlr 1 and Rlr 2."""
 
     round: int
@@ -162,14 +163,14 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class Round(Value):
     number: int
     pairings: tuple[Pairing, ...]
     sitting_out: tuple[int, ...]  # players in the tournament who have no game (1307.2)
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Value):
     """How one game ended. ``winner`` is a player index (None for a draw); ``how`` is
     "attack", "resign" or "draw"."""
 
@@ -190,7 +191,7 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(Value):
     """A game and what it cost: ``paid`` talents from loser to winner, or a ransom set."""
 
     outcome: Outcome
@@ -200,7 +201,7 @@ class Settlement:
 
 
 @dataclass(frozen=True, slots=True)
-class Tournament:
+class Tournament(Value):
     settings: TournamentSettings
     seed: int
     players: tuple[Player, ...]
@@ -609,7 +610,7 @@ def play_round(t: Tournament, rnd: Round, outcomes: Sequence[Outcome],
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Value):
     place: int
     tied: bool
     player: int
@@ -641,7 +642,7 @@ def standings(t: Tournament) -> list[Standing]:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamStanding:
+class TeamStanding(Value):
     place: int
     team: str
     talents: int
