@@ -21,10 +21,16 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # the values of interpreted modules (seeds)
 class Value:
     """A frozen dataclass's value semantics for ``copy`` and ``pickle``: subclass it, with
-    ``@dataclass(frozen=True, slots=True)``; every field must be an ``__init__`` argument."""
+    ``@dataclass(frozen=True, slots=True)``; every field must be an ``__init__`` argument.
+
+    Interpreted modules may subclass it too (a compiled class refuses interpreted subclasses
+    unless it says so); its own subclasses stay closed, fully native classes."""
 
     __slots__ = ()
 
