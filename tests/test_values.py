@@ -123,13 +123,15 @@ def roots() -> list[object]:
 def harvest(objs: list[object]) -> dict[str, list[object]]:
     """Up to three instances of every dataclass reachable from ``objs``."""
     found: dict[str, list[object]] = {}
-    seen: set[int] = set()
+    # what was seen stays referenced: a compiled class boxes a tuple field afresh on each
+    # read, and a freed box's id would be taken by the next one
+    seen: dict[int, object] = {}
     todo = list(objs)
     while todo:
         o = todo.pop()
         if id(o) in seen or isinstance(o, str | bytes | int | float | type | ModuleType):
             continue
-        seen.add(id(o))
+        seen[id(o)] = o
         cls = type(o)
         name = f"{cls.__module__}.{cls.__name__}"
         if name in DATACLASSES and len(found.setdefault(name, [])) < 3:
@@ -147,9 +149,11 @@ def children(o: object) -> Iterator[object]:
     elif isinstance(o, list | tuple | set | frozenset):
         yield from o
     elif type(o).__module__.startswith("parlor."):
-        for name in getattr(type(o), "__slots__", ()):
-            if hasattr(o, name):
-                yield getattr(o, name)
+        # a compiled class lists its attributes in __mypyc_attrs__, an interpreted one in
+        # __slots__ or __dict__
+        names = [n for k in type(o).__mro__
+                 for n in (*getattr(k, "__mypyc_attrs__", ()), *getattr(k, "__slots__", ()))]
+        yield from (getattr(o, n) for n in names if n != "__dict__" and hasattr(o, n))
         yield from getattr(o, "__dict__", {}).values()
 
 
