@@ -41,6 +41,7 @@ from parlor.rules.combat import (
     start_resolution,
     use_ability,
 )
+from parlor.rules.events import Event
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
 from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
@@ -217,7 +218,26 @@ def _advance(s: State) -> None:
         legal = _legal(s)
         if len(legal) != 1:
             return
+        start = len(s.log) if s.log is not None else 0
         _dispatch(s, legal[0])
+        if s.log is not None:
+            _mark_automatic(s.log, start, legal[0].verb)
+
+
+#: The event kind that records each decision, where one does ("pass" and "done" record none).
+_DECISION_KIND = {"end": "end", "keep": "keep", "trim": "trim", "attack": "attack",
+                  "block": "block", "play": "play", "expel": "expel", "redraw": "redraw"}
+
+
+def _mark_automatic(log: list[Event], start: int, verb: str) -> None:
+    """Mark the event of a forced decision as automatic, so that the log does not read as if
+    the Rlr chose it (its consequences are not marked: nobody chooses those either way)."""
+    kind = _DECISION_KIND.get(verb)
+    for i in range(start, len(log)):
+        e = log[i]
+        if e.kind == kind:
+            log[i] = Event(e.kind, e.text, e.player, e.secret, e.rule, e.why, automatic=True)
+            return
 
 
 def _dispatch(s: State, a: Action) -> None:

@@ -531,11 +531,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         live = await load(request, game_id)
         data = await json_of(request)
         action, version = data.get("action"), data.get("version")
-        if not isinstance(action, str):
+        if "actions" in data and action is None:  # a declaration, sent whole (Games.act)
+            action = data["actions"]
+            if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
+                raise BadAction("'actions' must be a list of actions in the game's notation")
+        elif not isinstance(action, str):
             raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
-                            "the move number the table showed")
+        version = version_of(data)
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
         if store.shared:  # a round trip to the database: off the event loop
@@ -546,6 +548,17 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if snap["thinking"]:
             conductor.kick(game_id)
         return JSONResponse(snap)
+
+    @app.post("/api/games/{game_id}/preview")
+    async def api_preview(request: Request, game_id: str) -> Response:
+        """The table after declarations not yet sent (Games.preview): nothing is stored."""
+        live = await load(request, game_id)
+        data = await json_of(request)
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
+                            "so far, in the game's notation")
+        return JSONResponse(games.preview(live, version_of(data), actions))
 
     @app.post("/api/games/{game_id}/takeback")
     async def api_takeback(request: Request, game_id: str) -> Response:
@@ -606,6 +619,15 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
+
+
+def version_of(data: dict[str, Any]) -> int:
+    """The move number the table showed, from a request's JSON body."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
+                        "the move number the table showed")
+    return version
 
 
 __all__ = ["create_app"]

@@ -35,7 +35,7 @@ from parlor.present.coach import coach
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, hint_failed
 from parlor.present.phases import task
-from parlor.present.prose import prose
+from parlor.present.prose import automatic, prose
 from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
@@ -105,6 +105,11 @@ class WrongTurn(GameError):
 
 class GameOver(GameError):
     status, code = 409, "game_over"
+
+
+#: The decisions a player declares one by one and may take back before the declaration is
+#: final (Games.preview): attackers (R8), blockers (R10), a split (1003.2), bonus points.
+DECLARATIONS = frozenset({"attack", "block", "assign", "bonus"})
 
 
 class BadAction(GameError):
@@ -257,8 +262,10 @@ def _log_entries(s: State, player: int | None, start: int,
     for i in range(max(0, start), len(events)):
         e = events[i]
         text = e.text_for(player)
-        entry: dict[str, Any] = {"n": i, "text": prose(text, reader), "notation": text,
-                                 "kind": e.kind, "rule": e.rule}
+        words = prose(text, reader)
+        entry: dict[str, Any] = {"n": i, "text": automatic(words) if e.automatic else words,
+                                 "notation": text, "kind": e.kind, "rule": e.rule,
+                                 "automatic": e.automatic}
         w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
@@ -600,8 +607,9 @@ class Games:
         with live.lock:
             return self._snapshot(live, log_from)
 
-    def _snapshot(self, live: LiveGame, log_from: int) -> dict[str, Any]:
-        s = live.state
+    def _snapshot(self, live: LiveGame, log_from: int,
+                  state: State | None = None) -> dict[str, Any]:
+        s = live.state if state is None else state
         v = table_view(s, live.human)
         over = s.is_over
         return {
@@ -653,50 +661,110 @@ class Games:
 
     # -- acting --------------------------------------------------------------------------------
 
-    def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
+    def act(self, live: LiveGame, version: int, text: str | list[str],
+            log_from: int = 0) -> dict[str, Any]:
         """Apply the human's action if ``version`` is current and the action legal; commit it
-        to the store, then return the new snapshot. Refusals change nothing."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
-        try:
-            action = Action.parse(text)
-        except ActionParseError as exc:
-            raise BadAction(str(exc)) from None
+        to the store, then return the new snapshot. Refusals change nothing.
+
+        ``text`` may be a list: a declaration the table assembled (attackers, blockers, a
+        split, a bonus: see :meth:`preview`) and the decision that ends it, applied in order
+        and committed together, or not at all."""
+        texts = [text] if isinstance(text, str) else text
+        actions = self._parse_all(texts)
         with live.lock:
-            if not live.is_play:
-                raise BadAction("this is an imported record: it can be replayed, not played")
-            if self.store.shared and version != live.row.version:
-                self._refresh_locked(live)  # another server may have moved the game on
-            s = live.state
-            if version != live.row.version:
-                raise StaleVersion(
-                    f"that click was made on an out-of-date table (move {version}; the game "
-                    f"is at move {live.row.version}). Nothing was done: the table is now up "
-                    "to date.", version=live.row.version)
-            if s.is_over:
-                raise GameOver(f"the game is over: {s.result}", version=live.row.version)
-            if live.failed:
-                raise GameOver(live.row.result, version=live.row.version)
-            if action.verb == "resign":
-                if action.target not in (NONE, live.human):
-                    raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign for "
-                                    f"yourself ('resign'), not for Rlr {action.target + 1}",
+            s = self._current(live, version)
+            trial = s.clone()
+            for i, action in enumerate(actions):
+                if action.verb == "resign":
+                    if len(actions) > 1:
+                        raise BadAction("resign alone, not within a declaration")
+                    if action.target not in (NONE, live.human):
+                        raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign "
+                                        f"for yourself ('resign'), not for Rlr "
+                                        f"{action.target + 1}", version=live.row.version)
+                    action = Action("resign")
+                elif trial.actor != live.human:
+                    raise WrongTurn("it is the computer's decision: wait for it",
                                     version=live.row.version)
-                action = Action("resign")
-            elif s.actor != live.human:
+                self._apply(live, trial, action, i, len(actions))
+            self._commit(live, trial)
+            return self._snapshot(live, log_from)
+
+    def preview(self, live: LiveGame, version: int, texts: list[str]) -> dict[str, Any]:
+        """The table after declarations not yet final (R8 attackers, R10 blockers, 1003.2 a
+        split, 1003.3/1004.1 bonus points), so that the page can show them and take them back
+        before they are sent. Nothing is stored and nothing changes.
+
+        Only the player's own declarations within one decision are previewed: when one of
+        them completes it (the decision passes on, or the phase ends) the answer is
+        ``{"final": True}`` and no table, since what comes next may show what the player
+        has not yet seen; the page then sends them all with :meth:`act`."""
+        actions = self._parse_all(texts)
+        with live.lock:
+            s = self._current(live, version)
+            if s.actor != live.human:
                 raise WrongTurn("it is the computer's decision: wait for it",
                                 version=live.row.version)
             trial = s.clone()
+            for i, action in enumerate(actions):
+                if action.verb not in DECLARATIONS:
+                    raise BadAction(f"'{action}' is decided at once: only "
+                                    f"{', '.join(sorted(DECLARATIONS))} are declared before "
+                                    "they are final", version=live.row.version)
+                self._apply(live, trial, action, i, len(actions))
+                if trial.actor != live.human or trial.phase is not s.phase:
+                    if i != len(actions) - 1:
+                        raise BadAction(f"'{action}' completes the declaration: send it",
+                                        version=live.row.version)
+                    return {"final": True, "version": live.row.version}
+            snap = self._snapshot(live, len(trial.log or ()), trial)
+            snap["staged"] = list(texts)
+            return snap
+
+    @staticmethod
+    def _parse_all(texts: list[str]) -> list[Action]:
+        if not texts or len(texts) > 60:
+            raise BadAction("send one action, or a declaration of 1 to 60 actions")
+        out = []
+        for text in texts:
+            if not isinstance(text, str) or not text.strip() or len(text) > 200:
+                raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
             try:
-                apply(trial, action, player=live.human)
-            except GameOverError as exc:
-                raise GameOver(str(exc), version=live.row.version) from None
-            except EngineWrongTurn as exc:
-                raise WrongTurn(str(exc), version=live.row.version) from None
-            except IllegalActionError as exc:
-                raise IllegalAction(str(exc), version=live.row.version) from None
-            self._commit(live, trial)
-            return self._snapshot(live, log_from)
+                out.append(Action.parse(text))
+            except ActionParseError as exc:
+                raise BadAction(str(exc)) from None
+        return out
+
+    def _current(self, live: LiveGame, version: int) -> State:
+        """The live state, if the page's ``version`` is current and the game can be played."""
+        if not live.is_play:
+            raise BadAction("this is an imported record: it can be replayed, not played")
+        if self.store.shared and version != live.row.version:
+            self._refresh_locked(live)  # another server may have moved the game on
+        s = live.state
+        if version != live.row.version:
+            raise StaleVersion(
+                f"that click was made on an out-of-date table (move {version}; the game "
+                f"is at move {live.row.version}). Nothing was done: the table is now up "
+                "to date.", version=live.row.version)
+        if s.is_over:
+            raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+        if live.failed:
+            raise GameOver(live.row.result, version=live.row.version)
+        return s
+
+    @staticmethod
+    def _apply(live: LiveGame, trial: State, action: Action, i: int, n: int) -> None:
+        """Apply the ``i``-th of ``n`` actions to ``trial``; a refusal names which one."""
+        where = f"'{action}' (decision {i + 1} of {n}): " if n > 1 else ""
+        try:
+            apply(trial, action, player=live.human)
+        except GameOverError as exc:
+            raise GameOver(f"{where}{exc}", version=live.row.version) from None
+        except EngineWrongTurn as exc:
+            raise WrongTurn(f"{where}{exc}", version=live.row.version) from None
+        except IllegalActionError as exc:
+            raise IllegalAction(f"{where}{exc}", version=live.row.version) from None
 
     def _commit(self, live: LiveGame, trial: State) -> None:
         """Store the new actions of ``trial`` and only then make it the live state."""
