@@ -19,7 +19,7 @@ from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
-              "result_text", "practice", "costs", "why_not", "coach", "takeback"}
+              "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -91,7 +91,8 @@ def test_the_computer_thinks_from_its_own_view_only() -> None:
                 continue
             assert job.view == view(s, live.computer)  # equal, log aside (compare=False)
             assert job.view.sides[live.human].hand is None
-            assert games.apply_computer(live, job.version, rng.choice(job.legal))
+            assert games.apply_computer(live, job.version, rng.choice(job.legal),
+                                        takebacks=job.takebacks)
 
 
 def test_payload_is_to_dict() -> None:

@@ -316,7 +316,7 @@ async function send(action) {
       : await api(`/api/games/${gameId}/actions`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ ...(staged.length ? { actions: [...staged, action] } : { action }), version: snap.version, log_from: logCount }),
+        body: JSON.stringify({ ...(staged.length ? { actions: [...staged, action] } : { action }), version: snap.version, takebacks: snap.takebacks, log_from: logCount }),
       });
     busy = false;
     if (r.ok) {
@@ -544,7 +544,7 @@ async function takeBack() {
   const r = await api(`/api/games/${gameId}/takeback`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ version: snap.version, log_from: 0 }),
+    body: JSON.stringify({ version: snap.version, takebacks: snap.takebacks, log_from: 0 }),
   });
   busy = false;
   if (r.ok) {
