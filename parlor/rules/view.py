@@ -29,6 +29,7 @@ from parlor.rules.state import (
 )
 from parlor.rules.table import entity_text
 from parlor.rules.trail import PublicStep, public_step
+from parlor.rules.values import Value
 
 #: The viewer of :func:`view` who plays neither side: a spectator sees both sides as an
 #: opponent does (no Hand, no Draw order, no drawn cards) and the public log sentences (R30).
@@ -36,7 +37,7 @@ SPECTATOR = -1
 
 
 @dataclass(frozen=True, slots=True)
-class TableCard:
+class TableCard(Value):
     """A Lnd or Cre on the table with its Enhs and status, as anyone sees it."""
 
     ref: str  # owner-qualified, "2:KS"
@@ -52,7 +53,7 @@ class TableCard:
 
 
 @dataclass(frozen=True, slots=True)
-class SideView:
+class SideView(Value):
     """One Rlr's half of the spread."""
 
     life: int
@@ -71,7 +72,7 @@ class SideView:
 
 
 @dataclass(frozen=True, slots=True)
-class CombatView:
+class CombatView(Value):
     attackers: tuple[str, ...]
     blocks: tuple[tuple[str, str], ...]  # (blocker, attacker or "-")
     blocked: tuple[str, ...]
@@ -85,7 +86,7 @@ class CombatView:
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(Value):
     """The game as ``player`` (0 or 1) sees it."""
 
     player: int
