@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# `make run` needs only the game; `make test` adds the test, research and cluster extras.
+# `make run` needs only the game; `make test` adds the test, research, cluster and train extras.
 RUN_STAMP := $(VENV)/.installed-run
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
@@ -20,7 +20,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster,train]'
 	touch $(STAMP) $(RUN_STAMP)
 
 test: lint typecheck pytest

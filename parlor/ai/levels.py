@@ -42,10 +42,13 @@ from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SearchAgent
+from parlor.ai.value import learned
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
-REFERENCE_NAMES = ("expert_ref",)
+#: Benchmark agents that are not levels: today's expert kept fixed, and the expert with the
+#: learned leaf evaluation (:mod:`parlor.ai.value`).
+REFERENCE_NAMES = ("expert_ref", "expert_learned")
 
 _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
@@ -59,6 +62,8 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
+    "expert_learned": lambda seed: SearchAgent(seed, budget=0.3, name="expert_learned",
+                                               evaluate=learned()),
 }
 
 

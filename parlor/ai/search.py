@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.determinize import Determinizer
@@ -77,6 +77,9 @@ from parlor.rules.state import (
     State,
 )
 from parlor.rules.view import View
+
+#: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
+Evaluator = Callable[[State, int], float]
 
 SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
                       ABILITY_P, ABILITY_O})
@@ -116,7 +119,10 @@ class SearchAgent(BaseAgent):
     this many turns have started after the root's turn; ``look``: the same for the one-step
     priors (and for the decisions that only look one step ahead); ``search_keep``: search
     keeping a drawn card against Redrawing; ``settle_root``: set aside the root moves of
-    :mod:`parlor.ai.prune`; ``epsilon``: rollout randomness; ``c``: UCB exploration.
+    :mod:`parlor.ai.prune`; ``epsilon``: rollout randomness; ``c``: UCB exploration;
+    ``evaluate``: the leaf evaluation (default: the hand-written
+    :func:`~parlor.ai.evaluate.win_prob` with ``weights``; the learned one is
+    :func:`parlor.ai.value.learned`). The priors stay Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -127,9 +133,10 @@ class SearchAgent(BaseAgent):
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
                  decisive: float = 0.25, look: int = 1, search_keep: bool = True,
                  settle_root: bool = True, name: str | None = None, weights: Weights = DEFAULT,
-                 policy: PolicyWeights = PDEFAULT) -> None:
+                 policy: PolicyWeights = PDEFAULT, evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, budget)
         self.weights = weights
+        self.evaluate = evaluate
         self.policy = policy
         self.max_iterations = max_iterations
         self.horizon = horizon
@@ -353,10 +360,10 @@ class SearchAgent(BaseAgent):
             node = best.child
         if expanded or node is not root:
             settle(s, end_turn, rng, self.epsilon, policy=self.policy)
-        v = win_prob(s, me, self.weights)
+        v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
         for edge, player in path:
             edge.n += 1.0
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SearchAgent", "epsilon_action"]
+__all__ = ["Evaluator", "SearchAgent", "epsilon_action"]
