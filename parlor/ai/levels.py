@@ -23,9 +23,12 @@ abilities); every other decision is quick (see :mod:`parlor.ai.search`).
 **Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
 measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
 searching exactly 800 iterations a searched decision, with no time limit (play keeps the
-time budget). Only the searching agents (strong, expert, expert_ref) take ``iters``.
+time budget). Only the searching agents (strong, expert, expert_ref, expert_learned) take
+``iters``.
 ``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
-it is not a level.
+``expert_learned`` is the expert whose search judges its leaves with the learned evaluation
+(:mod:`parlor.ai.value`, trained by ``parlor train``) instead of the hand-written one. Neither
+is a level.
 
     >>> agent_spec("5@ITERS=800")
     'expert@iters=800'

@@ -1,6 +1,6 @@
 """``parlor train``: regenerate the learned evaluation's weights from a seed.
 
-    parlor train --seed 17 --games 600      # writes parlor/ai/weights/value-v1.json
+    parlor train --seed 17 --games 240      # writes parlor/ai/weights/value-v1.json
 
 The games are played in this process (seeded, so the same seed and game count give the same
 data and the same weights, byte for byte on one machine); fitting needs numpy (the
@@ -18,7 +18,7 @@ from typing import Any
 #: Where the package's weights live (what ``parlor train`` writes by default).
 PACKAGED = Path(__file__).resolve().parent.parent / "ai" / "weights" / "value-v1.json"
 DEFAULT_SEED = 17
-DEFAULT_GAMES = 600
+DEFAULT_GAMES = 240
 
 
 def _positive(text: str) -> int:
@@ -39,8 +39,8 @@ def add_parser(sub: Any) -> None:
                     help=f"self-play games (default {DEFAULT_GAMES})")
     tr.add_argument("--steps", type=_positive, default=1500, metavar="N",
                     help="optimisation steps (default 1500)")
-    tr.add_argument("--hidden", type=int, default=8, metavar="N",
-                    help="tanh units besides the linear part (default 8)")
+    tr.add_argument("--hidden", type=int, default=0, metavar="N",
+                    help="tanh units besides the linear part (default 0: linear)")
     tr.add_argument("--out", type=Path, default=PACKAGED,
                     help="the weights file to write (default: the package's, "
                     "parlor/ai/weights/value-v1.json)")
