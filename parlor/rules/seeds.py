@@ -120,6 +120,21 @@ def derive(seed: Seed, purpose: str, bits: int = 64) -> int:
     return int.from_bytes(h.digest(), "big") >> (8 * nbytes - bits)
 
 
+def derive_key(key: DealKey, purpose: str) -> DealKey:
+    """A deal key of its own for ``purpose`` (a tournament's contest), a keyed hash of
+    ``key`` as long as it: a contest's key, even once revealed, tells nothing of the
+    tournament's key or of any other contest's deal.
+
+    >>> t = DealKey(bytes(16))
+    >>> derive_key(t, "contest/1/1") != derive_key(t, "contest/1/2")
+    True
+    >>> len(derive_key(t, "contest/1/1").key)
+    16
+    """
+    n = len(key.key)
+    return DealKey(derive(key, purpose, 8 * n).to_bytes(n, "big"))
+
+
 class KeyedStream(random.Random):
     """A ``random.Random`` whose bits are BLAKE2b(key, purpose/counter): every shuffle and
     choice of :class:`random.Random` works on it, and its output cannot be run backwards to
@@ -173,4 +188,4 @@ def deal_stream(seed: Seed) -> random.Random:
 
 
 __all__ = ["KEY_BYTES", "PRACTICE_LIMIT", "DealKey", "KeyedStream", "Seed", "SeedError",
-           "check_seed", "deal_stream", "derive", "parse_seed"]
+           "check_seed", "deal_stream", "derive", "derive_key", "parse_seed"]

@@ -3,7 +3,12 @@
 Pure: no I/O and no clock of its own. A :class:`Tournament` is an immutable value; every step
 returns a new one, and its randomness (the lot that orders equal players, the seed of each
 deal) comes from the tournament's seed and the round number alone, so a tournament replays
-exactly. A tournament with a time limit is told the time that has passed when a round ends
+exactly. The seed is a practice number or a deal key (:mod:`parlor.rules.seeds`): from a
+number every contest is dealt from a 32-bit practice number, as ever (anyone who knows or
+finds the number knows every deal); from a key every contest gets a deal key of its own, a
+keyed hash of the tournament's key, so one contest's cards tell nothing of the others.
+
+A tournament with a time limit is told the time that has passed when a round ends
 (:func:`end_round`'s ``elapsed``); a front-end reads its clock and passes it in.
 
     >>> t = new_tournament([("A", ["Ann", "Al"]), ("B", ["Bo", "Bea"])], seed=1)
@@ -44,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from parlor.rules.seeds import DealKey, KeyedStream, Seed, derive_key
 from parlor.rules.state import Settings
 
 DEFAULT_TALENTS = 4  # 1302: the dole
@@ -152,7 +158,7 @@ class Pairing:
     round: int
     table: int
     seats: tuple[int, int]
-    seed: int  # the deal's seed
+    seed: Seed  # the deal's seed: a practice number, or a key of its own (R31)
     single_draw: tuple[bool, bool]  # 1304: per seat
 
     def game_settings(self, ts: TournamentSettings) -> Settings:
@@ -176,7 +182,7 @@ class Outcome:
     round: int
     table: int
     seats: tuple[int, int]
-    seed: int
+    seed: Seed
     winner: int | None
     winner_life: int = 0
     turns: int = 0
@@ -202,7 +208,7 @@ class Settlement:
 @dataclass(frozen=True, slots=True)
 class Tournament:
     settings: TournamentSettings
-    seed: int
+    seed: Seed
     players: tuple[Player, ...]
     round: int = 0  # rounds completed
     ransoms: tuple[Ransom, ...] = ()
@@ -225,7 +231,7 @@ class Tournament:
 
 
 def new_tournament(teams: Sequence[tuple[str, Sequence[str]]],
-                   settings: TournamentSettings | None = None, seed: int = 0,
+                   settings: TournamentSettings | None = None, seed: Seed = 0,
                    humans: Sequence[str] = ()) -> Tournament:
     """A tournament of ``teams`` (name, player names), each player with the dole (1302).
     ``humans`` names the players who are people: their teams answer their own ransoms."""
@@ -321,7 +327,7 @@ def pair_round(t: Tournament) -> Round:
             f"team {t.players[r.prisoner].team} must first answer whether it pays the "
             f"ransom of {t.players[r.prisoner].name} (1308.2)")
     number = t.round + 1
-    rng = random.Random(f"parlor-tournament:{t.seed}:{number}")
+    rng = _lot(t.seed, number)
     ids = [i for i, p in enumerate(t.players) if p.is_in]
     lot = {i: rng.random() for i in ids}
     order = sorted(ids, key=lambda i: (-t.players[i].talents, lot[i]))
@@ -351,9 +357,29 @@ def pair_round(t: Tournament) -> Round:
         rest = [i for i in rest if i not in (x, y)]
 
     pairings = tuple(
-        Pairing(number, table, (a, b), rng.getrandbits(32), (t.held(a), t.held(b)))
+        Pairing(number, table, (a, b), _deal_seed(t.seed, rng, number, table),
+                (t.held(a), t.held(b)))
         for table, (a, b) in enumerate(pairs, 1))
     return Round(number, pairings, tuple(sorted(sitting, key=rank.__getitem__)))
+
+
+def _lot(seed: Seed, number: int) -> random.Random:
+    """The stream of round ``number``'s lot (and, for a practice number, its deals)."""
+    if isinstance(seed, DealKey):
+        return KeyedStream(seed.key, f"tournament/lot/{number}")
+    return random.Random(f"parlor-tournament:{seed}:{number}")
+
+
+def _deal_seed(seed: Seed, rng: random.Random, number: int, table: int) -> Seed:
+    """A contest's deal (R31): from a key, a key of its own; from a practice number, the
+    next 32 bits of the round's stream (as every tournament before deal keys was dealt)."""
+    if isinstance(seed, DealKey):
+        return derive_key(seed, f"tournament/deal/{number}/{table}")
+    return rng.getrandbits(32)
+
+
+def _seed_json(seed: Seed) -> int | str:
+    return seed if isinstance(seed, int) else str(seed)
 
 
 # -- settling games (1303-1305) ---------------------------------------------------------------
@@ -682,7 +708,7 @@ def report(t: Tournament, levels: Sequence[str]) -> dict[str, Any]:
     place = {st.player: st.place for st in standings(t)}
     return {
         "settings": asdict(t.settings),
-        "seed": t.seed,
+        "seed": _seed_json(t.seed),
         "rounds_played": t.round,
         "teams": {team: [p.name for p in t.players if p.team == team] for team in t.teams},
         "winners": [t.players[i].name for i in winners(t)],
@@ -698,7 +724,7 @@ def report(t: Tournament, levels: Sequence[str]) -> dict[str, Any]:
             {"round": st.outcome.round, "table": st.outcome.table,
              "rlr1": t.players[st.outcome.seats[0]].name,
              "rlr2": t.players[st.outcome.seats[1]].name,
-             "seed": st.outcome.seed,
+             "seed": _seed_json(st.outcome.seed),
              "winner": None if st.outcome.winner is None
              else t.players[st.outcome.winner].name,
              "winner_life": st.outcome.winner_life, "turns": st.outcome.turns,

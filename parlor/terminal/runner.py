@@ -22,6 +22,7 @@ from parlor.ai.failure import AgentFailed
 from parlor.present.tournament import ransom_question
 from parlor.rules.engine import apply, new_game
 from parlor.rules.notation import record
+from parlor.rules.seeds import Seed, derive
 from parlor.rules.state import State
 from parlor.rules.tournament import (
     Outcome,
@@ -90,8 +91,11 @@ class Runner:
         e = self.entries[player]
         return f"{e.name} ({'you' if e.level == HUMAN else e.level})"
 
-    def computer(self, player: int, game_seed: int, seat: int) -> Computer:
-        return Computer(self.level(player), game_seed * 2 + seat, self.think)
+    def computer(self, player: int, game_seed: Seed, seat: int) -> Computer:
+        # a keyed deal's computer seed is a keyed hash of it, so it reveals nothing of it
+        seed = game_seed * 2 + seat if isinstance(game_seed, int) \
+            else derive(game_seed, f"terminal-computer/{seat}", 31)
+        return Computer(self.level(player), seed, self.think)
 
     def save_record(self, p: Pairing, s: State) -> None:
         if self.records is None:

@@ -19,7 +19,6 @@ import json
 import logging
 import re
 import secrets
-import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,6 +43,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from parlor import __version__
 from parlor.rules.state import Settings
 from parlor.store import GameRow, GameStore, TournamentStore
+from parlor.store.handovers import Handovers
+from parlor.store.keys import shared_secret
 from parlor.web.analysis import Analyst
 from parlor.web.analysis import install as install_analysis
 from parlor.web.computer import accepted_levels, available_levels, default_level
@@ -104,9 +105,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
     accepted = accepted_levels()
-    # Signs CSRF tokens; PARLOR_SECRET keeps forms valid across restarts and processes.
-    secret = (config.secret or secrets.token_hex(32)).encode()
-    handovers: dict[str, tuple[str, str, float]] = {}  # code hash -> (game id, token, until)
+    # Signs CSRF tokens: PARLOR_SECRET, or else the database's own (drawn by the first server
+    # to start), so every server process on the database accepts every other's forms.
+    secret = (config.secret or shared_secret(store, "csrf")).encode()
+    handovers = Handovers(store)  # in the database: any server redeems any server's code
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -368,13 +370,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             snap = games.spectator_snapshot(live, start)
         return JSONResponse(snap)
 
-    def new_handover(game_id: str, token: str) -> str:
-        now = time.monotonic()
-        for k in [k for k, (_g, _t, until) in handovers.items() if until < now]:
-            del handovers[k]
-        code = secrets.token_urlsafe(18)
-        handovers[hash_code(code)] = (game_id, token, now + HANDOVER_SECONDS)
-        return code
+    async def new_handover(game_id: str, token: str) -> str:
+        with games.durable():
+            return await asyncio.to_thread(handovers.make, game_id, token,
+                                           seconds=HANDOVER_SECONDS)
 
     @app.post("/g/{game_id}/handover", response_class=HTMLResponse)
     async def handover_form(request: Request, game_id: str) -> Response:
@@ -383,7 +382,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         await form_of(request)
         live = await load(request, game_id)
         token = token_for(request, game_id) or ""
-        code = new_handover(live.id, token)
+        code = await new_handover(live.id, token)
         resp = page(request, "handover.html", game_id=live.id, code=code,
                     minutes=HANDOVER_SECONDS // 60, title="Continue elsewhere")
         resp.headers["Cache-Control"] = "no-store"  # the code is in the page
@@ -393,18 +392,18 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_handover(request: Request, game_id: str) -> Response:
         await json_of(request)
         live = await load(request, game_id)
-        code = new_handover(live.id, token_for(request, game_id) or "")
+        code = await new_handover(live.id, token_for(request, game_id) or "")
         return JSONResponse({"url": f"/h/{code}", "seconds": HANDOVER_SECONDS},
                             status_code=201)
 
     @app.get("/h/{code}")
     async def take_handover(request: Request, code: str) -> Response:
-        found = handovers.pop(hash_code(code), None)
-        if found is None or found[2] < time.monotonic():
+        found = await asyncio.to_thread(handovers.take, code) if len(code) <= 64 else None
+        if found is None:
             raise NotYourGame("this link to continue a game was used already or is more than "
                               f"{HANDOVER_SECONDS // 60} minutes old: make a new one in the "
                               "other browser")
-        game_id, token, _until = found
+        game_id, token = found
         resp = RedirectResponse(f"/g/{game_id}", status_code=303)
         resp.headers["Cache-Control"] = "no-store"
         set_token(resp, game_id, token)
@@ -607,10 +606,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
-
-
-def hash_code(code: str) -> str:
-    return hashlib.sha256(b"handover/" + code.encode()).hexdigest()
 
 
 __all__ = ["create_app"]

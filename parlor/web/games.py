@@ -407,7 +407,7 @@ class Games:
         self._remember(live)
         return live, token
 
-    def create_contest(self, *, kind: str, level: str, seed: int, settings: Settings,
+    def create_contest(self, *, kind: str, level: str, seed: Seed, settings: Settings,
                        human: int, title: str, token_hash: str,
                        game_id: str | None = None) -> LiveGame:
         """A tournament's contest: ``kind`` "play" (the person at seat ``human`` against the
@@ -418,8 +418,10 @@ class Games:
         state = new_game(seed, settings)
         now = time.time()
         moves = [str(a) for a in state.history]
-        row = GameRow(id=game_id or new_id(), kind=kind, human=human, level=level, seed=seed,
-                      settings=str(settings), created=now, updated=now, version=len(moves),
+        row = GameRow(id=game_id or new_id(), kind=kind, human=human, level=level,
+                      seed=seed if isinstance(seed, int) else 0,
+                      deal="" if isinstance(seed, int) else str(seed), settings=str(settings),
+                      created=now, updated=now, version=len(moves),
                       turn=state.turn, status=_status(state), result=state.result,
                       title=title)
         self._insert(row, token_hash, moves)

@@ -11,6 +11,12 @@ on; it is started again for every live tournament when the server starts.
 
 The tournament's secret token is kept in the cookie ``pmt_<id>``; it also opens the person's
 contests (their rows carry the same token hash).
+
+A tournament the server deals is dealt from a 128-bit deal key and each contest from a key
+derived from it (R31, :func:`parlor.rules.tournament.pair_round`): the tournament's key is
+shown only once the tournament is over, a contest's only once that contest is. A seed the
+organiser types makes a *practice* tournament (its title says so): anyone with the number
+can deal every contest again.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from parlor.ai.failure import AgentFailed
 from parlor.present.tournament import ransom_question, standing_note
 from parlor.rules.engine import legal_actions
+from parlor.rules.seeds import KEY_BYTES, DealKey, Seed
 from parlor.rules.tournament import (
     Outcome,
     Ransom,
@@ -67,6 +74,8 @@ from parlor.web.games import (
     agent_seed,
     hash_token,
     new_id,
+    seed_json,
+    seed_of,
     table_view,
 )
 
@@ -106,19 +115,25 @@ class Spec:
     """What the organiser chose: it and the steps rebuild the tournament."""
 
     title: str
-    seed: int
+    seed: Seed  # a deal key the server drew, or the organiser's practice number
     settings: TournamentSettings
     entries: tuple[Entry, ...]
 
+    @property
+    def practice(self) -> bool:
+        """Dealt from a number (the organiser's, or from before deal keys): guessable."""
+        return isinstance(self.seed, int)
+
     def to_json(self) -> str:
-        return json.dumps({"title": self.title, "seed": self.seed,
+        return json.dumps({"title": self.title, "seed": seed_json(self.seed),
                            "settings": asdict(self.settings),
                            "entries": [asdict(e) for e in self.entries]})
 
     @staticmethod
     def from_json(text: str) -> Spec:
         d = json.loads(text)
-        return Spec(d["title"], d["seed"], TournamentSettings(**d["settings"]),
+        seed = d["seed"] if isinstance(d["seed"], int) else DealKey.parse(d["seed"])
+        return Spec(d["title"], seed, TournamentSettings(**d["settings"]),
                     tuple(Entry(**e) for e in d["entries"]))
 
     def start(self) -> Tournament:
@@ -177,8 +192,9 @@ def parse_spec(data: dict[str, Any], accepted: list[str]) -> Spec:
         raise BadAction(str(exc)) from None
     seed = _int(data, "seed", None, 0, 2**31 - 1)
     title = str(data.get("title") or "").strip()[:60] or "Tournament"
-    return Spec(title, secrets.randbelow(2**31) if seed is None else seed, settings,
-                tuple(entries))
+    if seed is None:  # R31: 128 secret bits, so no contest's cards pin down another's deal
+        return Spec(title, DealKey(secrets.token_bytes(KEY_BYTES)), settings, tuple(entries))
+    return Spec(f"{title} (practice, seed {seed})", seed, settings, tuple(entries))
 
 
 def _int(data: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
@@ -484,7 +500,8 @@ class Tournaments:
                 else round(ts.time_limit / 60), "elapsed": round(time.time() - lt.created),
                 "talents": ts.talents, "max_turns": ts.max_turns,
                 # every contest's deal comes from the tournament's seed: secret until the end
-                "seed": lt.spec.seed if lt.over else None,
+                "seed": seed_json(lt.spec.seed) if lt.over else None,
+                "practice": lt.spec.practice,
                 "you": None if you is None else e[you].name,
                 "tables": tables, "standings": rows, "asked": asked,
                 "ransoms": [{"prisoner": e[r.prisoner].name, "holder": e[r.holder].name,
@@ -596,7 +613,7 @@ class Tournaments:
                         return
                     version = live.row.version
                     level = live.row.level.split("|")[s.actor]
-                    seed = agent_seed(live.row.seed, version)
+                    seed = agent_seed(seed_of(live.row), version)
                     job = (table_view(s, s.actor), [str(a) for a in legal_actions(s)])
                 text = await self.conductor.think(level, seed, job[0], job[1])
                 wait = self.config.pace - (time.monotonic() - live.changed_at)

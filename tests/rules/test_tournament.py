@@ -11,6 +11,7 @@ import pytest
 
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import record, replay
+from parlor.rules.seeds import DealKey, derive_key
 from parlor.rules.state import Phase, Settings
 from parlor.rules.tournament import (
     Outcome,
@@ -544,3 +545,26 @@ def test_single_draw_keeps_the_card_and_the_record_replays() -> None:
 
 
 # -- parlor tournament end to end -----------------------------------------------------------------
+
+
+def test_r1307_a_keyed_tournament_deals_each_game_from_a_key_of_its_own() -> None:
+    """From a deal key (R31) every game of every round has a 128-bit key of its own, derived
+    from the tournament's: the same tournament deals the same games again, another key deals
+    others, and a practice number deals its 32-bit seeds as ever."""
+    teams = [("A", ["A1", "A2"]), ("B", ["B1", "B2"]), ("C", ["C1", "C2"])]
+    key = DealKey(bytes(range(16)))
+    t = new_tournament(teams, TournamentSettings(rounds=2), seed=key)
+    seeds = [p.seed for p in pair_round(t).pairings]
+    assert seeds == [derive_key(key, f"tournament/deal/1/{n}") for n in (1, 2, 3)]
+    assert all(isinstance(s, DealKey) and len(s.key) == 16 for s in seeds)
+    assert len(set(map(str, seeds))) == 3
+    again = new_tournament(teams, TournamentSettings(rounds=2), seed=DealKey(bytes(range(16))))
+    assert pair_round(again) == pair_round(t)
+    other = new_tournament(teams, TournamentSettings(rounds=2), seed=DealKey(bytes(16)))
+    assert not {str(p.seed) for p in pair_round(other).pairings} & set(map(str, seeds))
+    practice = new_tournament(teams, TournamentSettings(rounds=2), seed=7)
+    rng = random.Random("parlor-tournament:7:1")
+    for _ in range(6):  # the lot, then the deals: as every tournament before deal keys
+        rng.random()
+    assert [p.seed for p in pair_round(practice).pairings] == [rng.getrandbits(32)
+                                                               for _ in range(3)]
