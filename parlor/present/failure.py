@@ -19,6 +19,22 @@ def computer_failed(level: str, reason: str) -> str:
             "Start a new game from the home page.")
 
 
+def computer_lost(level: str, reason: str) -> str:
+    """The sentence a game shows when its computer's work could not be started or finished
+    by the servers (the work queue refused the job, or the job kept failing): not a bug of
+    the computer player, but the game cannot go on either.
+
+    >>> print(computer_lost("expert", "the work queue refused its job"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    The expert computer could not play: the work queue refused its job. The server's log
+    holds the details for its operator, so this game cannot go on. Start a new game from the
+    home page.
+    """
+    return (f"The {level} computer could not play: {reason}. The server's log holds the "
+            "details for its operator, so this game cannot go on. Start a new game from the "
+            "home page.")
+
+
 def hint_failed(level: str, reason: str) -> str:
     """The sentence a hint shows when the computer player that gives it fails."""
     return (f"No hint: the {level} computer failed: it {reason}. That is a bug in the computer "
@@ -26,4 +42,4 @@ def hint_failed(level: str, reason: str) -> str:
             "game goes on.")
 
 
-__all__ = ["computer_failed", "hint_failed"]
+__all__ = ["computer_failed", "computer_lost", "hint_failed"]

@@ -111,4 +111,17 @@ def prose(text: str, viewer: int | None) -> str:
     return s[:1].upper() + s[1:]
 
 
-__all__ = ["card_words", "entity_words", "prose"]
+#: What the log adds to a decision the engine took because it was the only legal one.
+AUTOMATIC = "(automatic: the only legal choice)"
+
+
+def automatic(sentence: str) -> str:
+    """A log sentence for a forced decision, marked so that it does not read as chosen.
+
+    >>> automatic(prose("Rlr 1 does not attack: the turn ends", 0))
+    'You do not attack: the turn ends (automatic: the only legal choice)'
+    """
+    return f"{sentence} {AUTOMATIC}"
+
+
+__all__ = ["AUTOMATIC", "automatic", "card_words", "entity_words", "prose"]

@@ -41,6 +41,7 @@ from parlor.rules.combat import (
     start_resolution,
     use_ability,
 )
+from parlor.rules.events import Event
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
 from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
@@ -65,7 +66,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import draw_one, emit, leave_play, rlr
+from parlor.rules.table import draw_one, emit, leave_play, rlr, untax_lnd
 
 # -- setup (rule 100) -------------------------------------------------------------------------
 
@@ -132,7 +133,7 @@ def _legal(s: State) -> list[Action]:
     elif ph is KEEP:
         out = _keep_actions(s)
     elif ph is TRIM:
-        out = [action_of("trim", FACE[c]) for c in s.hand[s.phasing]]
+        out = [_TRIM[c] for c in s.hand[s.phasing]]
     elif ph is SPLIT:
         out = split_actions(s)
     elif ph is BONUS or ph is DOMAIN_BONUS:
@@ -217,7 +218,26 @@ def _advance(s: State) -> None:
         legal = _legal(s)
         if len(legal) != 1:
             return
+        start = len(s.log) if s.log is not None else 0
         _dispatch(s, legal[0])
+        if s.log is not None:
+            _mark_automatic(s.log, start, legal[0].verb)
+
+
+#: The event kind that records each decision, where one does ("pass" and "done" record none).
+_DECISION_KIND = {"end": "end", "keep": "keep", "trim": "trim", "attack": "attack",
+                  "block": "block", "play": "play", "expel": "expel", "redraw": "redraw"}
+
+
+def _mark_automatic(log: list[Event], start: int, verb: str) -> None:
+    """Mark the event of a forced decision as automatic, so that the log does not read as if
+    the Rlr chose it (its consequences are not marked: nobody chooses those either way)."""
+    kind = _DECISION_KIND.get(verb)
+    for i in range(start, len(log)):
+        e = log[i]
+        if e.kind == kind:
+            log[i] = Event(e.kind, e.text, e.player, e.secret, e.rule, e.why, automatic=True)
+            return
 
 
 def _dispatch(s: State, a: Action) -> None:
@@ -310,23 +330,34 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     # Only Lnds in a Home and Cres on a Field are ever taxed or inactive (R4, R5): leaving
     # play clears both, so the rest of the 104 cards need no look.
     untaxed = 0
-    taxed, inactive = s.taxed, s.inactive
-    for zone in (s.home[0], s.home[1], s.field[0], s.field[1]):
+    taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
+    for zone in (s.home[0], s.home[1]):
+        for cid in zone:
+            if taxed[cid] == p:
+                untax_lnd(s, cid)
+                untaxed += 1
+            inactive[cid] = False
+    damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
+    dying = False
+    for zone in (s.field[0], s.field[1]):
         for cid in zone:
             if taxed[cid] == p:
                 taxed[cid] = NONE
                 untaxed += 1
             inactive[cid] = False
+            if terminal[cid]:
+                dying = True
+            else:
+                damage[cid] = pwr_mod[cid] = tgh_mod[cid] = 0
     if untaxed and s.log is not None:
         emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
-    for q in (0, 1):
-        for cre in list(s.field[q]):
-            if s.terminal[cre]:
-                leave_play(s, cre, discard=True)
-                emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: to Discard",
-                     q, rule="R12")
-            else:
-                s.damage[cre] = s.pwr_mod[cre] = s.tgh_mod[cre] = 0
+    if dying:
+        for q in (0, 1):
+            for cre in list(s.field[q]):
+                if terminal[cre]:
+                    leave_play(s, cre, discard=True)
+                    emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: to "
+                         "Discard", q, rule="R12")
     _burn(s, p)
     _begin_draw(s)
 
@@ -377,12 +408,18 @@ def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
+#: The shared actions naming one of the actor's cards, by card id (either owner).
+_KEEP = tuple(action_of("keep", FACE[c]) for c in range(104))
+_REDRAW = tuple(action_of("redraw", FACE[c]) for c in range(104))
+_TRIM = tuple(action_of("trim", FACE[c]) for c in range(104))
+
+
 def _keep_actions(s: State) -> list[Action]:
     p = s.phasing
-    out = [action_of("keep", FACE[c]) for c in s.drawn]
+    out = [_KEEP[c] for c in s.drawn]
     if not s.redrawn:
         if s.hand[p]:
-            out.extend(action_of("redraw", FACE[c]) for c in s.hand[p])
+            out += [_REDRAW[c] for c in s.hand[p]]
         else:
             out.append(action_of("redraw"))
     return out

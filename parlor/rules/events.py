@@ -20,6 +20,9 @@ class Event:
     #: For a ranking decision (a combat or Domain bonus, an expel): the comparison behind it,
     #: with both sides' counts, so that a "why" needs no parsing of the sentence.
     why: Comparison | None = field(default=None, compare=False)
+    #: The event records a decision nobody made: the only legal choice, taken by the engine
+    #: (``settings.auto``), e.g. "does not attack" for a Rlr with no Cre able to attack.
+    automatic: bool = False
 
     def text_for(self, viewer: int | None) -> str:
         """The sentence as ``viewer`` may read it (None: the public sentence)."""

@@ -31,18 +31,21 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import (
+    BASE_COUNTS,
+    attach,
     counts,
     damage_rlr,
     domain_counts,
     emit,
+    enter_home,
     entity_text,
     leave_play,
     lnd_yield,
     rlr,
     suit_name,
-    tax,
     tgh,
     to_pile,
+    untaxed_lnds,
 )
 
 PASS = Action("pass")
@@ -53,23 +56,21 @@ PASS = Action("pass")
 
 def available(s: State, p: int) -> tuple[list[int], int]:
     """Mnr ``p`` could raise now, per suit and in all: the pool plus every untaxed Lnd."""
-    avail = s.pool[p][:]
-    taxed = s.taxed
-    trump = s.trump
-    if trump is None:
-        for lnd in s.home[p]:
-            if taxed[lnd] == NONE:
-                avail[C_SUIT[lnd]] += 1
-    else:
-        for lnd in s.home[p]:
-            if taxed[lnd] == NONE:
-                avail[lnd_yield(s, lnd)] += 1
-    return avail, sum(avail)
+    pool = s.pool[p]
+    t = untaxed_lnds(s)
+    b = p * 4
+    avail = [pool[0] + t[b], pool[1] + t[b + 1], pool[2] + t[b + 2], pool[3] + t[b + 3]]
+    return avail, avail[0] + avail[1] + avail[2] + avail[3]
+
+
+#: Each face's cost as plain ints, for the listing's affordability test (R20).
+COST_SUIT: tuple[int, ...] = tuple(int(c.suit) for c in COST)
+COST_SUITED: tuple[int, ...] = tuple(c.suited for c in COST)
+COST_TOTAL: tuple[int, ...] = tuple(c.total for c in COST)
 
 
 def affordable(face: int, avail: list[int], total: int) -> bool:
-    cost = COST[face]
-    return avail[cost.suit] >= cost.suited and total >= cost.total
+    return avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]
 
 
 def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
@@ -102,8 +103,12 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
 
 
 def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
+    """Tax ``p``'s own untaxed Lnd for one mnr of the suit it yields (R21)."""
     suit = lnd_yield(s, lnd)
-    tax(s, lnd)
+    kept = s.untaxed
+    if kept is not None and s.taxed[lnd] == NONE:
+        kept[p * 4 + suit] -= 1
+    s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
     s.pool[p][suit] += 1
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
@@ -133,8 +138,14 @@ def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
 
 def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     pool = s.pool[p]
-    untaxed = [lnd for lnd in s.home[p] if s.taxed[lnd] == NONE]
-    yields = {lnd: lnd_yield(s, lnd) for lnd in untaxed}
+    if pool[suit] >= suited and sum(pool) >= total:
+        return  # the pool pays: no Lnd is taxed
+    taxed = s.taxed
+    untaxed = [lnd for lnd in s.home[p] if taxed[lnd] == NONE]
+    if s.stack:
+        yields = {lnd: lnd_yield(s, lnd) for lnd in untaxed}
+    else:  # no trumps: every Lnd yields its own suit
+        yields = {lnd: C_SUIT[lnd] for lnd in untaxed}
     need_suited = max(0, suited - pool[suit])
     for lnd in [x for x in untaxed if yields[x] == suit][:need_suited]:
         tax_lnd(s, p, lnd)
@@ -144,10 +155,14 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     for lnd in untaxed:
         by_suit[yields[lnd]] += 1
     while need > 0:
-        plenty = [by_suit[yields[lnd]] for lnd in untaxed]
-        lnd = untaxed[plenty.index(max(plenty))]
+        # the first Lnd (in Home order) of the suit with the most untaxed Lnds left
+        best, most = 0, -1
+        for i, lnd in enumerate(untaxed):
+            n = by_suit[yields[lnd]]
+            if n > most:
+                best, most = i, n
+        lnd = untaxed.pop(best)
         tax_lnd(s, p, lnd)
-        untaxed.remove(lnd)
         by_suit[yields[lnd]] -= 1
         need -= 1
 
@@ -157,7 +172,12 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
     left = pool[:]
     left[suit] -= suited
     for _ in range(total - suited):
-        other = max(range(4), key=lambda x: (left[x], x != suit))
+        # the suit with the most points left, the cost's own suit last among equals
+        other, key = 0, (left[0], suit != 0)
+        for x in (1, 2, 3):
+            k = (left[x], x != suit)
+            if k > key:
+                other, key = x, k
         left[other] -= 1
         spend.append(other)
     return tuple(spend)
@@ -196,45 +216,112 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
     return how, diff, suit
 
 
+#: Where a target sits in a row of :func:`_row`: card ids, then the Domains and the stack.
+_SLOT_D1, _SLOT_D2, _SLOT_STACK = 104, 105, 106
+_ROWS: dict[tuple[str, int], list[Action]] = {}
+
+
+def _row(verb: str, face: int) -> list[Action]:
+    """The shared actions ``verb face on/at target`` for every target, by slot."""
+    row = _ROWS.get((verb, face))
+    if row is None:
+        targets = [*range(104), DOMAIN[0], DOMAIN[1], STACK]
+        row = _ROWS[verb, face] = [action_of(verb, face, t) for t in targets]
+    return row
+
+
+#: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
+#: counts, the trump suit and the target's kind and suit (R23). A few thousand such
+#: situations arise; each is worked out once by :func:`_expel_how` itself.
+_EXPELLERS: dict[tuple[Counts, int | None, Kind, int], int] = {}
+_ENH_FACES = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
+
+
+def _expellers(target: int, ct: Counts, trump: int | None) -> int:
+    key = (ct, trump, C_KIND[target], C_SUIT[target])
+    mask = _EXPELLERS.get(key)
+    if mask is None:
+        mask = 0
+        for f in _ENH_FACES:
+            mine = [0, 0, 0, 0]
+            mine[C_SUIT[f]] = C_RANK[f]
+            ce = (mine[0], mine[1], mine[2], mine[3])
+            if _expel_how(f, ce, target, ct, trump)[0] != LEVEL:
+                mask |= 1 << f
+        if len(_EXPELLERS) > 100_000:  # a bound, never reached in play
+            _EXPELLERS.clear()
+        _EXPELLERS[key] = mask
+    return mask
+
+
+_BARE: dict[int | None, list[int]] = {}
+
+
+def _bare_expellers(trump: int | None) -> list[int]:
+    """:func:`_expellers` of every card with no Enh on it, by card id, under ``trump``."""
+    row = _BARE.get(trump)
+    if row is None:
+        row = _BARE[trump] = [_expellers(t, BASE_COUNTS[t], trump) for t in range(104)]
+    return row
+
+
 def window_actions(s: State, p: int) -> list[Action]:
     """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
     out: list[Action] = []
     avail, total = available(s, p)
     enh_faces = []
+    lnd_ok = p == s.phasing and not s.lnd_played
     for cid in s.hand[p]:
         face = FACE[cid]
         kind = C_KIND[cid]
         if kind is Kind.LND:
-            if p == s.phasing and not s.lnd_played:
+            if lnd_ok:
                 out.append(action_of("play", face))
-        elif affordable(face, avail, total):
+        elif avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]:
             if kind is Kind.CRE:
                 out.append(action_of("play", face))
             else:
-                enh_faces.append(cid)
+                enh_faces.append(face)
     if enh_faces:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
-        lone = [e for h in hosts for e in s.enhs.get(h, ())] + s.domain[0] + s.domain[1]
+        enhs = s.enhs
+        lone = [e for h in hosts for e in enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
         trump = s.trump
-        # Each target's counts once per listing, not once per Enh in the Hand.
-        targets = [(t, counts(s, t)) for t in hosts + lone]
-        for e in enh_faces:
-            face = FACE[e]
-            for h in hosts:
-                out.append(action_of("play", face, h))
-            out.append(action_of("play", face, DOMAIN[0]))
-            out.append(action_of("play", face, DOMAIN[1]))
-            if top == NONE or C_RANK[e] >= C_RANK[top]:
-                out.append(action_of("play", face, STACK))
-            if top != NONE and C_SUIT[top] == C_SUIT[e] and C_RANK[e] > C_RANK[top]:
-                out.append(action_of("expel", face, STACK))
-            mine = [0, 0, 0, 0]
-            mine[C_SUIT[e]] = C_RANK[e]
-            ce = (mine[0], mine[1], mine[2], mine[3])
-            for t, ct in targets:
-                if _expel_how(e, ce, t, ct, trump)[0] != LEVEL:
-                    out.append(action_of("expel", face, t))
+        # The targets some Enh in the Hand can expel, each judged once per listing.
+        in_hand = 0
+        for face in enh_faces:
+            in_hand |= 1 << face
+        bare = _bare_expellers(trump)
+        kept = s.ecounts
+        if kept is None:
+            counts(s, 0)  # count the entities once (a state read from a position)
+            kept = s.ecounts
+            assert kept is not None
+        hits = []
+        for t in hosts:
+            ct = kept.get(t)
+            m = (bare[t] if ct is None else _expellers(t, ct, trump)) & in_hand
+            if m:
+                hits.append((t, m))
+        for t in lone:
+            m = bare[t] & in_hand
+            if m:
+                hits.append((t, m))
+        for face in enh_faces:
+            row = _row("play", face)
+            out.extend([row[h] for h in hosts])
+            out.append(row[_SLOT_D1])
+            out.append(row[_SLOT_D2])
+            if top == NONE or C_RANK[face] >= C_RANK[top]:
+                out.append(row[_SLOT_STACK])
+            expel = _row("expel", face)
+            if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
+                out.append(expel[_SLOT_STACK])
+            bit = 1 << face
+            for t, m in hits:
+                if m & bit:
+                    out.append(expel[t])
     out.append(PASS)
     return out
 
@@ -248,7 +335,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     s.hand[p].remove(cid)
     kind = C_KIND[cid]
     if kind is Kind.LND:
-        s.home[p].append(cid)
+        enter_home(s, cid)
         s.lnd_played = True
         if a.tax:
             for lf in a.tax:
@@ -270,13 +357,7 @@ def play_card(s: State, p: int, a: Action) -> None:
 
 
 def _attach(s: State, p: int, e: int, target: int) -> None:
-    s.host[e] = target
-    if target == STACK:
-        s.stack.append(e)
-    elif target in DOMAIN:
-        s.domain[DOMAIN.index(target)].append(e)
-    else:
-        s.enhs.setdefault(target, []).append(e)
+    attach(s, e, target)
     if s.log is None:
         return
     if target == STACK:

@@ -149,6 +149,7 @@ class State:
         "domain",
         "draw",
         "drawn",
+        "ecounts",
         "enhs",
         "field",
         "hand",
@@ -176,6 +177,7 @@ class State:
         "terminal",
         "tgh_mod",
         "turn",
+        "untaxed",
         "winner",
     )
 
@@ -197,11 +199,16 @@ class State:
         # Small per-card integers live in signed-byte arrays: 104 bytes each instead of 832
         # bytes of pointers, which keeps a clone (one per search iteration) small.
         self.taxed = array("b", [NONE]) * N_CARDS  # the Rlr on whose turn it was taxed (R4)
-        self.inactive = [False] * N_CARDS  # R5
+        self.inactive = array("b", bytes(N_CARDS))  # R5 (0 or 1)
         self.damage = array("b", bytes(N_CARDS))  # R12
-        self.terminal = [False] * N_CARDS
+        self.terminal = array("b", bytes(N_CARDS))  # R12 (0 or 1)
         self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
         self.tgh_mod = array("b", bytes(N_CARDS))  # Sally, Harry (R28)
+        # Kept up to date as cards move (parlor.rules.table), so that listing the legal
+        # actions does not rescan the table: None means "not counted yet" (a state built
+        # by the notation or view readers), and the first query counts it.
+        self.ecounts: dict[int, tuple[int, int, int, int]] | None = None  # host -> counts
+        self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
         self.life = [START_LIFE, START_LIFE]
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
@@ -258,6 +265,8 @@ class State:
         s.terminal = self.terminal[:]
         s.pwr_mod = self.pwr_mod[:]
         s.tgh_mod = self.tgh_mod[:]
+        s.ecounts = None if self.ecounts is None else dict(self.ecounts)
+        s.untaxed = None if self.untaxed is None else self.untaxed[:]
         s.life = self.life[:]
         s.pool = [self.pool[0][:], self.pool[1][:]]
         s.public_recycle = [set(self.public_recycle[0]), set(self.public_recycle[1])]

@@ -40,14 +40,48 @@ def emit(s: State, kind: str, text: str, player: int | None = None,
 # -- spot counts on the table (R25) ----------------------------------------------------------
 
 
+BASE_COUNTS: tuple[Counts, ...] = tuple(
+    (SPOT[c] if C_SUIT[c] == 0 else 0, SPOT[c] if C_SUIT[c] == 1 else 0,
+     SPOT[c] if C_SUIT[c] == 2 else 0, SPOT[c] if C_SUIT[c] == 3 else 0) for c in range(104))
+
+
 def counts(s: State, cid: int) -> Counts:
-    """Counts of a Cre or Lnd with its Enhs, or of a lone Enh."""
+    """Counts of a Cre or Lnd with its Enhs, or of a lone Enh (R25).
+
+    Kept per entity as Enhs come and go (:func:`attach`, :func:`leave_play`): a card with no
+    Enh on it shows its own spot only."""
+    ec = s.ecounts
+    if ec is None:
+        ec = _count_entities(s)
+    got = ec.get(cid)
+    return BASE_COUNTS[cid] if got is None else got
+
+
+def entity_counts(s: State, cid: int) -> Counts:
+    """:func:`counts` worked out from the cards (what the kept figure must equal)."""
     c = [0, 0, 0, 0]
     c[C_SUIT[cid]] = SPOT[cid]
     for e in s.enhs.get(cid, ()):
         if C_RANK[e] > c[C_SUIT[e]]:
             c[C_SUIT[e]] = C_RANK[e]
     return (c[0], c[1], c[2], c[3])
+
+
+def _count_entities(s: State) -> dict[int, Counts]:
+    ec = {h: entity_counts(s, h) for h, es in s.enhs.items() if es}
+    s.ecounts = ec
+    return ec
+
+
+def _recount_entity(s: State, host: int) -> None:
+    """After an Enh joined or left ``host``."""
+    ec = s.ecounts
+    if ec is None:
+        return
+    if s.enhs.get(host):
+        ec[host] = entity_counts(s, host)
+    else:
+        ec.pop(host, None)
 
 
 def domain_counts(s: State, p: int) -> Counts:
@@ -96,6 +130,42 @@ def lnd_yield(s: State, lnd: int) -> int:
     return C_SUIT[lnd]
 
 
+def untaxed_lnds(s: State) -> list[int]:
+    """Untaxed Lnds in each Home by the suit they yield, ``[owner * 4 + suit]`` (R21).
+
+    Kept up to date as Lnds are played, taxed, untaxed and leave play, and as Enhs join or
+    leave them; counted afresh (lazily) only after the trump suit changes."""
+    t = s.untaxed
+    if t is None:
+        t = s.untaxed = count_untaxed(s)
+    return t
+
+
+def count_untaxed(s: State) -> list[int]:
+    """:func:`untaxed_lnds` worked out from the cards (what the kept figures must equal)."""
+    t = [0] * 8
+    taxed = s.taxed
+    for p in (0, 1):
+        for lnd in s.home[p]:
+            if taxed[lnd] == NONE:
+                t[p * 4 + lnd_yield(s, lnd)] += 1
+    return t
+
+
+def bookkeeping_errors(s: State) -> list[str]:
+    """Where the kept figures (:func:`counts`, :func:`untaxed_lnds`) differ from the cards:
+    the debug check of the incremental bookkeeping (empty when all agree)."""
+    out = []
+    if s.untaxed is not None and s.untaxed != count_untaxed(s):
+        out.append(f"untaxed Lnds kept as {s.untaxed}, counted {count_untaxed(s)}")
+    if s.ecounts is not None:
+        for h in set(s.ecounts) | {h for h, es in s.enhs.items() if es}:
+            if counts(s, h) != entity_counts(s, h):
+                out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
+                           f"counted {entity_counts(s, h)}")
+    return out
+
+
 # -- Cre status ------------------------------------------------------------------------------
 
 
@@ -112,7 +182,18 @@ def tgh(s: State, cid: int) -> int:
 
 def tax(s: State, cid: int) -> None:
     """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
+    t = s.untaxed
+    if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
+        t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
+
+
+def untax_lnd(s: State, lnd: int) -> None:
+    """The untax step for a Lnd in its Home (R4)."""
+    t = s.untaxed
+    if t is not None and s.taxed[lnd] != NONE:
+        t[OWNER[lnd] * 4 + lnd_yield(s, lnd)] += 1
+    s.taxed[lnd] = NONE
 
 
 def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
@@ -161,6 +242,47 @@ def clear_status(s: State, cid: int) -> None:
     s.tgh_mod[cid] = 0
 
 
+def enter_home(s: State, lnd: int) -> None:
+    """A Lnd played to its owner's Home, untaxed and bare (R6)."""
+    s.home[OWNER[lnd]].append(lnd)
+    t = s.untaxed
+    if t is not None:
+        t[OWNER[lnd] * 4 + C_SUIT[lnd]] += 1
+
+
+def attach(s: State, e: int, target: int) -> None:
+    """Put Enh ``e`` on a Cre or Lnd, a Domain or the Trumps stack (R18)."""
+    s.host[e] = target
+    if target == STACK:
+        before = s.trump
+        s.stack.append(e)
+        if s.trump != before:
+            s.untaxed = None  # every Lnd's yield may change: count afresh
+    elif target in DOMAIN:
+        s.domain[DOMAIN.index(target)].append(e)
+    else:
+        _on_host(s, target, e, add=True)
+
+
+def _on_host(s: State, host: int, e: int, add: bool) -> None:
+    """Add or take Enh ``e`` on ``host``, keeping its counts and (a Lnd) its yield."""
+    t = s.untaxed
+    lnd = t is not None and C_KIND[host] is Kind.LND and s.taxed[host] == NONE
+    old = lnd_yield(s, host) if lnd else 0
+    if add:
+        s.enhs.setdefault(host, []).append(e)
+    else:
+        s.enhs[host].remove(e)
+    if lnd:
+        new = lnd_yield(s, host)
+        if new != old:
+            assert t is not None
+            base = OWNER[host] * 4
+            t[base + old] -= 1
+            t[base + new] += 1
+    _recount_entity(s, host)
+
+
 def leave_play(s: State, cid: int, discard: bool) -> None:
     """Take a card off the table with the Enhs on it, each to its owner's pile of the same
     kind (R19); a Cre also leaves any combat (R15)."""
@@ -169,16 +291,24 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
     if kind is Kind.ENH:
         where = s.host.pop(cid)
         if where == STACK:
+            before = s.trump
             s.stack.remove(cid)
+            if s.trump != before:
+                s.untaxed = None
         elif where in DOMAIN:
             s.domain[DOMAIN.index(where)].remove(cid)
         else:
-            s.enhs[where].remove(cid)
+            _on_host(s, where, cid, add=False)
     else:
+        t = s.untaxed
+        if t is not None and kind is Kind.LND and s.taxed[cid] == NONE:
+            t[owner * 4 + lnd_yield(s, cid)] -= 1
         (s.field if kind is Kind.CRE else s.home)[owner].remove(cid)
         for e in s.enhs.pop(cid, ()):
             del s.host[e]
             to_pile(s, e, discard)
+        if s.ecounts is not None:
+            s.ecounts.pop(cid, None)
         if s.combat is not None:
             leave_combat(s, cid)
     clear_status(s, cid)

@@ -125,9 +125,9 @@ def _table_card(s: State, cid: int) -> TableCard:
         enhs=tuple(ref_text(e) for e in s.enhs.get(cid, ())),
         text=entity_text(s, cid),
         taxed_on=None if t == NONE else t + 1,
-        inactive=s.inactive[cid],
+        inactive=bool(s.inactive[cid]),
         damage=s.damage[cid],
-        terminal=s.terminal[cid],
+        terminal=bool(s.terminal[cid]),
         pwr=PWR_OF[cid] + s.pwr_mod[cid],
         tgh=TGH_OF[cid] + s.tgh_mod[cid],
     )

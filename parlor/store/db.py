@@ -45,6 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -65,6 +66,9 @@ games = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("version", Integer, nullable=False, default=0),  # number of actions stored
+    # takebacks made (R30; migration 0008): a takeback lowers the version and new moves raise
+    # it again on another line, so only (takebacks, version) names one position of a game
+    Column("takebacks", Integer, nullable=False, server_default="0", default=0),
     Column("turn", Integer, nullable=False, default=1),
     Column("status", String(16), nullable=False, default="live"),  # live | over | failed
     Column("result", Text, nullable=False, default=""),
@@ -89,6 +93,10 @@ analyses = Table(
     Column("iterations", Integer, nullable=False),
     Column("player", Integer, nullable=False),  # the Rlr analysed, 0 = Rlr 1
     Column("status", String(16), nullable=False),  # running | done | failed
+    # the line analysed: the game's takebacks and version then (migration 0008); an analysis
+    # of a line later taken back is not the game's
+    Column("takebacks", Integer, nullable=False, server_default="0", default=0),
+    Column("version", Integer, nullable=False, server_default="0", default=0),
     Column("done", Integer, nullable=False, default=0),
     Column("total", Integer, nullable=False, default=0),
     Column("result", Text, nullable=False, default=""),  # JSON: the decisions, when done
@@ -105,6 +113,22 @@ answers = Table(
     Column("at", Float, nullable=False),
 )
 
+# The one hint in flight per game, across every server (migration 0008): the decision it is
+# for (takebacks, version), the key its answer will be stored under, and since when.
+hint_claims = Table(
+    "hint_claims",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("takebacks", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("key", String(80), nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+#: Answers older than this (seconds) are deleted as new ones come: whoever waited for them
+#: has given up long before.
+ANSWER_KEPT = 600.0
+
 #: The PostgreSQL channel where every committed change of a game is announced as
 #: ``"<game id> <version>"``, and where answers are announced as ``"answer <key>"``.
 CHANNEL = "parlor_games"
@@ -113,9 +137,10 @@ CHANNEL = "parlor_games"
 # The statements of the hot path (one per accepted action), built once.
 _ADVANCE = (
     update(games)
-    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("old"))
-    .values(version=bindparam("new"), turn=bindparam("turn"), status=bindparam("status"),
-            result=bindparam("result"), updated=bindparam("at"))
+    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("old"),
+           games.c.takebacks == bindparam("line"))
+    .values(version=bindparam("new"), takebacks=bindparam("new_line"), turn=bindparam("turn"),
+            status=bindparam("status"), result=bindparam("result"), updated=bindparam("at"))
 )
 _ADD_ACTION = insert(actions).values(game_id=bindparam("game_id"), ply=bindparam("ply"),
                                      action=bindparam("action"), at=bindparam("at"))
@@ -123,7 +148,8 @@ _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 
 
 class StoreConflict(RuntimeError):
-    """The stored game is not at the version the writer expected (a lost race)."""
+    """The stored game is not at the version (and takebacks) the writer expected: a lost
+    race, or a line taken back meanwhile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +170,16 @@ class GameRow:
     result: str = ""
     title: str = ""
     deal: str = ""  # the deal key's text, or "" when dealt from the practice number ``seed``
+    takebacks: int = 0  # takebacks made so far: with ``version``, where the game is
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """Where a stored game is (:meth:`GameStore.head`)."""
+
+    version: int
+    takebacks: int
+    status: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +229,7 @@ def _row(r: Any) -> GameRow:
     return GameRow(
         id=r.id, kind=r.kind, human=r.human, level=r.level, seed=r.seed, settings=r.settings,
         created=r.created, updated=r.updated, version=r.version, turn=r.turn,
-        status=r.status, result=r.result, title=r.title, deal=r.deal,
+        status=r.status, result=r.result, title=r.title, deal=r.deal, takebacks=r.takebacks,
     )
 
 
@@ -245,29 +281,32 @@ class GameStore:
             conn.execute(insert(games).values(
                 id=row.id, kind=row.kind, token_hash=token_hash, human=row.human,
                 level=row.level, seed=row.seed, settings=row.settings, created=row.created,
-                updated=row.updated, version=row.version, turn=row.turn, status=row.status,
-                result=row.result, title=row.title, deal=row.deal))
+                updated=row.updated, version=row.version, takebacks=row.takebacks,
+                turn=row.turn, status=row.status, result=row.result, title=row.title,
+                deal=row.deal))
             if moves:
                 conn.execute(insert(actions), [
                     {"game_id": row.id, "ply": i, "action": a, "at": now}
                     for i, a in enumerate(moves)])
 
     def append(self, game_id: str, ply: int, action: str, *, turn: int, status: str,
-               result: str, now: float | None = None) -> None:
+               result: str, now: float | None = None, takebacks: int = 0) -> None:
         """Commit action number ``ply`` (0-based); raise StoreConflict unless the stored
-        game holds exactly ``ply`` actions."""
+        game holds exactly ``ply`` actions after exactly ``takebacks`` takebacks."""
         self.append_many(game_id, ply, [action], turn=turn, status=status, result=result,
-                         now=now)
+                         now=now, takebacks=takebacks)
 
     def append_many(self, game_id: str, ply: int, moves: list[str], *, turn: int,
-                    status: str, result: str, now: float | None = None) -> None:
+                    status: str, result: str, now: float | None = None,
+                    takebacks: int = 0) -> None:
         at = time.time() if now is None else now
         with self._writing(), self.engine.begin() as conn:
             done = conn.execute(_ADVANCE, {"gid": game_id, "old": ply, "new": ply + len(moves),
+                                           "line": takebacks, "new_line": takebacks,
                                            "turn": turn, "status": status, "result": result,
                                            "at": at})
             if done.rowcount != 1:
-                raise StoreConflict(f"game {game_id} is not at version {ply}")
+                raise StoreConflict(_not_at(game_id, ply, takebacks))
             conn.execute(_ADD_ACTION, [
                 {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
                 for i, a in enumerate(moves)])
@@ -275,17 +314,20 @@ class GameStore:
                 conn.execute(_NOTIFY, {"payload": f"{game_id} {ply + len(moves)}"})
 
     def truncate(self, game_id: str, ply: int, keep: int, *, turn: int, status: str,
-                 result: str, now: float | None = None) -> None:
-        """Keep only the first ``keep`` actions (a takeback in casual play, R30); raise
-        StoreConflict unless the stored game holds exactly ``ply`` actions. The record then
-        holds only the line actually played."""
+                 result: str, now: float | None = None, takebacks: int = 0) -> None:
+        """Keep only the first ``keep`` actions (a takeback in casual play, R30) and count
+        the takeback; raise StoreConflict unless the stored game holds exactly ``ply``
+        actions after exactly ``takebacks`` takebacks. The record then holds only the line
+        actually played, and the game's ``takebacks`` is one more, so no cache or job that
+        knew the old line at some version trusts the new line at that version."""
         at = time.time() if now is None else now
         with self._writing(), self.engine.begin() as conn:
             done = conn.execute(_ADVANCE, {"gid": game_id, "old": ply, "new": keep,
+                                           "line": takebacks, "new_line": takebacks + 1,
                                            "turn": turn, "status": status, "result": result,
                                            "at": at})
             if done.rowcount != 1:
-                raise StoreConflict(f"game {game_id} is not at version {ply}")
+                raise StoreConflict(_not_at(game_id, ply, takebacks))
             conn.execute(actions.delete().where(actions.c.game_id == game_id,
                                                 actions.c.ply >= keep))
             if self.is_postgres:  # every server drops the taken-back line (a lower version)
@@ -307,16 +349,18 @@ class GameStore:
         return None if r is None else dict(r._mapping)
 
     def mark(self, game_id: str, version: int, *, status: str, result: str,
-             now: float | None = None) -> None:
+             now: float | None = None, takebacks: int = 0) -> None:
         """Set a game's status and result without an action (a game stopped where its
-        computer player failed); StoreConflict unless it is at ``version``."""
+        computer player failed); StoreConflict unless it is at ``version`` after
+        ``takebacks`` takebacks."""
         at = time.time() if now is None else now
         with self._writing(), self.engine.begin() as conn:
             done = conn.execute(update(games).where(games.c.id == game_id,
-                                                    games.c.version == version)
+                                                    games.c.version == version,
+                                                    games.c.takebacks == takebacks)
                                 .values(status=status, result=result, updated=at))
             if done.rowcount != 1:
-                raise StoreConflict(f"game {game_id} is not at version {version}")
+                raise StoreConflict(_not_at(game_id, version, takebacks))
             if self.is_postgres:
                 conn.execute(_NOTIFY, {"payload": f"{game_id} {version}"})
 
@@ -356,15 +400,15 @@ class GameStore:
     def version(self, game_id: str) -> int | None:
         """The stored game's version (None: no such game): one indexed read."""
         found = self.head(game_id)
-        return None if found is None else found[0]
+        return None if found is None else found.version
 
-    def head(self, game_id: str) -> tuple[int, str] | None:
-        """The stored game's version and status (a status may change without an action:
-        :meth:`mark`); None: no such game. One indexed read."""
+    def head(self, game_id: str) -> Head | None:
+        """Where the stored game is: its version, takebacks and status (a status may change
+        without an action: :meth:`mark`); None: no such game. One indexed read."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(games.c.version, games.c.status)
+            r = conn.execute(select(games.c.version, games.c.takebacks, games.c.status)
                              .where(games.c.id == game_id)).first()
-            return None if r is None else (int(r.version), str(r.status))
+            return None if r is None else Head(int(r.version), int(r.takebacks), str(r.status))
 
     def since(self, game_id: str, ply: int) -> tuple[GameRow, list[str]] | None:
         """The game's row and its actions from number ``ply`` on, read together (one
@@ -388,20 +432,62 @@ class GameStore:
     # -- answers of the work queue ------------------------------------------------------------
 
     def put_answer(self, key: str, payload: str) -> None:
+        """Store an answer (several servers may wait for it: it is kept for
+        :data:`ANSWER_KEPT` seconds) and announce it."""
+        now = time.time()
         with self._writing(), self.engine.begin() as conn:
-            conn.execute(delete(answers).where(answers.c.key == key))
-            conn.execute(insert(answers).values(key=key, payload=payload, at=time.time()))
+            conn.execute(delete(answers).where((answers.c.key == key)
+                                               | (answers.c.at < now - ANSWER_KEPT)))
+            conn.execute(insert(answers).values(key=key, payload=payload, at=now))
             if self.is_postgres:
                 conn.execute(_NOTIFY, {"payload": f"answer {key}"})
 
-    def take_answer(self, key: str) -> str | None:
-        """The answer stored under ``key``, removed as it is read (None: not yet)."""
-        with self._writing(), self.engine.begin() as conn:
+    def answer(self, key: str) -> str | None:
+        """The answer stored under ``key`` (None: not yet)."""
+        with self.engine.connect() as conn:
             found = conn.execute(select(answers.c.payload).where(answers.c.key == key))
             payload = found.scalar_one_or_none()
-            if payload is not None:
-                conn.execute(delete(answers).where(answers.c.key == key))
             return None if payload is None else str(payload)
+
+    def claim_hint(self, game_id: str, takebacks: int, version: int, key: str, *,
+                   expire_after: float, now: float | None = None) -> str | None:
+        """Claim the game's one hint in flight for the decision at (``takebacks``,
+        ``version``). Returns ``key`` when the claim is ours (ask a worker, answer under
+        ``key``), the key of the hint already asked for this same decision (wait for its
+        answer), or None while a hint for another decision is in flight. A claim older than
+        ``expire_after`` seconds (its server gave up or died) is taken over."""
+        at = time.time() if now is None else now
+        for _attempt in range(3):  # two servers inserting at once: one loses, reads again
+            try:
+                with self._writing(), self.engine.begin() as conn:
+                    held = conn.execute(select(hint_claims)
+                                        .where(hint_claims.c.game_id == game_id)
+                                        .with_for_update()).first()
+                    mine = {"takebacks": takebacks, "version": version, "key": key,
+                            "since": at}
+                    if held is None:
+                        conn.execute(insert(hint_claims).values(game_id=game_id, **mine))
+                        return key
+                    if held.since < at - expire_after:
+                        conn.execute(update(hint_claims)
+                                     .where(hint_claims.c.game_id == game_id).values(**mine))
+                        return key
+                    if (held.takebacks, held.version) == (takebacks, version):
+                        return str(held.key)
+                    return None
+            except IntegrityError:
+                continue
+        raise StoreConflict(f"game {game_id}: the hint claim could not be settled")
+
+    def release_hint(self, game_id: str, key: str) -> None:
+        """End the claim ``key`` (its answer came, or its asker gave up)."""
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(delete(hint_claims).where(hint_claims.c.game_id == game_id,
+                                                   hint_claims.c.key == key))
+
+
+def _not_at(game_id: str, version: int, takebacks: int) -> str:
+    return f"game {game_id} is not at version {version} after {takebacks} takebacks"
 
 
 class _NoLock:
@@ -425,5 +511,5 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-__all__ = ["CHANNEL", "GameRow", "GameStore", "StoreConflict", "StoredGame", "default_url",
+__all__ = ["CHANNEL", "GameRow", "GameStore", "Head", "StoreConflict", "StoredGame", "default_url",
            "libpq_url", "sqlalchemy_url"]

@@ -18,8 +18,10 @@ from rich.padding import Padding
 from rich.text import Text
 
 from parlor.present.explain import why
+from parlor.present.prose import automatic
 from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.engine import apply, legal_actions
+from parlor.rules.events import Event
 from parlor.rules.notation import record
 from parlor.rules.ranking import Comparison
 from parlor.rules.state import State
@@ -67,13 +69,18 @@ class TerminalGame:
     def show_log(self) -> None:
         log = self.state.log or []
         for e in log[self.shown:]:
-            self.print_event(e.kind, e.text_for(self.human), e.rule, e.why)
+            self.print_event(e.kind, self.sentence(e), e.rule, e.why)
         self.shown = len(log)
 
     def show_last(self, n: int) -> None:
         """The last ``n`` events of the log, again."""
         for e in (self.state.log or [])[-n:]:
-            self.print_event(e.kind, e.text_for(self.human), e.rule, e.why)
+            self.print_event(e.kind, self.sentence(e), e.rule, e.why)
+
+    def sentence(self, e: Event) -> str:
+        """The event as the human may read it; a forced decision says it was automatic."""
+        text = e.text_for(self.human)
+        return automatic(text) if e.automatic else text
 
     def print_event(self, kind: str, text: str, rule: str,
                     comparison: Comparison | None = None) -> None:

@@ -3,18 +3,23 @@
 An analysis runs in its own worker pool, apart from the pool where the computer thinks, and
 its workers run at a lower scheduling priority (``os.nice``), so analysing never delays the
 computer's moves in other games. Each decision is one job (:func:`parlor.ai.analysis.
-analyse_decision`); the progress is kept in memory and in the store, and the finished
-analysis is stored with the game, so it is computed once.
+analyse_decision`); the progress and the finished analysis are stored with the game (and
+the line analysed), so any server shows them and an analysis is computed once.
+
+With SQLite the pool is the server's own; on PostgreSQL the analysis is a job of
+``parlor worker`` (:func:`parlor.web.jobs.analysis`), which runs the same code in its pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict
@@ -25,6 +30,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from parlor.ai.analysis import ITERATIONS, THRESHOLDS, Decision, analyse_decision, decision_plies
 from parlor.rules.state import Settings
+from parlor.store import GameStore
 from parlor.web.config import WebConfig
 from parlor.web.games import (
     BadAction,
@@ -38,6 +44,8 @@ from parlor.web.games import (
 
 log = logging.getLogger("parlor.web")
 NICE = 10
+#: Seconds an analysis may go without progress before it counts as stopped.
+STALLED = 300.0
 
 
 class RecordBroken(GameError):
@@ -58,23 +66,72 @@ def decision_dict(d: Decision) -> dict[str, Any]:
     return out
 
 
-class Analyst:
-    """Starts, tracks and stores analyses."""
+def new_pool(config: WebConfig) -> Executor:
+    """The analyses' own pool of ``analysis_workers`` (threads, or processes at a lower
+    priority), in a server (SQLite) or in a ``parlor worker`` (PostgreSQL)."""
+    n = config.analysis_workers
+    if config.worker_kind == "thread":
+        return ThreadPoolExecutor(n, thread_name_prefix="parlor-analysis")
+    return ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_background)
 
-    def __init__(self, games: Games, config: WebConfig) -> None:
+
+async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: int,
+                       iterations: int) -> None:
+    """Analyse every decision of the human in ``live`` as it is now (its line: takebacks
+    and version, recorded with the analysis), one job per decision in ``pool``; progress
+    and result go to the store, so any server shows them."""
+    gid = live.id
+    with live.lock:
+        settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
+        actions = list(live.actions)
+        line = {"takebacks": live.row.takebacks, "version": live.row.version}
+    try:
+        plies = await asyncio.to_thread(decision_plies, Settings.parse(settings), deal_seed,
+                                        actions, player)
+        await asyncio.to_thread(functools.partial(
+            store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
+            status="running", done=0, total=len(plies), result="", error="", **line))
+        loop = asyncio.get_running_loop()
+        futures = [loop.run_in_executor(pool, analyse_decision, settings, deal_seed, actions,
+                                        ply, player, seed, iterations)
+                   for ply in plies]
+        done = 0
+        for f in asyncio.as_completed(futures):
+            await f
+            done += 1
+            await asyncio.to_thread(store.put_analysis, gid, done=done)
+        decisions = [decision_dict(await f) for f in futures]
+        await asyncio.to_thread(store.put_analysis, gid, status="done", done=done,
+                                result=json.dumps(decisions))
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.exception("the analysis of game %s failed", gid)
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(functools.partial(
+                store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
+                status="failed", error=f"{type(exc).__name__}: {exc}", **line))
+
+
+#: Asks a ``parlor worker`` to analyse a game (PostgreSQL): game id, seed, takebacks, version.
+Defer = Callable[[str, int, int, int], Awaitable[None]]
+
+
+class Analyst:
+    """Starts, tracks and stores analyses: in this server's own pool (SQLite), or as jobs of
+    ``parlor worker`` (``defer``, PostgreSQL: :func:`parlor.web.jobs.analysis`)."""
+
+    def __init__(self, games: Games, config: WebConfig, defer: Defer | None = None) -> None:
         self.games = games
         self.config = config
+        self.defer = defer
         self.pool: Executor | None = None
         self.tasks: dict[str, asyncio.Task[None]] = {}
-        self.progress: dict[str, tuple[int, int]] = {}
 
     async def start(self) -> None:
-        n = self.config.analysis_workers
-        if self.config.worker_kind == "thread":
-            self.pool = ThreadPoolExecutor(n, thread_name_prefix="parlor-analysis")
-        else:
-            self.pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_background)
+        if self.defer is None:
+            self.pool = new_pool(self.config)
 
     async def stop(self) -> None:
         for task in list(self.tasks.values()):
@@ -95,71 +152,54 @@ class Analyst:
                            "over", version=live.row.version)
 
     def status(self, live: LiveGame) -> dict[str, Any]:
+        """The game's analysis as stored. One of a line later taken back (R30) is not this
+        game's; one "running" without progress for :data:`STALLED` seconds (its server or
+        worker stopped) is reported failed, and may be asked again."""
         row = self.games.store.analysis(live.id)
         out: dict[str, Any] = {"id": live.id, "thresholds": dict(THRESHOLDS),
                                "player": live.human, "status": "none", "done": 0, "total": 0}
-        if row is not None:
-            out.update(status=row["status"], done=row["done"], total=row["total"],
-                       seed=row["seed"], iterations=row["iterations"], player=row["player"])
-            if row["status"] == "done":
-                out["decisions"] = json.loads(row["result"])
-            if row["error"]:
-                out["error"] = row["error"]
-        if live.id in self.progress:
-            out["status"] = "running"
-            out["done"], out["total"] = self.progress[live.id]
+        if row is None or (row["takebacks"], row["version"]) != (live.row.takebacks,
+                                                                 live.row.version):
+            return out
+        out.update(status=row["status"], done=row["done"], total=row["total"],
+                   seed=row["seed"], iterations=row["iterations"], player=row["player"])
+        if row["status"] == "done":
+            out["decisions"] = json.loads(row["result"])
+        if row["error"]:
+            out["error"] = row["error"]
+        if row["status"] == "running" and row["updated"] < time.time() - STALLED \
+                and live.id not in self.tasks:
+            out["status"] = "failed"
+            out["error"] = ("the analysis stopped before its end (its server or worker "
+                            "stopped): ask again")
         return out
 
-    def request(self, live: LiveGame, seed: int = 0) -> dict[str, Any]:
+    async def request(self, live: LiveGame, seed: int = 0) -> dict[str, Any]:
         """Start the analysis unless it is running or done (with this seed)."""
         self.check(live)
-        current = self.status(live)
+        current = await asyncio.to_thread(self.status, live)
         if current["status"] == "running" or (current["status"] == "done"
                                               and current.get("seed") == seed):
             return current
-        self.progress[live.id] = (0, 0)
-        self.tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live, seed))
-        return self.status(live)
-
-    # -- running --------------------------------------------------------------------------------
+        await asyncio.to_thread(functools.partial(  # shown as running from now on
+            self.games.store.put_analysis, live.id, seed=seed,
+            iterations=self.config.analysis_iterations, player=live.human, status="running",
+            done=0, total=0, result="", error="", takebacks=live.row.takebacks,
+            version=live.row.version))
+        if self.defer is not None:
+            await self.defer(live.id, seed, live.row.takebacks, live.row.version)
+        else:
+            self.tasks[live.id] = asyncio.get_running_loop().create_task(
+                self._run(live, seed))
+        return await asyncio.to_thread(self.status, live)
 
     async def _run(self, live: LiveGame, seed: int) -> None:
-        gid = live.id
-        store = self.games.store
-        settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
-        actions = list(live.actions)
-        iterations = self.config.analysis_iterations
+        assert self.pool is not None
         try:
-            plies = await asyncio.to_thread(decision_plies, Settings.parse(settings),
-                                            deal_seed, actions, player)
-            self.progress[gid] = (0, len(plies))
-            await asyncio.to_thread(store.put_analysis, gid, seed=seed, iterations=iterations,
-                                    player=player, status="running", done=0,
-                                    total=len(plies), result="", error="")
-            loop = asyncio.get_running_loop()
-            assert self.pool is not None
-            futures = [loop.run_in_executor(self.pool, analyse_decision, settings, deal_seed,
-                                            actions, ply, player, seed, iterations)
-                       for ply in plies]
-            done = 0
-            for f in asyncio.as_completed(futures):
-                await f
-                done += 1
-                self.progress[gid] = (done, len(plies))
-            decisions = [decision_dict(await f) for f in futures]
-            await asyncio.to_thread(store.put_analysis, gid, status="done", done=done,
-                                    result=json.dumps(decisions))
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.exception("the analysis of game %s failed", gid)
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(store.put_analysis, gid, seed=seed,
-                                        iterations=iterations, player=player,
-                                        status="failed", error=f"{type(exc).__name__}: {exc}")
+            await run_analysis(self.games.store, self.pool, live, seed,
+                               self.config.analysis_iterations)
         finally:
-            self.progress.pop(gid, None)
-            self.tasks.pop(gid, None)
+            self.tasks.pop(live.id, None)
 
 
 def install(app: FastAPI, analyst: Analyst, page: Callable[..., Response],
@@ -195,7 +235,7 @@ def install(app: FastAPI, analyst: Analyst, page: Callable[..., Response],
         seed = data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
             raise BadAction("the analysis seed must be a whole number from 0 to 2147483647")
-        return JSONResponse(analyst.request(live, seed), status_code=202)
+        return JSONResponse(await analyst.request(live, seed), status_code=202)
 
 
 __all__ = ["ITERATIONS", "Analyst", "RecordBroken", "install"]

@@ -19,6 +19,7 @@ import json
 import logging
 import re
 import secrets
+import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -95,10 +96,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     if config.uses_queue:  # PostgreSQL: the computer on `parlor worker`s (docs/deploy.md)
         from parlor.web.queued import QueueConductor
 
-        conductor = QueueConductor(games, config)
+        conductor = queued = QueueConductor(games, config)
+        analyst = Analyst(games, config, queued.defer_analysis)  # analyses: jobs too
     else:
         conductor = Conductor(games, config)
-    analyst = Analyst(games, config)  # this server's own low-priority pool, either way
+        analyst = Analyst(games, config)  # this server's own low-priority pool
     tournament_store = TournamentStore(store)
     tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -518,12 +520,20 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if snap["thinking"]:
             conductor.kick(game_id)
         if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), timeout=wait_s)
-            if store.shared:  # the change may be another process's: read it
-                await asyncio.to_thread(games.refresh, live)
+            # until the game's position or status changes: a late NOTIFY of a change this
+            # request already read wakes it without news, and then it waits on
+            seen = (live.row.version, live.row.takebacks, live.row.status)
+            end = time.monotonic() + wait_s
+            while (left := end - time.monotonic()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=left)
+                changed = conductor.changed_event(game_id)  # before reading again
+                if store.shared:  # the change may be another process's: read it
+                    await asyncio.to_thread(games.refresh, live)
+                if (live.row.version, live.row.takebacks, live.row.status) != seen:
+                    break
             snap = games.snapshot(live, start)
-        snap["thinking_now"] = game_id in conductor.thinking
+        snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
         return JSONResponse(snap)
 
     @app.post("/api/games/{game_id}/actions")
@@ -531,21 +541,35 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         live = await load(request, game_id)
         data = await json_of(request)
         action, version = data.get("action"), data.get("version")
-        if not isinstance(action, str):
+        if "actions" in data and action is None:  # a declaration, sent whole (Games.act)
+            action = data["actions"]
+            if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
+                raise BadAction("'actions' must be a list of actions in the game's notation")
+        elif not isinstance(action, str):
             raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
-                            "the move number the table showed")
+        version = version_of(data)
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
+        line = takebacks_of(data)
         if store.shared:  # a round trip to the database: off the event loop
-            snap = await asyncio.to_thread(games.act, live, version, action, start)
+            snap = await asyncio.to_thread(games.act, live, version, action, start, line)
         else:
-            snap = games.act(live, version, action, start)
+            snap = games.act(live, version, action, start, line)
         conductor.notify(game_id)
         if snap["thinking"]:
             conductor.kick(game_id)
         return JSONResponse(snap)
+
+    @app.post("/api/games/{game_id}/preview")
+    async def api_preview(request: Request, game_id: str) -> Response:
+        """The table after declarations not yet sent (Games.preview): nothing is stored."""
+        live = await load(request, game_id)
+        data = await json_of(request)
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
+                            "so far, in the game's notation")
+        return JSONResponse(games.preview(live, version_of(data), actions))
 
     @app.post("/api/games/{game_id}/takeback")
     async def api_takeback(request: Request, game_id: str) -> Response:
@@ -556,7 +580,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raise BadAction("send {\"version\": N}: the move number the table showed")
         start = data.get("log_from", 0)
         start = start if isinstance(start, int) and start >= 0 else 0
-        snap = await asyncio.to_thread(games.takeback, live, version, start)
+        snap = await asyncio.to_thread(games.takeback, live, version, start,
+                                       takebacks_of(data))
         conductor.notify(game_id)
         return JSONResponse(snap)
 
@@ -606,6 +631,26 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     return app
+
+
+def takebacks_of(data: dict[str, Any]) -> int | None:
+    """The optional ``takebacks`` of an action or takeback request: the table the client saw
+    (with its ``version``), so a click on a line taken back since (R30) is refused."""
+    found = data.get("takebacks")
+    if found is None:
+        return None
+    if not isinstance(found, int) or isinstance(found, bool) or found < 0:
+        raise BadAction("'takebacks', when sent, is the number the table showed")
+    return found
+
+
+def version_of(data: dict[str, Any]) -> int:
+    """The move number the table showed, from a request's JSON body."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
+                        "the move number the table showed")
+    return version
 
 
 __all__ = ["create_app"]

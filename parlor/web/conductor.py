@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -33,7 +34,7 @@ from typing import Any
 from parlor.ai.failure import AgentFailed
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
-from parlor.web.games import GameError, Games, LiveGame
+from parlor.web.games import ComputerJob, GameError, Games, LiveGame
 
 log = logging.getLogger("parlor.web")
 
@@ -116,7 +117,8 @@ class Conductor:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.pool: Executor | None = None
         self.hint_pool: Executor | None = None
-        self._hinting: dict[str, tuple[int, asyncio.Future[Advice]]] = {}  # game -> its hint
+        # game -> the decision its hint is for (takebacks, version), and the hint
+        self._hinting: dict[str, tuple[tuple[int, int], asyncio.Future[Advice]]] = {}
         self._hints_open = 0  # hints running or waiting for a hint worker
         self._held: dict[str, int] = {}  # player -> refusals being held back
         self._hint_rate = RateLimit(config.hint_rate, config.hint_burst)
@@ -226,10 +228,12 @@ class Conductor:
                     if wait > 0:
                         await asyncio.sleep(wait)
                     self.thinking.discard(game_id)
-                    applied = self.games.apply_computer(found, job.version, text)  # one commit
+                    applied = self.games.apply_computer(  # one commit
+                        found, job.version, text, takebacks=job.takebacks)
                 except AgentFailed as exc:  # a bug: the game stops, never another player
-                    applied = await asyncio.to_thread(self.games.computer_failed, found,
-                                                      job.version, exc)
+                    applied = await asyncio.to_thread(functools.partial(
+                        self.games.computer_failed, found, job.version, exc,
+                        takebacks=job.takebacks))
                 if applied:
                     self._changed(game_id)
         except asyncio.CancelledError:
@@ -243,10 +247,15 @@ class Conductor:
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
 
-    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
-        """One decision of a computer at ``level`` in the worker pool (a tournament's contests
-        between computers use it too)."""
-        return await self._think(level, seed, view, legal)
+    async def thinking_now(self, game_id: str) -> bool:
+        """The computer searches (or waits for its readable pace) in this game now."""
+        return game_id in self.thinking
+
+    async def think_match(self, job: ComputerJob) -> str | None:
+        """One decision of a tournament's contest between computers (``job`` from
+        :meth:`~parlor.web.games.Games.match_job`), in the worker pool; None when the game
+        has moved on (here: never)."""
+        return await self._think(job.level, job.seed, job.view, job.legal)
 
     async def _think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
         assert self.loop is not None
@@ -270,7 +279,8 @@ class Conductor:
         assert self.loop is not None and self.hint_pool is not None
         timeout = (self.config.hint_budget or 2.0) + 30
         running = self._hinting.get(live.id)
-        owner = running is None or running[0] != job.version
+        decision = (job.takebacks, job.version)
+        owner = running is None or running[0] != decision
         if running is not None and owner:
             await self._refuse(player, "a hint for this game is still being worked out", 2)
         if owner:
@@ -281,7 +291,7 @@ class Conductor:
                 await self._refuse(player, "that is many hints in a short time", round(wait))
             future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
                                                job.legal, self.config.hint_budget or None)
-            self._hinting[live.id] = (job.version, future)
+            self._hinting[live.id] = (decision, future)
             self._hints_open += 1
         else:  # the same decision asked again: wait for the same answer
             assert running is not None
@@ -298,7 +308,7 @@ class Conductor:
             raise self.games.hint_failed(live, exc) from exc
         finally:
             if owner:
-                if self._hinting.get(live.id, (0, None))[1] is future:
+                if self._hinting.get(live.id, ((0, 0), None))[1] is future:
                     del self._hinting[live.id]
                 self._hints_open -= 1
 

@@ -4,8 +4,11 @@ from its worker threads.
 
 Each game has a *version*, the number of actions in its record. A client sends the version
 it saw with each action; any other version (a double click, a second tab, a replayed
-request) is refused and changes nothing. A game is rebuilt after a restart by replaying its
-record from the store, so it resumes exactly.
+request) is refused and changes nothing. A takeback (R30) lowers the version, and new moves
+raise it again on another line, so a game also counts its *takebacks*: a cached game, a
+computer's decision or a hint is trusted only at the (takebacks, version) it was made at.
+A game is rebuilt after a restart by replaying its record from the store, so it resumes
+exactly.
 
 Only :func:`parlor.rules.view.view` data for the human, the human's legal actions and the
 log sentences as the human may read them leave through :meth:`Games.snapshot`.
@@ -33,9 +36,9 @@ from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
 from parlor.present.coach import coach
 from parlor.present.explain import why
-from parlor.present.failure import computer_failed, hint_failed
+from parlor.present.failure import computer_failed, computer_lost, hint_failed
 from parlor.present.phases import task
-from parlor.present.prose import prose
+from parlor.present.prose import automatic, prose
 from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
@@ -105,6 +108,11 @@ class WrongTurn(GameError):
 
 class GameOver(GameError):
     status, code = 409, "game_over"
+
+
+#: The decisions a player declares one by one and may take back before the declaration is
+#: final (Games.preview): attackers (R8), blockers (R10), a split (1003.2), bonus points.
+DECLARATIONS = frozenset({"attack", "block", "assign", "bonus"})
 
 
 class BadAction(GameError):
@@ -233,6 +241,7 @@ class ComputerJob:
     seed: int
     view: View
     legal: list[str]
+    takebacks: int = 0  # the line the decision is made on (with ``version``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +250,7 @@ class HintJob:
     seed: int
     view: View
     legal: list[str]
+    takebacks: int = 0
 
 
 def _status(s: State) -> str:
@@ -257,8 +267,10 @@ def _log_entries(s: State, player: int | None, start: int,
     for i in range(max(0, start), len(events)):
         e = events[i]
         text = e.text_for(player)
-        entry: dict[str, Any] = {"n": i, "text": prose(text, reader), "notation": text,
-                                 "kind": e.kind, "rule": e.rule}
+        words = prose(text, reader)
+        entry: dict[str, Any] = {"n": i, "text": automatic(words) if e.automatic else words,
+                                 "notation": text, "kind": e.kind, "rule": e.rule,
+                                 "automatic": e.automatic}
         w = why(e.kind, text, e.why)
         if w is not None:
             entry["why"] = w
@@ -536,7 +548,14 @@ class Games:
         head = self.store.head(live.id)
         if head is None:
             return
-        stored, status = head
+        stored, status = head.version, head.status
+        if head.takebacks != live.row.takebacks:
+            # a takeback elsewhere: the cached line is not the game's, even at an equal version
+            fresh = self._load(live.id)
+            live.row, live.state, live.actions = fresh.row, fresh.state, fresh.actions
+            live.checkpoints.clear()
+            live.changed_at = time.monotonic()
+            return
         if stored == live.row.version:
             if status != live.row.status:  # marked without an action (a failed computer)
                 found = self.store.since(live.id, stored)
@@ -600,14 +619,16 @@ class Games:
         with live.lock:
             return self._snapshot(live, log_from)
 
-    def _snapshot(self, live: LiveGame, log_from: int) -> dict[str, Any]:
-        s = live.state
+    def _snapshot(self, live: LiveGame, log_from: int,
+                  state: State | None = None) -> dict[str, Any]:
+        s = live.state if state is None else state
         v = table_view(s, live.human)
         over = s.is_over
         return {
             "id": live.id,
             "kind": live.row.kind,
             "version": live.row.version,
+            "takebacks": live.row.takebacks,  # with "version": the table's position (R30)
             "level": live.row.level,
             "settings": live.row.settings,
             "status": FAILED if live.failed else _status(s),
@@ -653,50 +674,117 @@ class Games:
 
     # -- acting --------------------------------------------------------------------------------
 
-    def act(self, live: LiveGame, version: int, text: str, log_from: int = 0) -> dict[str, Any]:
-        """Apply the human's action if ``version`` is current and the action legal; commit it
-        to the store, then return the new snapshot. Refusals change nothing."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
-        try:
-            action = Action.parse(text)
-        except ActionParseError as exc:
-            raise BadAction(str(exc)) from None
+    def act(self, live: LiveGame, version: int, text: str | list[str],
+            log_from: int = 0, takebacks: int | None = None) -> dict[str, Any]:
+        """Apply the human's action if ``version`` (and ``takebacks``, when the client sends
+        it: the table it clicked was not taken back since) is current and the action legal;
+        commit it to the store, then return the new snapshot. Refusals change nothing.
+
+        ``text`` may be a list: a declaration the table assembled (attackers, blockers, a
+        split, a bonus: see :meth:`preview`) and the decision that ends it, applied in order
+        and committed together, or not at all."""
+        texts = [text] if isinstance(text, str) else text
+        actions = self._parse_all(texts)
         with live.lock:
-            if not live.is_play:
-                raise BadAction("this is an imported record: it can be replayed, not played")
-            if self.store.shared and version != live.row.version:
-                self._refresh_locked(live)  # another server may have moved the game on
-            s = live.state
-            if version != live.row.version:
-                raise StaleVersion(
-                    f"that click was made on an out-of-date table (move {version}; the game "
-                    f"is at move {live.row.version}). Nothing was done: the table is now up "
-                    "to date.", version=live.row.version)
-            if s.is_over:
-                raise GameOver(f"the game is over: {s.result}", version=live.row.version)
-            if live.failed:
-                raise GameOver(live.row.result, version=live.row.version)
-            if action.verb == "resign":
-                if action.target not in (NONE, live.human):
-                    raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign for "
-                                    f"yourself ('resign'), not for Rlr {action.target + 1}",
+            s = self._current(live, version, takebacks)
+            trial = s.clone()
+            for i, action in enumerate(actions):
+                if action.verb == "resign":
+                    if len(actions) > 1:
+                        raise BadAction("resign alone, not within a declaration")
+                    if action.target not in (NONE, live.human):
+                        raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign "
+                                        f"for yourself ('resign'), not for Rlr "
+                                        f"{action.target + 1}", version=live.row.version)
+                    action = Action("resign")
+                elif trial.actor != live.human:
+                    raise WrongTurn("it is the computer's decision: wait for it",
                                     version=live.row.version)
-                action = Action("resign")
-            elif s.actor != live.human:
+                self._apply(live, trial, action, i, len(actions))
+            self._commit(live, trial)
+            return self._snapshot(live, log_from)
+
+    def preview(self, live: LiveGame, version: int, texts: list[str]) -> dict[str, Any]:
+        """The table after declarations not yet final (R8 attackers, R10 blockers, 1003.2 a
+        split, 1003.3/1004.1 bonus points), so that the page can show them and take them back
+        before they are sent. Nothing is stored and nothing changes.
+
+        Only the player's own declarations within one decision are previewed: when one of
+        them completes it (the decision passes on, or the phase ends) the answer is
+        ``{"final": True}`` and no table, since what comes next may show what the player
+        has not yet seen; the page then sends them all with :meth:`act`."""
+        actions = self._parse_all(texts)
+        with live.lock:
+            s = self._current(live, version)
+            if s.actor != live.human:
                 raise WrongTurn("it is the computer's decision: wait for it",
                                 version=live.row.version)
             trial = s.clone()
+            for i, action in enumerate(actions):
+                if action.verb not in DECLARATIONS:
+                    raise BadAction(f"'{action}' is decided at once: only "
+                                    f"{', '.join(sorted(DECLARATIONS))} are declared before "
+                                    "they are final", version=live.row.version)
+                self._apply(live, trial, action, i, len(actions))
+                if trial.actor != live.human or trial.phase is not s.phase:
+                    if i != len(actions) - 1:
+                        raise BadAction(f"'{action}' completes the declaration: send it",
+                                        version=live.row.version)
+                    return {"final": True, "version": live.row.version}
+            snap = self._snapshot(live, len(trial.log or ()), trial)
+            snap["staged"] = list(texts)
+            return snap
+
+    @staticmethod
+    def _parse_all(texts: list[str]) -> list[Action]:
+        if not texts or len(texts) > 60:
+            raise BadAction("send one action, or a declaration of 1 to 60 actions")
+        out = []
+        for text in texts:
+            if not isinstance(text, str) or not text.strip() or len(text) > 200:
+                raise BadAction("send an action in the game's notation, e.g. 'play 9D'")
             try:
-                apply(trial, action, player=live.human)
-            except GameOverError as exc:
-                raise GameOver(str(exc), version=live.row.version) from None
-            except EngineWrongTurn as exc:
-                raise WrongTurn(str(exc), version=live.row.version) from None
-            except IllegalActionError as exc:
-                raise IllegalAction(str(exc), version=live.row.version) from None
-            self._commit(live, trial)
-            return self._snapshot(live, log_from)
+                out.append(Action.parse(text))
+            except ActionParseError as exc:
+                raise BadAction(str(exc)) from None
+        return out
+
+    def _current(self, live: LiveGame, version: int, takebacks: int | None = None) -> State:
+        """The live state, if the page's ``version`` (and ``takebacks``, when it says) is
+        current and the game can be played."""
+        if not live.is_play:
+            raise BadAction("this is an imported record: it can be replayed, not played")
+        if self.store.shared and not self._at_table(live, version, takebacks):
+            self._refresh_locked(live)  # another server may have moved the game on
+        s = live.state
+        if not self._at_table(live, version, takebacks):
+            raise StaleVersion(
+                f"that click was made on an out-of-date table (move {version}; the game "
+                f"is at move {live.row.version}). Nothing was done: the table is now up "
+                "to date.", version=live.row.version)
+        if s.is_over:
+            raise GameOver(f"the game is over: {s.result}", version=live.row.version)
+        if live.failed:
+            raise GameOver(live.row.result, version=live.row.version)
+        return s
+
+    @staticmethod
+    def _apply(live: LiveGame, trial: State, action: Action, i: int, n: int) -> None:
+        """Apply the ``i``-th of ``n`` actions to ``trial``; a refusal names which one."""
+        where = f"'{action}' (decision {i + 1} of {n}): " if n > 1 else ""
+        try:
+            apply(trial, action, player=live.human)
+        except GameOverError as exc:
+            raise GameOver(f"{where}{exc}", version=live.row.version) from None
+        except EngineWrongTurn as exc:
+            raise WrongTurn(f"{where}{exc}", version=live.row.version) from None
+        except IllegalActionError as exc:
+            raise IllegalAction(f"{where}{exc}", version=live.row.version) from None
+
+    @staticmethod
+    def _at_table(live: LiveGame, version: int, takebacks: int | None) -> bool:
+        """A client's table is the game's: its version, and its takebacks when it says."""
+        return version == live.row.version and takebacks in (None, live.row.takebacks)
 
     def _commit(self, live: LiveGame, trial: State) -> None:
         """Store the new actions of ``trial`` and only then make it the live state."""
@@ -705,7 +793,8 @@ class Games:
         try:
             with self.durable():
                 self.store.append_many(live.id, version, new, turn=trial.turn,
-                                       status=_status(trial), result=trial.result)
+                                       status=_status(trial), result=trial.result,
+                                       takebacks=live.row.takebacks)
         except StoreConflict:
             # another process committed first: nothing of ours was stored; catch up
             self._refresh_locked(live)
@@ -721,7 +810,8 @@ class Games:
 
     # -- takeback (casual play, R30) ----------------------------------------------------------
 
-    def takeback(self, live: LiveGame, version: int, log_from: int = 0) -> dict[str, Any]:
+    def takeback(self, live: LiveGame, version: int, log_from: int = 0,
+                 takebacks: int | None = None) -> dict[str, Any]:
         """Take back the human's last decision and the computer's replies to it (casual play
         only): the record keeps only the line actually played, so the game still replays."""
         with live.lock:
@@ -735,7 +825,7 @@ class Games:
             if live.failed:
                 raise GameOver("the computer failed in this game, so it stays as it stopped",
                                version=live.row.version)
-            if version != live.row.version:
+            if not self._at_table(live, version, takebacks):
                 raise StaleVersion("the table has changed: nothing was taken back",
                                    version=live.row.version)
             if not s.is_over and s.actor != live.human:
@@ -749,16 +839,19 @@ class Games:
             for text in live.actions[:keep]:
                 apply(state, text)
             try:
-                self.store.truncate(live.id, version, keep, turn=state.turn,
-                                    status=_status(state), result=state.result)
+                with self.durable():
+                    self.store.truncate(live.id, version, keep, turn=state.turn,
+                                        status=_status(state), result=state.result,
+                                        takebacks=live.row.takebacks)
             except StoreConflict:
                 self.forget(live.id)
                 raise StaleVersion("the game changed elsewhere; reload the page") from None
             live.state = state
             del live.actions[keep:]
             live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
-            live.row = replace(live.row, version=keep, turn=state.turn, status=_status(state),
-                               result=state.result, updated=time.time())
+            live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
+                               turn=state.turn, status=_status(state), result=state.result,
+                               updated=time.time())
             live.changed_at = time.monotonic()
             return self._snapshot(live, log_from)
 
@@ -785,12 +878,19 @@ class Games:
             return ComputerJob(live.id, live.row.version, live.row.level,
                                agent_seed(seed_of(live.row), live.row.version),
                                table_view(s, live.computer),
-                               [str(a) for a in legal_actions(s)])
+                               [str(a) for a in legal_actions(s)], live.row.takebacks)
 
-    def apply_computer(self, live: LiveGame, version: int, text: str) -> bool:
-        """Apply the computer's decision made at ``version`` (False if the game moved on)."""
+    @staticmethod
+    def _at(live: LiveGame, version: int, takebacks: int) -> bool:
+        """The game is where a decision was made: the same version on the same line."""
+        return live.row.version == version and live.row.takebacks == takebacks
+
+    def apply_computer(self, live: LiveGame, version: int, text: str, *,
+                       takebacks: int) -> bool:
+        """Apply the computer's decision made at ``version`` after ``takebacks`` takebacks
+        (False if the game moved on, or was taken back meanwhile)."""
         with live.lock:
-            if live.row.version != version or not live.computer_to_act():
+            if not self._at(live, version, takebacks) or not live.computer_to_act():
                 return False
             s = live.state
             if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
@@ -802,6 +902,18 @@ class Games:
             except StaleVersion:
                 return False
             return True
+
+    def match_job(self, live: LiveGame) -> ComputerJob | None:
+        """The decision of the Rlr to act in a contest between two computers ("match", whose
+        level is "LEVEL1|LEVEL2"); None once it is over."""
+        with live.lock:
+            s = live.state
+            if live.row.kind != "match" or s.is_over:
+                return None
+            return ComputerJob(live.id, live.row.version, live.row.level.split("|")[s.actor],
+                               agent_seed(seed_of(live.row), live.row.version),
+                               table_view(s, s.actor), [str(a) for a in legal_actions(s)],
+                               live.row.takebacks)
 
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
         """A move of a computer-against-computer contest, chosen at ``version`` for the
@@ -816,20 +928,41 @@ class Games:
             self._commit(live, trial)
             return True
 
-    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed) -> bool:
-        """Stop the game where the computer failed at ``version``: the operator's log gets
-        the failure with the game's record, the store and the snapshot the sentence. False if
-        the game has moved on."""
+    def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed, *,
+                        takebacks: int) -> bool:
+        """Stop the game where the computer failed at ``version`` (after ``takebacks``
+        takebacks): the operator's log gets the failure with the game's record, the store and
+        the snapshot the sentence. False if the game has moved on."""
         with live.lock:
-            if live.row.version != version or not live.computer_to_act():
+            if not self._at(live, version, takebacks) or not live.computer_to_act():
                 return False
             log.error("game %s: %s at move %d; its record:\n%s", live.id, failure,
                       version + 1, record(live.state))
-            sentence = computer_failed(failure.level, failure.reason)
-            self.store.mark(live.id, version, status=FAILED, result=sentence)
-            live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
-            live.changed_at = time.monotonic()
-            return True
+            return self._stop_failed(live, version, takebacks,
+                                     computer_failed(failure.level, failure.reason))
+
+    def computer_lost(self, live: LiveGame, reason: str) -> bool:
+        """Stop the game where the computer is to act because its work could not be started
+        or finished (the work queue refused its job, or the job kept failing: ``reason``,
+        already logged): the player sees it at once instead of a computer that never moves.
+        False if the computer is not to act (the game moved on)."""
+        with live.lock:
+            if not live.computer_to_act():
+                return False
+            return self._stop_failed(live, live.row.version, live.row.takebacks,
+                                     computer_lost(live.row.level, reason))
+
+    def _stop_failed(self, live: LiveGame, version: int, takebacks: int,
+                     sentence: str) -> bool:
+        """Store and show the game as failed at ``version`` (under ``live.lock``)."""
+        try:
+            self.store.mark(live.id, version, status=FAILED, result=sentence,
+                            takebacks=takebacks)
+        except StoreConflict:
+            return False  # another process moved the game on meanwhile
+        live.row = replace(live.row, status=FAILED, result=sentence, updated=time.time())
+        live.changed_at = time.monotonic()
+        return True
 
     def hint_failed(self, live: LiveGame, failure: AgentFailed) -> ComputerFailed:
         """The error a failed hint answers with, after logging it with the game's record."""
@@ -839,12 +972,16 @@ class Games:
         return ComputerFailed(hint_failed(failure.level, failure.reason),
                               version=live.row.version)
 
-    def hint_job(self, live: LiveGame, version: int | None) -> HintJob:
+    def hint_job(self, live: LiveGame, version: int | None,
+                 takebacks: int | None = None) -> HintJob:
+        """The expert's question at the human's decision; StaleVersion unless the game is at
+        ``version`` (and ``takebacks``, when given: a worker answering a server's request)."""
         with live.lock:
             s = live.state
             if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
-            if version is not None and version != live.row.version:
+            if (version is not None and version != live.row.version) or \
+                    (takebacks is not None and takebacks != live.row.takebacks):
                 raise StaleVersion("the table has changed: ask again",
                                    version=live.row.version)
             if s.actor != live.human:
@@ -853,7 +990,7 @@ class Games:
             return HintJob(live.row.version,
                            agent_seed(seed_of(live.row), live.row.version, "hint"),
                            table_view(s, live.human),
-                           [str(a) for a in legal_actions(s)])
+                           [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     # -- records and replays --------------------------------------------------------------------
 

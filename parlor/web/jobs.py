@@ -1,7 +1,7 @@
 """The computer's work on a PostgreSQL deployment: jobs on procrastinate's queue, run by
 ``parlor worker`` processes on any machine (docs/deploy.md).
 
-Two tasks, both on the queue ``computer``:
+Three tasks: two on the queue ``computer``, one on the queue ``analysis``:
 
 - :func:`computer_turn` plays the computer's decisions in one game until it is the human's
   turn (or the game is over). Each job carries the ``lock`` ``game:<id>``, so at most one
@@ -10,7 +10,9 @@ Two tasks, both on the queue ``computer``:
   pace, and commits with a version check: if the game moved on meanwhile (the human
   resigned, another worker got there first) the decision is dropped, never applied.
 - :func:`hint` answers a human's "what would the expert do?": the answer is written to the
-  store (table ``answers``) and announced on ``NOTIFY``, where the asking server waits.
+  store (table ``answers``) and announced on ``NOTIFY``, where the asking servers wait.
+- :func:`analysis` analyses a finished game (issue 11) in the worker's own low-priority
+  pool; progress and result go to the store, where every server reads them.
 
 A worker that dies (even ``kill -9``) stops its heartbeat; every worker looks for such
 stalled jobs every few seconds and puts them back on the queue (:func:`retry_stalled`), so
@@ -25,19 +27,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
-from procrastinate import App, PsycopgConnector, RetryStrategy
+from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
 from procrastinate.exceptions import ConnectorException
 from procrastinate.jobs import Status
 
 from parlor.ai.failure import AgentFailed
 from parlor.store import libpq_url
+from parlor.web.analysis import new_pool, run_analysis
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
 from parlor.web.games import GameError, Games
@@ -45,6 +50,9 @@ from parlor.web.games import GameError, Games
 log = logging.getLogger("parlor.worker")
 
 QUEUE = "computer"
+#: Post-game analyses: a queue of their own, so a deployment may give them their own workers
+#: (``parlor worker --queue analysis``); a worker takes both by default.
+ANALYSIS_QUEUE = "analysis"
 
 
 #: The tasks and the queue. A process works on one database: it gives this app that
@@ -64,10 +72,22 @@ def connect(database_url: str, pool_size: int = 4) -> Iterator[App]:
 
 @dataclass
 class Runtime:
-    """What the tasks of this process work with: the games and the settings."""
+    """What the tasks of this process work with: the games, the settings and (made at the
+    first analysis) the analyses' own low-priority pool."""
 
     games: Games
     config: WebConfig
+    analysis_pool: Executor | None = None
+
+    def analyses(self) -> Executor:
+        if self.analysis_pool is None:
+            self.analysis_pool = new_pool(self.config)
+        return self.analysis_pool
+
+    def close(self) -> None:
+        if self.analysis_pool is not None:
+            self.analysis_pool.shutdown(wait=False, cancel_futures=True)
+            self.analysis_pool = None
 
 
 _runtime: Runtime | None = None
@@ -89,11 +109,30 @@ def game_lock(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-@tasks.task(name="parlor.computer_turn", queue=QUEUE,
-            retry=RetryStrategy(max_attempts=2, wait=1))
-async def computer_turn(game_id: str, version: int) -> None:
+#: A computer job that raises is run again this many times; when the last run raises too,
+#: the game stops as failed (its player reads why), never a computer that silently never moves.
+RETRIES = 2
+
+
+@tasks.task(name="parlor.computer_turn", queue=QUEUE, pass_context=True,
+            retry=RetryStrategy(max_attempts=RETRIES, wait=1))
+async def computer_turn(context: JobContext, game_id: str, version: int) -> None:
     """Play the computer's decisions of ``game_id`` (asked at ``version``) until it is the
     human's turn or the game is over."""
+    try:
+        await _play(game_id)
+    except Exception as exc:
+        if context.job.attempts < RETRIES:
+            raise  # procrastinate runs it again
+        log.exception("the computer's job for game %s failed %d times: the game stops as "
+                      "failed", game_id, RETRIES + 1)
+        games = runtime().games
+        live = await asyncio.to_thread(games.get, game_id)
+        await asyncio.to_thread(games.computer_lost, live,
+                                f"its job failed {RETRIES + 1} times ({type(exc).__name__})")
+
+
+async def _play(game_id: str) -> None:
     rt = runtime()
     games, config = rt.games, rt.config
     live = await asyncio.to_thread(games.get, game_id)  # brought to the stored version
@@ -108,13 +147,34 @@ async def computer_turn(game_id: str, version: int) -> None:
             wait = config.pace - (time.time() - live.row.updated)
             if wait > 0:
                 await asyncio.sleep(wait)
-            applied = await asyncio.to_thread(games.apply_computer, live, job.version, text)
+            applied = await asyncio.to_thread(functools.partial(
+                games.apply_computer, live, job.version, text, takebacks=job.takebacks))
         except AgentFailed as exc:  # a bug: the game stops where it failed, never retried
-            applied = await asyncio.to_thread(games.computer_failed, live, job.version, exc)
+            applied = await asyncio.to_thread(functools.partial(
+                games.computer_failed, live, job.version, exc, takebacks=job.takebacks))
         if not applied:
             log.info("game %s moved on from version %d: the decision is dropped", game_id,
                      job.version)
             await asyncio.to_thread(games.refresh, live)
+
+
+@tasks.task(name="parlor.match_move", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
+async def match_move(game_id: str, version: int, key: str) -> None:
+    """A decision of a tournament's contest between computers at ``version``, answered to
+    the server that drives the tournament under ``key``: ``{"action": ...}`` (None when the
+    game has moved on), or ``{"failed": reason, "level": ...}`` when the computer failed."""
+    rt = runtime()
+    games = rt.games
+    live = await asyncio.to_thread(games.get, game_id)
+    job = games.match_job(live)
+    answer: dict[str, object] = {"action": None}
+    if job is not None and job.version == version:
+        try:
+            answer["action"] = await asyncio.to_thread(
+                think, job.level, job.seed, job.view, job.legal, rt.config.think_budget or None)
+        except AgentFailed as exc:  # reported on the tournament's page, never replaced
+            answer = {"failed": exc.reason, "level": exc.level}
+    await asyncio.to_thread(games.store.put_answer, key, json.dumps(answer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,13 +189,15 @@ class HintAnswer:
 
 
 @tasks.task(name="parlor.hint", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
-async def hint(game_id: str, version: int | None, key: str) -> None:
-    """What the expert would do at the human's decision; the answer goes to ``answers``."""
+async def hint(game_id: str, version: int | None, key: str,
+               takebacks: int | None = None) -> None:
+    """What the expert would do at the human's decision at (``takebacks``, ``version``);
+    the answer goes to ``answers``."""
     rt = runtime()
     games, config = rt.games, rt.config
     try:
         live = await asyncio.to_thread(games.get, game_id)
-        job = games.hint_job(live, version)
+        job = games.hint_job(live, version, takebacks)
         try:
             advice = await asyncio.to_thread(advise, job.seed, job.view, job.legal,
                                              config.hint_budget or None)
@@ -147,6 +209,25 @@ async def hint(game_id: str, version: int | None, key: str) -> None:
     else:
         answer = HintAnswer(advice=asdict(advice))
     await asyncio.to_thread(games.store.put_answer, key, json.dumps(asdict(answer)))
+
+
+@tasks.task(name="parlor.analysis", queue=ANALYSIS_QUEUE,
+            retry=RetryStrategy(max_attempts=1, wait=5))
+async def analysis(game_id: str, seed: int, takebacks: int, version: int) -> None:
+    """The post-game analysis of ``game_id`` as it was asked, at (``takebacks``,
+    ``version``): progress and result go to the store (:func:`parlor.web.analysis.
+    run_analysis`). A game taken back since (R30) is not analysed: its own request comes."""
+    rt = runtime()
+    live = await asyncio.to_thread(rt.games.get, game_id)
+    if (live.row.takebacks, live.row.version) != (takebacks, version):
+        log.info("game %s moved on since its analysis was asked: not analysed", game_id)
+        return
+    await run_analysis(rt.games.store, rt.analyses(), live, seed,
+                       rt.config.analysis_iterations)
+
+
+def analysis_lock(game_id: str) -> str:
+    return f"analysis:{game_id}"
 
 
 def read_hint(payload: str) -> Advice:
@@ -191,6 +272,7 @@ class WorkerSettings:
     stalled_after: float = 20.0  # a worker silent this long is dead: its jobs are retried
     graceful: float = 10.0  # on SIGTERM, seconds the running jobs may take to finish
     name: str = ""
+    queues: Sequence[str] = (QUEUE, ANALYSIS_QUEUE)
 
     @staticmethod
     def from_env() -> WorkerSettings:
@@ -206,13 +288,15 @@ class WorkerSettings:
             stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
             graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),
             name=os.environ.get("PARLOR_WORKER_NAME", ""),
+            queues=tuple(q for q in os.environ.get(
+                "PARLOR_WORKER_QUEUES", f"{QUEUE},{ANALYSIS_QUEUE}").split(",") if q),
         )
 
 
 async def run_worker(app: App, settings: WorkerSettings, *,
                      install_signal_handlers: bool = True) -> None:
-    """Run jobs of the ``computer`` queue until cancelled (or SIGTERM/SIGINT), and retry
-    the stalled jobs of dead workers meanwhile."""
+    """Run jobs of the ``computer`` and ``analysis`` queues (or ``settings.queues``) until
+    cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile."""
     async def watch_stalled() -> None:
         while True:
             await asyncio.sleep(settings.heartbeat)
@@ -224,7 +308,7 @@ async def run_worker(app: App, settings: WorkerSettings, *,
     watcher = asyncio.create_task(watch_stalled())
     try:
         await app.run_worker_async(
-            queues=[QUEUE], concurrency=settings.concurrency,
+            queues=list(settings.queues), concurrency=settings.concurrency,
             name=settings.name or f"parlor-worker-{os.getpid()}",
             install_signal_handlers=install_signal_handlers, delete_jobs="successful",
             update_heartbeat_interval=settings.heartbeat,
@@ -232,7 +316,10 @@ async def run_worker(app: App, settings: WorkerSettings, *,
             shutdown_graceful_timeout=settings.graceful)
     finally:
         watcher.cancel()
+        if _runtime is not None:
+            _runtime.close()
 
 
-__all__ = ["QUEUE", "HintAnswer", "WorkerSettings", "computer_turn", "connect", "game_lock",
-           "hint", "install", "read_hint", "retry_stalled", "run_worker", "tasks"]
+__all__ = ["ANALYSIS_QUEUE", "QUEUE", "RETRIES", "HintAnswer", "WorkerSettings", "analysis",
+           "analysis_lock", "computer_turn", "connect", "game_lock", "hint", "install",
+           "match_move", "read_hint", "retry_stalled", "run_worker", "tasks"]

@@ -8,27 +8,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
 import secrets
 import time
-from typing import Any
 
 import psycopg
 from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
 
+from parlor.ai.failure import AgentFailed
 from parlor.store import CHANNEL, libpq_url
 from parlor.web import jobs
-from parlor.web.computer import Advice, think
+from parlor.web.computer import Advice
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
-from parlor.web.games import GameError, Games, LiveGame
+from parlor.web.games import ComputerJob, GameError, Games, LiveGame
 
 log = logging.getLogger("parlor.web")
 
 #: A computer job asked for the same game at the same version is not asked again sooner
 #: (a page polling a thinking game would ask at every poll).
 REASK_AFTER = 15.0
+#: Pauses (seconds) between the attempts to queue a computer job: a queue that refuses it
+#: once more after them stops the game as failed.
+QUEUE_RETRY = (0.5, 2.0)
 
 
 class QueueConductor(Conductor):
@@ -122,48 +127,124 @@ class QueueConductor(Conductor):
         self.loop.create_task(self._ask(game_id, version))
 
     async def _ask(self, game_id: str, version: int) -> None:
+        """Queue the computer's job for this game. A queue that refuses it three times
+        stops the game as failed, with the sentence the player reads (never a computer that
+        silently never moves); the log has the error."""
         assert self.app is not None
         lock = jobs.game_lock(game_id)
-        try:
-            await self.app.configure_task("parlor.computer_turn", lock=lock,
-                                          queueing_lock=lock).defer_async(
-                game_id=game_id, version=version)
-        except AlreadyEnqueued:
-            pass  # a job for this game already waits: it will see the newest version
-        except Exception:
-            self._asked.pop(game_id, None)
-            log.exception("the computer's job for game %s could not be queued", game_id)
+        error: Exception | None = None
+        for pause in (*QUEUE_RETRY, None):
+            try:
+                await self.app.configure_task("parlor.computer_turn", lock=lock,
+                                              queueing_lock=lock).defer_async(
+                    game_id=game_id, version=version)
+                return
+            except AlreadyEnqueued:
+                return  # a job for this game already waits: it will see the newest version
+            except Exception as exc:
+                error = exc
+                log.warning("the computer's job for game %s could not be queued: %r",
+                            game_id, exc)
+                if pause is not None:
+                    await asyncio.sleep(pause)
+        log.error("the computer's job for game %s was refused %d times: the game stops as "
+                  "failed", game_id, len(QUEUE_RETRY) + 1, exc_info=error)
+        # (still "asked": a poll meanwhile does not start another round of attempts)
+        await self._lost(game_id, version, "the work queue refused its job")
 
-    async def think(self, level: str, seed: int, view: Any, legal: list[str]) -> str:
-        """A decision of a tournament's contest between computers: in this server, in a
-        thread (those contests are not on the queue yet: docs/deploy.md)."""
-        return await asyncio.to_thread(think, level, seed, view, legal,
-                                       self.config.think_budget or None)
+    async def _lost(self, game_id: str, version: int, reason: str) -> None:
+        """Stop the game as failed if the computer is still to act at ``version``."""
+        try:
+            live = await asyncio.to_thread(self.games.get, game_id)
+            if version >= 0 and live.row.version != version:
+                return  # the game moved on meanwhile: its computer did play
+            if await asyncio.to_thread(self.games.computer_lost, live, reason):
+                self._changed(game_id)
+        except Exception:
+            log.exception("game %s could not be stopped as failed either", game_id)
+
+    async def defer_analysis(self, game_id: str, seed: int, takebacks: int,
+                             version: int) -> None:
+        """Ask a worker to analyse a finished game (one analysis job per game at a time)."""
+        assert self.app is not None
+        lock = jobs.analysis_lock(game_id)
+        with contextlib.suppress(AlreadyEnqueued):  # one waits already: it analyses anew
+            await self.app.configure_task("parlor.analysis", lock=lock,
+                                          queueing_lock=lock).defer_async(
+                game_id=game_id, seed=seed, takebacks=takebacks, version=version)
+
+    async def thinking_now(self, game_id: str) -> bool:
+        """A worker runs this game's computer job now (procrastinate's job is ``doing``):
+        one indexed read (its lock index)."""
+        if self.app is None:
+            return False
+        row = await self.app.connector.execute_query_one_async(
+            "SELECT count(*) AS n FROM procrastinate_jobs "
+            "WHERE lock = %(lock)s AND status = 'doing'", lock=jobs.game_lock(game_id))
+        return bool(row["n"])
+
+    async def think_match(self, job: ComputerJob) -> str | None:
+        """A decision of a tournament's contest between computers, by a worker (a
+        ``parlor.match_move`` job, answered through the store like a hint); None when the
+        game moved on meanwhile. AgentFailed as the worker met it; ComputerAway when no
+        worker answers in time."""
+        assert self.app is not None
+        key = secrets.token_hex(12)
+        await self.app.configure_task("parlor.match_move").defer_async(
+            game_id=job.game_id, version=job.version, key=key)
+        payload = await self._answer(key, (self.config.think_budget or 10.0) + 30)
+        data = json.loads(payload)
+        if data.get("failed"):
+            raise AgentFailed(str(data["level"]), str(data["failed"]))
+        action = data.get("action")
+        return None if action is None else str(action)
 
     async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
         """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
-        A player's hints are rate-limited as on a single server (HintRefused, 429)."""
-        self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
-        wait = self._hint_rate.take(player)
-        if wait > 0:
-            await self._refuse(player, "that is many hints in a short time", round(wait))
+        One hint in flight per game across every server (claimed in the database): asking
+        again for the same decision, on any server, waits for the same answer; asking for
+        another decision meanwhile is refused (HintRefused, 429), as is a player's hint
+        beyond their rate (per server)."""
+        job = self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
         assert self.app is not None
+        budget = (self.config.hint_budget or 2.0) + 30
         key = secrets.token_hex(12)
-        ready = self._answers[key] = asyncio.Event()
+        store = self.games.store
+        held = await asyncio.to_thread(functools.partial(
+            store.claim_hint, live.id, job.takebacks, job.version, key, expire_after=budget))
+        if held is None:
+            await self._refuse(player, "a hint for this game is still being worked out", 2)
+        owner = held == key
         try:
-            await self.app.configure_task("parlor.hint").defer_async(
-                game_id=live.id, version=version, key=key)
-            end = time.monotonic() + (self.config.hint_budget or 2.0) + 30
+            if owner:
+                wait = self._hint_rate.take(player)
+                if wait > 0:
+                    await self._refuse(player, "that is many hints in a short time",
+                                       round(wait))
+                await self.app.configure_task("parlor.hint").defer_async(
+                    game_id=live.id, version=job.version, key=key, takebacks=job.takebacks)
+            assert held is not None
+            return jobs.read_hint(await self._answer(held, budget))
+        finally:
+            if owner:
+                await asyncio.to_thread(store.release_hint, live.id, key)
+
+    async def _answer(self, key: str, budget: float) -> str:
+        """Wait for the answer stored under ``key`` (woken by its NOTIFY; read every second
+        in case a notification was lost); ComputerAway after ``budget`` seconds."""
+        ready = self._answers.setdefault(key, asyncio.Event())
+        try:
+            end = time.monotonic() + budget
             while True:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(ready.wait(), timeout=1.0)
-                payload = await asyncio.to_thread(self.games.store.take_answer, key)
+                payload = await asyncio.to_thread(self.games.store.answer, key)
                 if payload is not None:
-                    return jobs.read_hint(payload)
+                    return payload
                 if time.monotonic() > end:
-                    raise ComputerAway("no worker answered the hint in time; try again in a "
-                                       "moment")
-                ready.clear()
+                    raise ComputerAway("no worker answered in time; try again in a moment")
+                if ready.is_set():
+                    await asyncio.sleep(0.2)
         finally:
             self._answers.pop(key, None)
 

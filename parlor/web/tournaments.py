@@ -6,8 +6,10 @@ round begins, a contest ends, a round ends, a ransom is answered) in the store, 
 row each, and rebuilds the tournament by replaying them, so a restart loses nothing. Each
 contest is an ordinary saved game: the person's is a "play" game on the usual table (the
 conductor plays the computer's side), the others are "match" games that a driver task here
-plays move by move in the conductor's worker pool. One driver task per live tournament moves it
-on; it is started again for every live tournament when the server starts.
+plays move by move, each decision thought in the conductor's worker pool (on PostgreSQL: a
+``parlor.match_move`` job of ``parlor worker``). One driver task per live tournament, in the
+server that runs it, moves it on; it is started again for every live tournament when the
+server starts.
 
 The tournament's secret token is kept in the cookie ``pmt_<id>``; it also opens the person's
 contests (their rows carry the same token hash).
@@ -39,7 +41,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from parlor.ai.failure import AgentFailed
 from parlor.present.tournament import ransom_question, standing_note
-from parlor.rules.engine import legal_actions
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed
 from parlor.rules.tournament import (
     Outcome,
@@ -71,12 +72,9 @@ from parlor.web.games import (
     LiveGame,
     NotYourGame,
     StaleVersion,
-    agent_seed,
     hash_token,
     new_id,
     seed_json,
-    seed_of,
-    table_view,
 )
 
 HUMAN = "human"
@@ -607,19 +605,16 @@ class Tournaments:
                 found = self.games.cached(gid)
                 live = found if found is not None else await asyncio.to_thread(
                     self.games.get, gid)
-                with live.lock:
-                    s = live.state
-                    if s.is_over:
-                        return
-                    version = live.row.version
-                    level = live.row.level.split("|")[s.actor]
-                    seed = agent_seed(seed_of(live.row), version)
-                    job = (table_view(s, s.actor), [str(a) for a in legal_actions(s)])
-                text = await self.conductor.think(level, seed, job[0], job[1])
+                job = self.games.match_job(live)
+                if job is None:
+                    return
+                text = await self.conductor.think_match(job)
+                if text is None:  # the game moved on meanwhile: look again
+                    continue
                 wait = self.config.pace - (time.monotonic() - live.changed_at)
                 if wait > 0:
                     await asyncio.sleep(wait)
-                if await asyncio.to_thread(self.games.apply_match, live, version, text):
+                if await asyncio.to_thread(self.games.apply_match, live, job.version, text):
                     self.conductor.notify(gid)
         except asyncio.CancelledError:
             raise

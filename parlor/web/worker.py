@@ -1,11 +1,14 @@
-"""``parlor worker``: runs the computer's moves and hints of a PostgreSQL deployment.
+"""``parlor worker``: runs the computer's moves, hints and post-game analyses of a
+PostgreSQL deployment.
 
-    parlor worker [--db URL] [--concurrency N]
+    parlor worker [--db URL] [--concurrency N] [--queue computer|analysis ...]
 
 Any number of workers, on any machines, may serve one database; each takes jobs from the
-queue ``computer`` (:mod:`parlor.web.jobs`). Settings: ``PARLOR_DATABASE_URL``,
-``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_PACE`` as for the servers, and
-``PARLOR_WORKER_CONCURRENCY``, ``PARLOR_WORKER_HEARTBEAT``, ``PARLOR_WORKER_STALLED``
+queues ``computer`` and ``analysis`` (:mod:`parlor.web.jobs`), or only those named.
+Settings: ``PARLOR_DATABASE_URL``, ``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_PACE``,
+``PARLOR_ANALYSIS_WORKERS``, ``PARLOR_ANALYSIS_ITERATIONS`` as for the servers, and
+``PARLOR_WORKER_CONCURRENCY``, ``PARLOR_WORKER_HEARTBEAT``, ``PARLOR_WORKER_STALLED``,
+``PARLOR_WORKER_QUEUES``
 (docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
 """
 
@@ -23,8 +26,8 @@ from typing import Any
 def add_parser(sub: Any) -> None:
     """Register ``parlor worker`` on the subparsers of the ``parlor`` command."""
     p = sub.add_parser("worker", help="run the computer's jobs of a PostgreSQL deployment",
-                       description="Run the computer's moves and hints from the work queue "
-                                   "of a PostgreSQL deployment (docs/deploy.md).")
+                       description="Run the computer's moves, hints and analyses from the "
+                                   "work queue of a PostgreSQL deployment (docs/deploy.md).")
     add_arguments(p)
     p.set_defaults(func=run)
 
@@ -35,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "PARLOR_DATABASE_URL)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N",
                         help="jobs at once (default 32: most of a job is the readable pace)")
+    parser.add_argument("--queue", action="append", choices=["computer", "analysis"],
+                        default=None, dest="queues",
+                        help="take jobs only from this queue (repeat for both; default: "
+                             "both, or PARLOR_WORKER_QUEUES)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     settings = jobs.WorkerSettings.from_env()
     if args.concurrency is not None:
         settings = replace(settings, concurrency=max(1, args.concurrency))
+    if args.queues:
+        settings = replace(settings, queues=tuple(args.queues))
     logging.basicConfig(level=os.environ.get("PARLOR_LOG_LEVEL", "INFO").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     store = GameStore(config.database_url)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +22,9 @@ ITERATIONS = 8
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(config_for(tmp_path / "a.db",
-                                          analysis_iterations=ITERATIONS))) as c:
+def client(db_url: str) -> Iterator[TestClient]:
+    """On SQLite the server analyses in its own pool; on PostgreSQL a worker's job does."""
+    with TestClient(create_app(config_for(db_url, analysis_iterations=ITERATIONS))) as c:
         yield c
 
 
@@ -102,3 +101,17 @@ def test_bad_inputs_get_a_clear_4xx(client: TestClient) -> None:
                                version=1, status="over"), hash_token("tok"), ["play KS"])
     r = client.post("/api/games/broken1/analysis", json={}, headers={"X-Parlor-Token": "tok"})
     assert r.status_code == 422 and "does not replay" in r.json()["message"]
+
+
+def test_an_analysis_of_a_line_taken_back_is_not_the_games(client: TestClient) -> None:
+    """R30: a finished casual game may be taken back; its analysis was of the line taken
+    back, so the game shows none until it is asked again."""
+    gid, token = finished_game(client)
+    auth = {"X-Parlor-Token": token}
+    client.post(f"/api/games/{gid}/analysis", json={"seed": 1}, headers=auth)
+    assert wait_done(client, gid, token)["status"] == "done"
+    version = client.get(f"/api/games/{gid}", headers=auth).json()["version"]
+    r = client.post(f"/api/games/{gid}/takeback", json={"version": version}, headers=auth)
+    assert r.status_code == 200, r.text
+    play_out(client, gid, token, seed=4)
+    assert client.get(f"/api/games/{gid}/analysis", headers=auth).json()["status"] == "none"

@@ -37,10 +37,10 @@ def play_moves(page: object, n: int, rng: random.Random, keyboard_every: int = 5
             break
         legal = snap["view"]["legal"]
         action = choose(legal, rng)
-        version = snap["version"]
+        version = page.evaluate("window.parlor.moves()")  # type: ignore[attr-defined]
         act_through_ui(page, action, keyboard=(i % keyboard_every == keyboard_every - 1))  # type: ignore[arg-type]
         page.wait_for_function(  # type: ignore[attr-defined]
-            f"() => window.parlor.snapshot().version > {version} || "
+            f"() => window.parlor.moves() > {version} || "
             "window.parlor.snapshot().status === 'over'", timeout=20000)
         snap = wait_for_decision(page)  # type: ignore[arg-type]
     return snap

@@ -72,10 +72,10 @@ def test_a_tournament_in_the_browser(browser: object, tmp_path: Path) -> None:
         for _ in range(400):
             if snap["status"] == "over":
                 break
-            version = snap["version"]
+            version = page.evaluate("window.parlor.moves()")  # sent or declared
             act_through_ui(page, choose(snap["view"]["legal"], rng))
             page.wait_for_function(
-                f"() => window.parlor.snapshot().version > {version} || "
+                f"() => window.parlor.moves() > {version} || "
                 "window.parlor.snapshot().status === 'over'", timeout=20000)
             snap = wait_for_decision(page)
         assert snap["status"] == "over"

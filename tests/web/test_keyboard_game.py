@@ -68,10 +68,10 @@ def test_a_whole_game_from_the_keyboard(browser: Any, tmp_path: Path) -> None:
             kind = kind_of(action)
             if kind in SHOWCASE and kind not in shots:
                 page.screenshot(path=str(OUT / f"keyboard-before-{kind}.png"))
-            before = snap["version"]
+            before = page.evaluate("window.parlor.moves()")  # sent or declared
             act_by_keyboard(page, action, snap["you"])
             page.wait_for_function(
-                f"() => window.parlor.snapshot().version > {before}", timeout=20000)
+                f"() => window.parlor.moves() > {before}", timeout=20000)
             if kind == "payment" and "payment" not in done:
                 log = page.evaluate("[...document.querySelectorAll('#log li .text')]"
                                     ".map(e => e.title)")

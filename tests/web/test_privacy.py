@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from parlor.present.prose import prose
+from parlor.present.prose import automatic, prose
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
 from parlor.web.games import Games, view_payload, watch_key
@@ -19,7 +19,7 @@ from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
-              "result_text", "practice", "costs", "why_not", "coach", "takeback"}
+              "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -32,8 +32,11 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         assert snap["view"] == json.loads(json.dumps(view_payload(v)))
         start = snap["log"][0]["n"] if snap["log"] else len(v.log)
         assert [e["notation"] for e in snap["log"]] == list(v.log[start:])
-        assert [e["text"] for e in snap["log"]] == [prose(t, live.human) for t in v.log[start:]]
         events = live.state.log or []
+        # prose for the reader; a forced decision says it was automatic (issue 12)
+        assert [e["text"] for e in snap["log"]] == [
+            automatic(prose(t, live.human)) if events[start + i].automatic
+            else prose(t, live.human) for i, t in enumerate(v.log[start:])]
         for e in snap["log"]:
             assert e["kind"] == events[e["n"]].kind and e["rule"] == events[e["n"]].rule
         assert set(snap) - {"view", "log"} <= EXTRA_KEYS
@@ -88,7 +91,8 @@ def test_the_computer_thinks_from_its_own_view_only() -> None:
                 continue
             assert job.view == view(s, live.computer)  # equal, log aside (compare=False)
             assert job.view.sides[live.human].hand is None
-            assert games.apply_computer(live, job.version, rng.choice(job.legal))
+            assert games.apply_computer(live, job.version, rng.choice(job.legal),
+                                        takebacks=job.takebacks)
 
 
 def test_payload_is_to_dict() -> None:

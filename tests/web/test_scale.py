@@ -27,7 +27,7 @@ from .ui import ROOT, free_port
 # Quick levels and a short pace keep this test short; the expert thinks for a fixed time
 # so that a worker can be caught thinking.
 ENV = {"PYTHONUNBUFFERED": "1", "PARLOR_COMPUTER": "queue", "PARLOR_THINK": "1.5",
-       "PARLOR_PACE": "0.05",
+       "PARLOR_PACE": "0.05", "PARLOR_HINT": "1.0",
        "PARLOR_WORKER_HEARTBEAT": "0.5", "PARLOR_WORKER_STALLED": "2",
        "PARLOR_WORKER_CONCURRENCY": "4", "PARLOR_LOG_LEVEL": "WARNING"}
 
@@ -273,3 +273,63 @@ def test_a_server_killed_mid_game_loses_nothing_it_acknowledged(cluster: Cluster
     again = wait_for_human(a, gid, auth)
     assert again["version"] >= snap["version"] + (snap["status"] == "live")
     assert record(cluster, gid)[:len(moves)] == moves
+
+
+def takeback(server: Proc, gid: str, auth: dict[str, str], version: int) -> httpx.Response:
+    return httpx.post(f"{server.base}/api/games/{gid}/takeback", headers=auth, timeout=30,
+                      json={"version": version})
+
+
+def test_a_takeback_on_one_server_is_seen_by_the_other_at_the_same_version(
+        cluster: Cluster) -> None:
+    """R30: a takeback on server a, another first decision there (the same version, another
+    line), then a move on server b that is legal only on the line taken back: b judges it
+    on the game's line, so it is refused and the record still replays."""
+    a, b = cluster.servers
+    gid, auth = new_game(a, seed=2, max_turns=20)  # Rlr 1 decides first, twice
+    first = wait_for_human(a, gid, auth)
+    assert first["version"] == 0
+    wait_for_human(b, gid, auth)  # b holds the game in memory
+    keep, other = first["view"]["legal"][0], first["view"]["legal"][1]
+    assert act(a, gid, auth, keep, 0).status_code == 200
+    old_line = wait_for_human(b, gid, auth)  # b's cache: version 1 on the first line
+    assert old_line["version"] == 1
+    assert takeback(a, gid, auth, 1).status_code == 200
+    assert act(a, gid, auth, other, 0).status_code == 200  # version 1 again, another line
+    new_line = wait_for_human(a, gid, auth)
+    only_old = sorted(set(old_line["view"]["legal"]) - set(new_line["view"]["legal"]))
+    assert only_old, "the two lines should differ in what Rlr 1 may do next"
+    r = act(b, gid, auth, only_old[0], 1)
+    assert r.status_code == 422, r.text  # illegal on the game's line: nothing stored
+    assert record(cluster, gid) == [other]
+    seen = httpx.get(f"{b.base}/api/games/{gid}", headers=auth, timeout=30).json()
+    assert seen["view"] == new_line["view"] and seen["version"] == 1
+    assert act(b, gid, auth, new_line["view"]["legal"][0], 1).status_code == 200
+    assert record(cluster, gid) == [other, new_line["view"]["legal"][0]]
+
+
+def test_one_hint_in_flight_per_game_across_two_servers(cluster: Cluster) -> None:
+    """The same decision's hint asked on both servers at once: one worker job, one answer,
+    the same advice for both."""
+    a, b = cluster.servers
+    gid, auth = new_game(a, level="random", seed=15, max_turns=20)
+    snap = wait_for_human(a, gid, auth)
+    wait_for_human(b, gid, auth)
+    answers = cluster.sql("SELECT count(*) FROM answers")
+    got: dict[int, httpx.Response] = {}
+    start = threading.Barrier(4)
+
+    def ask(i: int) -> None:
+        start.wait()
+        got[i] = httpx.get(f"{cluster.servers[i % 2].base}/api/games/{gid}/hint",
+                           headers=auth, params={"version": snap["version"]}, timeout=60)
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    assert [got[i].status_code for i in range(4)] == [200] * 4, [r.text for r in got.values()]
+    assert len({got[i].json()["action"] for i in range(4)}) == 1
+    assert cluster.sql("SELECT count(*) FROM answers") == answers + 1  # one job answered
+    assert cluster.sql("SELECT count(*) FROM hint_claims WHERE game_id = :g", g=gid) == 0

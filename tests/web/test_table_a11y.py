@@ -45,14 +45,12 @@ class Site:
         self.state = self.ctx.storage_state()
         self.watch = re.search(r'href="(/watch/[^"]+)"',
                                req.get(f"{self.url}/g/{self.mid}").text()).group(1)  # type: ignore[union-attr]
-        learn = req.get(f"{self.url}/learn")
+        lesson = req.get(f"{self.url}/api/lessons").json()["lessons"][0]["id"]
         self.pages = {
             "home": "/", "table": f"/g/{self.mid}", "over": f"/g/{self.over}",
             "replay": f"/replay/{self.over}?step=30", "rules": "/rules", "notation": "/notation",
-            "watch": self.watch,
+            "watch": self.watch, "learn": "/learn", "lesson": f"/learn/{lesson}",
         }
-        if learn.ok:  # issue 11's page, once it is on main
-            self.pages["learn"] = "/learn"
 
     def _play(self, req: Any, seed: int, max_turns: int, moves: int) -> str:
         r = req.post(f"{self.url}/api/games", data={"level": "novice", "seed": seed,
@@ -87,7 +85,7 @@ class Site:
             page.wait_for_function("() => document.querySelector('#side-me .plate')")
         if name == "over":
             page.wait_for_selector("dialog#over[open]")
-        if name == "replay":
+        if name in ("replay", "lesson"):
             page.wait_for_selector("#side-me .plate")
         page.wait_for_timeout(150)
         page.errors = errors  # type: ignore[attr-defined]

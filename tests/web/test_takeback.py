@@ -81,3 +81,25 @@ def test_a_casual_game_has_open_discards_and_an_unknown_mode_is_refused(
     assert all(side["discard"] is not None for side in snap["view"]["sides"])
     r = client.post("/api/games", json={"level": "random", "mode": "blitz"})
     assert r.status_code == 400 and "casual or match" in r.json()["message"]
+
+
+def test_a_click_on_a_line_taken_back_is_refused_at_the_same_version(
+        client: TestClient) -> None:
+    """R30: a takeback lowers the version and a new decision raises it again; a client that
+    sends the takebacks its table showed is refused on the other line (a second tab)."""
+    g = new_game(client, level="random", seed=2, max_turns=20)  # Rlr 1 decides twice first
+    gid, token = g["id"], g["token"]
+    first = wait_for_human(client, gid, token)
+    assert first["takebacks"] == 0
+    old = act(client, gid, token, first, first["view"]["legal"][0])
+    status, back = takeback(client, gid, token, old["version"])
+    assert status == 200 and back["takebacks"] == 1
+    new = act(client, gid, token, back, back["view"]["legal"][1])
+    assert new["version"] == old["version"] and new["takebacks"] == 1
+    stale = {"action": new["view"]["legal"][0], "version": old["version"],
+             "takebacks": old["takebacks"]}
+    r = client.post(f"/api/games/{gid}/actions", json=stale, headers={"X-Parlor-Token": token})
+    assert r.status_code == 409 and r.json()["error"] == "stale"
+    r = client.post(f"/api/games/{gid}/actions", json={**stale, "takebacks": 1},
+                    headers={"X-Parlor-Token": token})
+    assert r.status_code == 200, r.text

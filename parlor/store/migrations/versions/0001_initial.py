@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from parlor.store.migrations.unless import create_unless_there
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -19,9 +21,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    if sa.inspect(op.get_bind()).has_table("games"):
-        return
-    op.create_table(
+    create_unless_there(
         "games",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("kind", sa.String(16), nullable=False),
@@ -38,7 +38,7 @@ def upgrade() -> None:
         sa.Column("result", sa.Text, nullable=False),
         sa.Column("title", sa.String(200), nullable=False),
     )
-    op.create_table(
+    create_unless_there(
         "actions",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("ply", sa.Integer, primary_key=True),

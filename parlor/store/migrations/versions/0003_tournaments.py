@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from parlor.store.migrations.unless import create_unless_there
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -19,33 +21,29 @@ depends_on = None
 
 
 def upgrade() -> None:
-    have = set(sa.inspect(op.get_bind()).get_table_names())
-    if "tournaments" not in have:
-        op.create_table(
-            "tournaments",
-            sa.Column("id", sa.String(32), primary_key=True),
-            sa.Column("token_hash", sa.String(64), nullable=False),
-            sa.Column("title", sa.String(200), nullable=False),
-            sa.Column("spec", sa.Text, nullable=False),
-            sa.Column("created", sa.Float, nullable=False),
-            sa.Column("updated", sa.Float, nullable=False),
-            sa.Column("version", sa.Integer, nullable=False),
-            sa.Column("status", sa.String(16), nullable=False),
-        )
-    if "tournament_steps" not in have:
-        op.create_table(
-            "tournament_steps",
-            sa.Column("tournament_id", sa.String(32), primary_key=True),
-            sa.Column("n", sa.Integer, primary_key=True),
-            sa.Column("step", sa.Text, nullable=False),
-            sa.Column("at", sa.Float, nullable=False),
-        )
-    if "tournament_games" not in have:
-        op.create_table(
-            "tournament_games",
-            sa.Column("game_id", sa.String(32), primary_key=True),
-            sa.Column("tournament_id", sa.String(32), nullable=False, index=True),
-        )
+    create_unless_there(
+        "tournaments",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("token_hash", sa.String(64), nullable=False),
+        sa.Column("title", sa.String(200), nullable=False),
+        sa.Column("spec", sa.Text, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+    )
+    create_unless_there(
+        "tournament_steps",
+        sa.Column("tournament_id", sa.String(32), primary_key=True),
+        sa.Column("n", sa.Integer, primary_key=True),
+        sa.Column("step", sa.Text, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    create_unless_there(
+        "tournament_games",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("tournament_id", sa.String(32), nullable=False, index=True),
+    )
 
 
 def downgrade() -> None:

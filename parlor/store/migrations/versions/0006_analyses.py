@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from parlor.store.migrations.unless import create_unless_there
+
 revision = "0006"
 down_revision = "0005"
 branch_labels = None
@@ -19,9 +21,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    if sa.inspect(op.get_bind()).has_table("analyses"):
-        return
-    op.create_table(
+    create_unless_there(
         "analyses",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("seed", sa.Integer, nullable=False),

@@ -32,6 +32,12 @@ let focusWanted = true; // after an action, or when the decision comes back: foc
 let pointerPay = false;
 let shownAt = 0; // when the last of the computer's plays was shown (the pace setting) // the last payment pick was a click: Enter then pays
 let payByHand = false;
+// A declaration not yet final (attackers, blockers, a split, bonus points): the server shows
+// the table as it would be (POST .../preview, nothing stored); Done sends it whole, Cancel
+// takes it all back. `base` is the real snapshot while `snap` is the preview.
+const DECLARATIONS = ["attack", "block", "assign", "bonus"];
+let staged = [];
+let base = null;
 try { payByHand = localStorage.getItem("pm-pay") === "1"; } catch (e) { /* ignore */ }
 
 const me = () => snap.you;
@@ -180,6 +186,7 @@ function renderControls() {
       } else if (redrawMode) {
         html += `<span class="sel-note">Redraw: choose a Hand card to recycle with the drawn cards. This <b>ends your turn</b>.</span>` + button("cancel", "Cancel", "Esc");
       } else {
+        if (staged.length) html += button("cancel", "Cancel declarations", "Esc", "staged");
         const prompt = promptText();
         if (prompt) html += `<span class="sel-note prompt" id="prompt">${prompt}</span>`;
         if (L.some((a) => a.text === "pass")) html += button("pass", "Pass", "P", "primary");
@@ -247,7 +254,7 @@ function say(text, kind = "info") {
 // -- snapshots ---------------------------------------------------------------------------------------
 
 function applySnapshot(s, { fromAction = false } = {}) {
-  const changed = s.version !== snap.version;
+  const changed = s.version !== (base || snap).version;
   const entries = s.log || [];
   if (entries.length && entries[0].n < logCount) {
     // the server sent from an earlier point: drop ours from there
@@ -265,6 +272,8 @@ function applySnapshot(s, { fromAction = false } = {}) {
     announce(fresh, { fromAction });
     combatSummary(fresh, before, s);
   }
+  staged = []; // whatever the server sends is the real table: a declaration not sent is gone
+  base = null;
   if (changed) {
     selected = null;
     redrawMode = false;
@@ -307,7 +316,7 @@ async function send(action) {
       : await api(`/api/games/${gameId}/actions`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ action, version: snap.version, log_from: logCount }),
+        body: JSON.stringify({ ...(staged.length ? { actions: [...staged, action] } : { action }), version: snap.version, takebacks: snap.takebacks, log_from: logCount }),
       });
     busy = false;
     if (r.ok) {
@@ -316,6 +325,7 @@ async function send(action) {
     } else {
       const m = (r.body && r.body.message) || `The server refused (${r.status}).`;
       say(`Refused: ${m}`, "error");
+      if (staged.length) { snap = base; staged = []; base = null; } // nothing of it was stored
       if (hooks.onRefusal) hooks.onRefusal(r.body);
       if (r.body && r.body.error === "stale") await refresh();
       else render();
@@ -363,6 +373,7 @@ function needsPayment(a) {
 }
 
 function perform(a) {
+  if (DECLARATIONS.includes(a.verb) && !hooks.transport) return declare(a.text);
   if (needsPayment(a)) {
     pay = { action: a.text, lnds: new Set(), spend: [] };
     selected = null;
@@ -372,6 +383,48 @@ function perform(a) {
     return;
   }
   send(a.text);
+}
+
+// One more declaration: the server previews it (the table as it would be, nothing stored).
+// The one that completes the declaration (the last point of a split, say) sends it all.
+async function declare(action) {
+  if (busy) return;
+  busy = true;
+  render();
+  const version = (base || snap).version;
+  let r;
+  try {
+    r = await api(`/api/games/${gameId}/preview`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ actions: [...staged, action], version }),
+    });
+  } catch (e) {
+    busy = false;
+    say("The server cannot be reached: nothing was done. Try again in a moment.", "error");
+    return render();
+  }
+  busy = false;
+  if (r.ok && r.body.final) return send(action);
+  if (!r.ok) {
+    say(`Refused: ${(r.body && r.body.message) || `the server said ${r.status}`}`, "error");
+    if (r.body && r.body.error === "stale") { staged = []; base = null; await refresh(); }
+    return render();
+  }
+  if (!base) base = snap;
+  staged = r.body.staged;
+  snap = r.body;
+  selected = null;
+  focusWanted = true;
+  say(`Not sent yet: ${staged.map((x) => describe(x, me())).join("; ")}. Cancel (Esc) takes ${staged.length > 1 ? "them all" : "it"} back.`);
+  render();
+}
+
+function cancelDeclarations() {
+  snap = base;
+  staged = [];
+  base = null;
+  say("Declarations taken back: nothing was sent.", "info");
 }
 
 function choose(options) {
@@ -459,9 +512,10 @@ function clickAct(act) {
       say("Choose the Hand card to recycle with the drawn cards. Redraw ends your turn.");
       return render();
     case "cancel":
+      if (staged.length && !selected && !selectedOptions) cancelDeclarations();
+      else say("");
       selected = null; redrawMode = false; pay = null; selectedOptions = null; confirmRedraw = false;
       focusWanted = true;
-      say("");
       return render();
     case "pay-confirm": {
       if (!pay) return;
@@ -490,7 +544,7 @@ async function takeBack() {
   const r = await api(`/api/games/${gameId}/takeback`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ version: snap.version, log_from: 0 }),
+    body: JSON.stringify({ version: snap.version, takebacks: snap.takebacks, log_from: 0 }),
   });
   busy = false;
   if (r.ok) {
@@ -592,7 +646,8 @@ document.getElementById("over-close").addEventListener("click", () => overDlg.cl
 wireCoachSetting(snap.level, () => render());
 
 // for tests and the curious: the current snapshot (the player's own view only)
-window.parlor = { snapshot: () => snap, send };
+// moves(): the decisions made on this page, sent or declared (a test waits on it)
+window.parlor = { snapshot: () => snap, send, moves: () => snap.version + staged.length, staged: () => [...staged] };
 
 applySnapshot(snap, { fromAction: true });
 poll();

@@ -222,9 +222,11 @@ export function renderTable(ctx) {
   fitRows();
 }
 
-// Overlap the cards of a row just enough to keep it on one line (like a fanned hand).
+// Overlap the cards of a row just enough to keep it on one line (like a fanned hand). A Home
+// never overlaps: its taxed Lnds lie sideways and must stay readable (fitHome).
 export function fitRows() {
-  for (const row of document.querySelectorAll(".zone.home .cards, .zone.field .cards, .zone.domain .cards, .hand .cards, .hand:not(.backs)")) {
+  for (const row of document.querySelectorAll(".zone.home .cards")) fitHome(row);
+  for (const row of document.querySelectorAll(".zone.field .cards, .zone.domain .cards, .hand .cards, .hand:not(.backs)")) {
     const kids = [...row.children].filter((k) => !k.classList.contains("empty") && !k.classList.contains("zone-label"));
     kids.forEach((k) => { k.style.marginLeft = ""; });
     if (kids.length < 2) continue;
@@ -237,6 +239,27 @@ export function fitRows() {
     if (gap && row.scrollWidth > avail + 1) row.style.columnGap = "0px";
   }
 }
+
+// A crowded Home: smaller cards first (down to 60%), then a second line; never an overlap.
+function fitHome(row) {
+  ["--cw", "--ch", "--peek", "column-gap"].forEach((v) => row.style.removeProperty(v));
+  row.classList.remove("wrap");
+  const avail = row.clientWidth;
+  if (row.scrollWidth <= avail + 1) return;
+  const base = parseFloat(getComputedStyle(row).getPropertyValue("--cw")) || 60;
+  const size = (cw) => {
+    row.style.setProperty("--cw", `${cw}px`);
+    row.style.setProperty("--ch", `${cw * 1.4}px`);
+    row.style.setProperty("--peek", `${cw * 0.3}px`);
+    return row.scrollWidth <= avail + 1;
+  };
+  row.style.setProperty("column-gap", "4px");
+  for (let cw = Math.floor(base * Math.min(1, avail / row.scrollWidth)) + 2; cw >= base * 0.6; cw -= 2) {
+    if (size(cw)) return;
+  }
+  row.classList.add("wrap");
+}
+
 window.addEventListener("resize", () => fitRows());
 
 export function emptyMarks() {

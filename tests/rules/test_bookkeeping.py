@@ -1,0 +1,77 @@
+"""The incremental bookkeeping agrees with the cards at every step (R21, R25).
+
+The engine keeps two summaries up to date as cards move instead of rescanning the table for
+each listing: every entity's spot counts (R25) and each Rlr's untaxed Lnds by the suit they
+yield (R21, what ``available`` adds to the pool). This is their debug check: over many
+seeded random games, with automatic steps on and off, after every action the kept figures
+equal the ones worked out from the cards, and a state read back from its position (which
+counts afresh) lists the same actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.notation import parse_position, position
+from parlor.rules.state import Settings, State
+from parlor.rules.table import bookkeeping_errors, count_untaxed, counts, untaxed_lnds
+
+GAMES = 300
+
+
+def _kept_now(s: State) -> None:
+    """Make the state keep both summaries from now on (a new game counts them lazily)."""
+    untaxed_lnds(s)
+    counts(s, 0)
+
+
+@pytest.mark.parametrize("chunk", range(GAMES // 50))
+def test_kept_counts_and_untaxed_lnds_match_the_cards_every_step(chunk: int) -> None:
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        s = new_game(seed, settings=Settings(auto=seed % 2 == 0))
+        s.log = None
+        _kept_now(s)
+        rng = random.Random(seed)
+        n = 0
+        while not s.is_over:
+            trump = s.trump
+            apply(s, rng.choice(legal_actions(s)))
+            n += 1
+            errors = bookkeeping_errors(s)
+            assert not errors, f"seed {seed}, step {n}: {errors}"
+            assert s.ecounts is not None, "the counts are never dropped"
+            # the untaxed Lnds are counted afresh only after the trump suit changed
+            assert s.untaxed is not None or s.trump != trump, f"seed {seed}, step {n}"
+            _kept_now(s)
+
+
+def test_a_clone_keeps_its_own_figures() -> None:
+    s = new_game(11)
+    rng = random.Random(11)
+    for _ in range(150):
+        apply(s, rng.choice(legal_actions(s)))
+    _kept_now(s)
+    c = s.clone()
+    before = list(untaxed_lnds(s))
+    while not c.is_over and c.turn < s.turn + 3:
+        apply(c, rng.choice(legal_actions(c)))
+    assert untaxed_lnds(s) == before == count_untaxed(s)
+    assert not bookkeeping_errors(s) and not bookkeeping_errors(c)
+
+
+def test_a_position_read_back_counts_afresh_and_lists_the_same_actions() -> None:
+    for seed in range(20):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        n = 0
+        while not s.is_over:
+            if n % 37 == 0:
+                again = parse_position(position(s))
+                assert again.untaxed is None and again.ecounts is None
+                assert legal_actions(again) == legal_actions(s), f"seed {seed}, step {n}"
+                assert not bookkeeping_errors(again)
+            apply(s, rng.choice(legal_actions(s)))
+            n += 1
