@@ -12,7 +12,7 @@ level  name          agent                                                      
                      a little softmax noise (temperature 0.007)
 4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
                      after the opponent's next turn (a weaker judgement)
-5      expert        ISMCTS search                                                 0.3 s
+5      expert        ISMCTS search, leaves judged by the learned evaluation        0.3 s
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
@@ -23,11 +23,12 @@ abilities); every other decision is quick (see :mod:`parlor.ai.search`).
 **Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
 measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
 searching exactly 800 iterations a searched decision, with no time limit (play keeps the
-time budget). Only the searching agents (strong, expert, expert_ref, expert_learned) take
+time budget). Only the searching agents (strong, expert, expert_ref, expert_hand) take
 ``iters``.
 ``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
-``expert_learned`` is the expert whose search judges its leaves with the learned evaluation
-(:mod:`parlor.ai.value`, trained by ``parlor train``) instead of the hand-written one. Neither
+the expert judges its search's leaves with the learned evaluation (:mod:`parlor.ai.value`,
+trained by ``parlor train``; 58.6% of 220 games against the hand-written one at 100
+iterations), and ``expert_hand`` is the same search with the hand-written evaluation. Neither
 is a level.
 
     >>> agent_spec("5@ITERS=800")
@@ -50,8 +51,8 @@ from parlor.ai.value import learned
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
 #: Benchmark agents that are not levels: today's expert kept fixed, and the expert with the
-#: learned leaf evaluation (:mod:`parlor.ai.value`).
-REFERENCE_NAMES = ("expert_ref", "expert_learned")
+#: hand-written leaf evaluation (:mod:`parlor.ai.evaluate`) instead of the learned one.
+REFERENCE_NAMES = ("expert_ref", "expert_hand")
 
 _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
@@ -61,12 +62,11 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                              name="intermediate"),
     "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
                                        name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert"),
+    "expert": lambda seed: SearchAgent(seed, budget=0.3, name="expert", evaluate=learned()),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
-    "expert_learned": lambda seed: SearchAgent(seed, budget=0.3, name="expert_learned",
-                                               evaluate=learned()),
+    "expert_hand": lambda seed: SearchAgent(seed, budget=0.3, name="expert_hand"),
 }
 
 

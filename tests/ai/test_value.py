@@ -123,7 +123,9 @@ def test_a_finished_game_is_judged_by_its_result() -> None:
     assert learned_win_prob(s, 1, packaged()) == 0.0
 
 
-def test_the_learned_expert_searches_with_the_learned_evaluation() -> None:
-    agent = make_agent("expert_learned@iters=40", 3)
+def test_the_expert_searches_with_the_learned_evaluation() -> None:
+    agent = make_agent("expert@iters=40", 3)
     assert isinstance(agent, SearchAgent) and agent.evaluate is not None
     assert agent.max_iterations == 40
+    hand = make_agent("expert_hand@iters=40", 3)
+    assert isinstance(hand, SearchAgent) and hand.evaluate is None
