@@ -12,11 +12,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# `make run` needs only the game; `make test` adds the test, research, cluster and train extras.
+# `make run` needs the game and what compiles it (the `compiled` extra: mypy's mypyc and
+# setuptools); `make test` adds the test, research, cluster and train extras.
 RUN_STAMP := $(VENV)/.installed-run
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[compiled]'
 	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
@@ -25,29 +26,30 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 test: lint typecheck pytest
 
-# The compiled build (build_compiled.py): parlor/rules and parlor/ai through mypyc, extension
-# modules beside the sources, rebuilt when a source changes. Without a C compiler the
-# interpreted build runs, and `parlor --version` says which one does.
-# Opt-in for now (`make compiled`, `make pure` to undo): under mypyc a frozen dataclass
-# cannot be deep-copied or unpickled (FrozenInstanceError), which breaks the OpenSpiel
-# game's clone and the web app's worker pool; until that is fixed, `make test` and
-# `make run` use the interpreted build (issue 15).
+# The compiled build (build_compiled.py), which `make test`, `make run` and `make bench` use:
+# parlor/rules and parlor/ai through mypyc, extension modules beside the sources, rebuilt
+# when one of them changes (about two CPU-minutes). On a machine without a C compiler the
+# same sources run interpreted, and every make says so (no stamp is written, so the note
+# comes back until a compiler is there). `parlor --version` names the build that runs and
+# reports a stale one; tests/test_build.py fails on a stale build and compares the two.
 NATIVE := $(VENV)/.compiled
 NATIVE_SOURCES := $(wildcard parlor/rules/*.py parlor/ai/*.py) parlor/build.py build_compiled.py
 
 compiled: $(NATIVE)
 
-$(NATIVE): $(STAMP) $(NATIVE_SOURCES)
+$(NATIVE): $(RUN_STAMP) $(NATIVE_SOURCES)
 	@if command -v cc >/dev/null 2>&1; then \
-		echo "compiling parlor/rules and parlor/ai with mypyc (log: build/mypyc.log)"; \
+		echo "compiling parlor/rules and parlor/ai with mypyc, about two CPU-minutes" \
+			"(log: build/mypyc.log; \`make pure\` for the interpreted build)"; \
 		mkdir -p build; \
 		$(BIN)/python build_compiled.py > build/mypyc.log 2>&1 || { tail -30 build/mypyc.log; exit 1; }; \
+		$(BIN)/parlor --version; \
+		touch $(NATIVE); \
 	else \
-		echo "no C compiler (cc): the interpreted build runs"; \
+		echo "no C compiler (cc): parlor/rules and parlor/ai run interpreted (pure Python)"; \
 		$(BIN)/python build_compiled.py --clean; \
+		$(BIN)/parlor --version; \
 	fi
-	@$(BIN)/parlor --version
-	touch $(NATIVE)
 
 pure:
 	$(BIN)/python build_compiled.py --clean
@@ -60,7 +62,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict parlor
 
-pytest: $(STAMP) tmux chromium postgresql
+pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
 	$(BIN)/pytest parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
@@ -77,7 +79,7 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 postgresql; }
 
 # The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) $(NATIVE)
 	$(BIN)/parlor serve --host 127.0.0.1 --port 8000
 
 # A worker of a PostgreSQL deployment (docs/deploy.md): the computer's moves and hints.

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from parlor.rules.actions import Action
+from parlor.rules.values import Value
 from parlor.rules.view import View
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(Value):
     """One alternative an agent considered: its win estimate (0-1, for the agent) and how many
     samples or search visits stand behind it (0 when it was not evaluated at all)."""
 

@@ -31,6 +31,7 @@ from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_record
 from parlor.rules.seeds import Seed
 from parlor.rules.state import Settings, State
+from parlor.rules.values import Value
 from parlor.rules.view import view
 
 #: Marks by the drop in the win-chance estimate (percentage points, at least).
@@ -42,7 +43,7 @@ ITERATIONS = 400
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(Value):
     """One analysed decision. ``ply`` is its index in the record's actions, so the position
     before it is step ``ply`` of the replay."""
 

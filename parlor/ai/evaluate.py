@@ -50,12 +50,13 @@ from parlor.rules.state import (
     TGH_OF,
     State,
 )
+from parlor.rules.values import Value
 
 Counts = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class Weights:
+class Weights(Value):
     """The evaluation's knobs (the defaults were tuned by Greedy self-play, see bench)."""
 
     life_k: float = 12.0  # life value = life_k * log(1 + life / life_c)

@@ -39,12 +39,13 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
+from parlor.rules.values import Value
 
 BAD = -100.0
 
 
 @dataclass(frozen=True, slots=True)
-class PolicyWeights:
+class PolicyWeights(Value):
     """The cheap policy's constants. Scaling each by 0.5 or 1.7 in Heuristic self-play
     changed no result beyond the noise of a few hundred games."""
 

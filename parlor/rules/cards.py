@@ -18,6 +18,8 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
+from parlor.rules.values import Value
+
 
 class CardParseError(ValueError):
     """Text that does not name a card (or an entity) in Parlor Magic notation."""
@@ -101,7 +103,7 @@ def _abilities(rank: int, suit: Suit) -> frozenset[Ability]:
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Card:
+class Card(Value):
     """One playing card: ``rank`` 1 (Ace) to 13 (King) and ``suit``."""
 
     suit: Suit
@@ -185,7 +187,7 @@ def _parse_card(key: str) -> Card:
 
 
 @dataclass(frozen=True, slots=True)
-class Cost:
+class Cost(Value):
     """A mnr cost: ``suited`` points must be of ``suit``; ``total`` points in all (R20)."""
 
     suit: Suit

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from parlor.rules.ranking import Comparison
+from parlor.rules.values import Value
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(Value):
     """One thing that happened. ``text`` is public; ``secret``, when set, replaces it for
     ``player`` alone (a draw names the cards only to the Rlr who drew them, R30)."""
 

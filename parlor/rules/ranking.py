@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from parlor.rules.cards import Card, CardParseError, Kind, Suit, spot
+from parlor.rules.values import Value
 
 Counts = tuple[int, int, int, int]
 EMPTY: Counts = (0, 0, 0, 0)
@@ -43,7 +44,7 @@ _KIND_TEXT: dict[Kind, Literal["Cre", "Lnd", "Enh"]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Entity:
+class Entity(Value):
     """A ranked thing (rule 901): a Cre or Lnd with its Enhs, a Domain, or a lone Enh.
 
     ``card`` is None for a Domain, whose defence is only its Enhs.
@@ -97,7 +98,7 @@ class Entity:
 
 
 @dataclass(frozen=True, slots=True)
-class Group:
+class Group(Value):
     """A designated grouping (attackers, blockers, targets); counts are the members' highest
     per suit (rule 902.3).
 
@@ -237,7 +238,7 @@ def beats(a: Counts, b: Counts, trump: int | None) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(Value):
     """The result of comparing side ``a`` (index 0) with side ``b`` (index 1) [R26]."""
 
     a: str

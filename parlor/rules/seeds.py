@@ -43,6 +43,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from parlor.rules.values import Value
+
 #: Practice seeds are below this (they fit a signed 64-bit database column).
 PRACTICE_LIMIT = 2**63
 #: Bytes of a deal key the server draws: 128 bits.
@@ -55,7 +57,7 @@ class SeedError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class DealKey:
+class DealKey(Value):
     """At least 128 random bits a deal is drawn from; text ``key-`` + lowercase hex."""
 
     key: bytes

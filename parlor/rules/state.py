@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
 from parlor.rules.events import Event
 from parlor.rules.seeds import Seed
+from parlor.rules.values import Value
 
 N_CARDS = 104
 START_LIFE = 20
@@ -61,7 +62,7 @@ class Phase(enum.IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(Value):
     """Game settings (rulings that offer an option; tournament variants)."""
 
     max_turns: int = 200  # R17: a draw after this many turns in all
@@ -279,6 +280,14 @@ class State:
         s.history = self.history[:]
         s._legal = self._legal
         return s
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """``copy.deepcopy`` is :meth:`clone` (the OpenSpiel game's clone deep-copies its
+        state): the same independent copy, some 300 times faster than copying field by
+        field (the immutable settings, actions and events are shared)."""
+        twin = self.clone()
+        memo[id(self)] = twin
+        return twin
 
     def zones(self) -> dict[str, list[int]]:
         """Every place a card can be, by name (for invariants and notation)."""

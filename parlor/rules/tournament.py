@@ -51,6 +51,7 @@ from typing import Any
 
 from parlor.rules.seeds import DealKey, KeyedStream, Seed, derive_key
 from parlor.rules.state import Settings
+from parlor.rules.values import Value
 
 DEFAULT_TALENTS = 4  # 1302: the dole
 DEFAULT_ROUNDS = 6
@@ -65,7 +66,7 @@ class TournamentError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Payout:
+class Payout(Value):
     """What a win is worth (1303): ``bracket`` is "all", "ransom" or "one"."""
 
     bracket: str
@@ -98,7 +99,7 @@ def payout(winner_life: int) -> Payout:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentSettings:
+class TournamentSettings(Value):
     """How the tournament is run. It ends by ``rounds`` or by ``time_limit`` (seconds), the
     organiser's choice (1312): exactly one of the two is set."""
 
@@ -124,7 +125,7 @@ class TournamentSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
+class Player(Value):
     name: str
     team: str
     talents: int
@@ -141,7 +142,7 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
-class Ransom:
+class Ransom(Value):
     """``prisoner`` plays with single-card draws until its team pays ``amount`` talents to
     ``holder`` (1303.2)."""
 
@@ -152,7 +153,7 @@ class Ransom:
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class Pairing(Value):
     """One game of a round: ``seats`` are player indices seated as Rlr 1 and Rlr 2."""
 
     round: int
@@ -168,14 +169,14 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class Round(Value):
     number: int
     pairings: tuple[Pairing, ...]
     sitting_out: tuple[int, ...]  # players in the tournament who have no game (1307.2)
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Value):
     """How one game ended. ``winner`` is a player index (None for a draw); ``how`` is
     "attack", "resign" or "draw"."""
 
@@ -196,7 +197,7 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(Value):
     """A game and what it cost: ``paid`` talents from loser to winner, or a ransom set."""
 
     outcome: Outcome
@@ -206,7 +207,7 @@ class Settlement:
 
 
 @dataclass(frozen=True, slots=True)
-class Tournament:
+class Tournament(Value):
     settings: TournamentSettings
     seed: Seed
     players: tuple[Player, ...]
@@ -635,7 +636,7 @@ def play_round(t: Tournament, rnd: Round, outcomes: Sequence[Outcome],
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Value):
     place: int
     tied: bool
     player: int
@@ -667,7 +668,7 @@ def standings(t: Tournament) -> list[Standing]:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamStanding:
+class TeamStanding(Value):
     place: int
     team: str
     talents: int

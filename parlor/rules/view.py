@@ -28,6 +28,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import entity_text
+from parlor.rules.values import Value
 
 #: The viewer of :func:`view` who plays neither side: a spectator sees both sides as an
 #: opponent does (no Hand, no Draw order, no drawn cards) and the public log sentences (R30).
@@ -35,7 +36,7 @@ SPECTATOR = -1
 
 
 @dataclass(frozen=True, slots=True)
-class TableCard:
+class TableCard(Value):
     """A Lnd or Cre on the table with its Enhs and status, as anyone sees it."""
 
     ref: str  # owner-qualified, "2:KS"
@@ -51,7 +52,7 @@ class TableCard:
 
 
 @dataclass(frozen=True, slots=True)
-class SideView:
+class SideView(Value):
     """One Rlr's half of the spread."""
 
     life: int
@@ -70,7 +71,7 @@ class SideView:
 
 
 @dataclass(frozen=True, slots=True)
-class CombatView:
+class CombatView(Value):
     attackers: tuple[str, ...]
     blocks: tuple[tuple[str, str], ...]  # (blocker, attacker or "-")
     blocked: tuple[str, ...]
@@ -84,7 +85,7 @@ class CombatView:
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(Value):
     """The game as ``player`` (0 or 1) sees it."""
 
     player: int

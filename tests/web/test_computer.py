@@ -5,7 +5,9 @@ record in the operator's log — never replaced by another level or a random mov
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -78,6 +80,20 @@ def test_the_failure_crosses_a_process_pool() -> None:
     exc = pickle.loads(pickle.dumps(AgentFailed("expert", "raised RuntimeError('x')")))
     assert (exc.level, exc.reason) == ("expert", "raised RuntimeError('x')")
     assert str(exc) == "the expert computer raised RuntimeError('x')"
+
+
+def test_the_computer_and_the_hints_run_in_a_process_pool() -> None:
+    """The web app's workers are spawned processes (``ProcessPoolExecutor``): the view goes
+    there pickled and the answer comes back pickled, on the compiled build as on the
+    interpreted one (tests/test_values.py covers every value class)."""
+    v, legal = position()
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=ctx) as pool:
+        move = pool.submit(computer.think, "greedy", 1, v, legal, 0.05).result(timeout=300)
+        advice = pool.submit(computer.advise, 3, v, legal, 0.05).result(timeout=300)
+        failed = pool.submit(computer.think, "wizard", 1, v, legal, 0.05).exception(300)
+    assert move in legal and advice.action in legal and advice.source == "expert"
+    assert isinstance(failed, ValueError) and "unknown level" in str(failed)
 
 
 def test_the_hint_is_the_experts_best_choice() -> None:
