@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # `make run` needs the game and what compiles it (the `compiled` extra: mypy's mypyc and
-# setuptools); `make test` adds the test, research and cluster extras.
+# setuptools); `make test` adds the test, research, cluster and train extras.
 RUN_STAMP := $(VENV)/.installed-run
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
@@ -21,7 +21,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster,train]'
 	touch $(STAMP) $(RUN_STAMP)
 
 test: lint typecheck pytest

@@ -5,7 +5,8 @@
 * ``simulate`` (:mod:`parlor.terminal.simulate`): games between computer players, summarised;
 * ``analyse`` (:mod:`parlor.terminal.analyse`): the post-game analysis of a game record;
 * ``serve`` (:mod:`parlor.web.serve`): the web app;
-* ``worker`` (:mod:`parlor.web.worker`): the computer's jobs of a PostgreSQL deployment.
+* ``worker`` (:mod:`parlor.web.worker`): the computer's jobs of a PostgreSQL deployment;
+* ``train`` (:mod:`parlor.training.command`): regenerate the learned evaluation's weights.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
     2 games, seeds 3..4, p1: random, p2: random (seats alternate)
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from parlor import __version__
 from parlor.build import describe
 from parlor.terminal import analyse, play, simulate, tournament
+from parlor.training import command as train
 from parlor.web import serve, worker
 
 
@@ -38,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_parser(sub)
     serve.add_parser(sub)
     worker.add_parser(sub)
+    train.add_parser(sub)
     return parser
 
 

@@ -37,7 +37,10 @@ LAYERS: dict[str, frozenset[str]] = {
                                   "parlor.cluster", "parlor.learn"}),
     "parlor.cluster": frozenset(),  # runs jobs on Ray (the cluster extra); no game code
     "parlor.build": frozenset(),  # which build runs: looks at files, imports nothing
-    "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web"}),
+    # self-play data and the fit of the learned evaluation (numpy: the train extra)
+    "parlor.training": frozenset({"parlor.rules", "parlor.ai"}),
+    "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web",
+                             "parlor.training"}),
 }
 FRONT_ENDS = ("parlor.web", "parlor.terminal")
 

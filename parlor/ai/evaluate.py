@@ -96,12 +96,12 @@ SCALE = DEFAULT.scale
 
 #: Per-face constants.
 _IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
-_IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
+IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
 _HAS_ABILITY = tuple(bool(ABILITIES[f]) for f in range(52))
 _COST_TOTAL = tuple(COST[f].total for f in range(52))
 _LND_VALUES = (2.2, 2.0, 1.8, 1.6, 1.3, 1.0, 0.7, 0.5, 0.35, 0.25)
-_LND_HEAD = tuple(sum(_LND_VALUES[: min(n, 5)]) for n in range(11))  # the first five
-_LND_TAIL = tuple(sum(_LND_VALUES[5:n]) for n in range(11))
+LND_HEAD = tuple(sum(_LND_VALUES[: min(n, 5)]) for n in range(11))  # the first five
+LND_TAIL = tuple(sum(_LND_VALUES[5:n]) for n in range(11))
 
 
 def cre_base(cid: int, w: Weights = DEFAULT) -> float:
@@ -154,7 +154,7 @@ def hand_card_value(s: State, p: int, cid: int, n_lnds: int, lnds_in_hand: int,
     """A Hand card's worth: a share of what it will be worth once played. ``lnds_in_hand``
     counts the Lnds already valued (one Lnd per turn: each waits a turn longer)."""
     f = cid % 52
-    if _IS_LND[f]:
+    if IS_LND[f]:
         k = n_lnds + lnds_in_hand
         if k >= 10:
             return 0.1
@@ -174,7 +174,7 @@ def side_score(s: State, p: int, trump: int | None, w: Weights = DEFAULT) -> flo
         v += cre_value(s, c, trump, w)
     home = s.home[p]
     n = len(home)
-    v += w.lnd * (_LND_HEAD[min(n, 10)] + w.lnd_tail * _LND_TAIL[min(n, 10)])
+    v += w.lnd * (LND_HEAD[min(n, 10)] + w.lnd_tail * LND_TAIL[min(n, 10)])
     o = 1 - p
     for lnd in home:
         if s.taxed[lnd] == o:
@@ -188,7 +188,7 @@ def side_score(s: State, p: int, trump: int | None, w: Weights = DEFAULT) -> flo
     vals = []
     for c in s.hand[p]:
         vals.append(hand_card_value(s, p, c, n, lnds_in_hand, w))
-        if _IS_LND[c % 52]:
+        if IS_LND[c % 52]:
             lnds_in_hand += 1
     if s.phasing == p and s.drawn:
         # The drawn cards become one Hand card (the better one).
@@ -253,11 +253,11 @@ def score(s: State, p: int, w: Weights = DEFAULT) -> float:
             b = min(3, (diff + 1) // 2)
             v += (w.group_bonus * b) if win == 0 else (-w.group_bonus * b)
     # The clock: Pwr ready to attack against the life (and blockers) it faces.
-    v += _pressure(s, p, w) - _pressure(s, o, w)
+    v += pressure(s, p, w) - pressure(s, o, w)
     return v
 
 
-def _pressure(s: State, p: int, w: Weights = DEFAULT) -> float:
+def pressure(s: State, p: int, w: Weights = DEFAULT) -> float:
     o = 1 - p
     atk = _ready_next(s, p)
     if not atk:
@@ -290,4 +290,5 @@ def win_prob(s: State, p: int, w: Weights = DEFAULT) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-__all__ = ["FACE", "score", "win_prob"]
+__all__ = ["FACE", "IS_LND", "LND_HEAD", "LND_TAIL", "cre_value", "group_of", "hand_card_value",
+           "life_value", "pressure", "score", "win_prob"]

@@ -12,8 +12,9 @@ level  name          agent                                                      
                      a little softmax noise (temperature 0.007)
 4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
                      after the opponent's next turn (a weaker judgement)
-5      expert        ISMCTS search, determinizations weighted by the opponent's    0.3 s
-                     passes (parlor.ai.belief)
+5      expert        ISMCTS search, leaves judged by the learned evaluation,      0.3 s
+                     determinizations weighted by the opponent's passes
+                     (parlor.ai.belief)
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
@@ -24,9 +25,13 @@ abilities); every other decision is quick (see :mod:`parlor.ai.search`).
 **Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
 measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
 searching exactly 800 iterations a searched decision, with no time limit (play keeps the
-time budget). Only the searching agents (strong, expert, expert_ref) take ``iters``.
+time budget). Only the searching agents (strong, expert, expert_ref, expert_hand) take
+``iters``.
 ``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
-it is not a level.
+the expert judges its search's leaves with the learned evaluation (:mod:`parlor.ai.value`,
+trained by ``parlor train``; 58.6% of 220 games against the hand-written one at 100
+iterations), and ``expert_hand`` is the same search with the hand-written evaluation. Neither
+is a level.
 
     >>> agent_spec("5@ITERS=800")
     'expert@iters=800'
@@ -49,10 +54,13 @@ from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SAMPLERS, SearchAgent
+from parlor.ai.value import learned
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
-REFERENCE_NAMES = ("expert_ref",)
+#: Benchmark agents that are not levels: today's expert kept fixed, and the expert with the
+#: hand-written leaf evaluation (:mod:`parlor.ai.evaluate`) instead of the learned one.
+REFERENCE_NAMES = ("expert_ref", "expert_hand")
 
 _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
@@ -62,10 +70,13 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                              name="intermediate"),
     "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
                                        name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief", name="expert"),
+    "expert": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief", name="expert",
+                                       evaluate=learned()),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
+    "expert_hand": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief",
+                                            name="expert_hand"),
 }
 
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
@@ -80,6 +80,10 @@ from parlor.rules.state import (
 from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
+
+#: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
+Evaluator = Callable[[State, int], float]
+
 SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
                       ABILITY_P, ABILITY_O})
 PRIOR_SHARE = 0.4
@@ -120,7 +124,9 @@ class SearchAgent(BaseAgent):
     keeping a drawn card against Redrawing; ``settle_root``: set aside the root moves of
     :mod:`parlor.ai.prune`; ``sampler``: ``"uniform"`` determinizations or ``"belief"``
     (weighted by the opponent's decisions, :mod:`parlor.ai.belief`); ``epsilon``: rollout
-    randomness; ``c``: UCB exploration.
+    randomness; ``c``: UCB exploration; ``evaluate``: the leaf evaluation (default: the
+    hand-written :func:`~parlor.ai.evaluate.win_prob` with ``weights``; the learned one is
+    :func:`parlor.ai.value.learned`). The priors stay Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -131,9 +137,11 @@ class SearchAgent(BaseAgent):
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
                  decisive: float = 0.25, look: int = 1, search_keep: bool = True,
                  settle_root: bool = True, sampler: str = "uniform", name: str | None = None,
-                 weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT) -> None:
+                 weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
+                 evaluate: Evaluator | None = None) -> None:
         super().__init__(seed, budget)
         self.weights = weights
+        self.evaluate = evaluate
         self.policy = policy
         self.max_iterations = max_iterations
         self.horizon = horizon
@@ -368,10 +376,10 @@ class SearchAgent(BaseAgent):
             node = best.child
         if expanded or node is not root:
             settle(s, end_turn, rng, self.epsilon, policy=self.policy)
-        v = win_prob(s, me, self.weights)
+        v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
         for edge, player in path:
             edge.n += 1.0
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SAMPLERS", "SearchAgent", "epsilon_action"]
+__all__ = ["SAMPLERS", "Evaluator", "SearchAgent", "epsilon_action"]

@@ -1,0 +1,78 @@
+"""``parlor train``: regenerate the learned evaluation's weights from a seed.
+
+    parlor train --seed 17 --games 240      # writes parlor/ai/weights/value-v1.json
+
+The games are played in this process (seeded, so the same seed and game count give the same
+data and the same weights, byte for byte on one machine); fitting needs numpy (the
+``train`` extra: ``pip install -e '.[train]'``), and without it the command fails naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+#: Where the package's weights live (what ``parlor train`` writes by default).
+PACKAGED = Path(__file__).resolve().parent.parent / "ai" / "weights" / "value-v1.json"
+DEFAULT_SEED = 17
+DEFAULT_GAMES = 240
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return n
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``parlor train`` on the subparsers of the ``parlor`` command."""
+    tr = sub.add_parser("train", help="train the learned evaluation from self-play",
+                        description="Play self-play games, fit the learned evaluation to "
+                        "their outcomes and write its weights file.")
+    tr.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                    help=f"seed of the games and of the fit (default {DEFAULT_SEED})")
+    tr.add_argument("--games", type=_positive, default=DEFAULT_GAMES, metavar="N",
+                    help=f"self-play games (default {DEFAULT_GAMES})")
+    tr.add_argument("--steps", type=_positive, default=1500, metavar="N",
+                    help="optimisation steps (default 1500)")
+    tr.add_argument("--hidden", type=int, default=0, metavar="N",
+                    help="tanh units besides the linear part (default 0: linear)")
+    tr.add_argument("--out", type=Path, default=PACKAGED,
+                    help="the weights file to write (default: the package's, "
+                    "parlor/ai/weights/value-v1.json)")
+    tr.set_defaults(func=cmd_train)
+
+
+def command_text(args: argparse.Namespace) -> str:
+    """The command that reproduces a run (the output path left out: it does not matter)."""
+    return (f"parlor train --seed {args.seed} --games {args.games} --steps {args.steps} "
+            f"--hidden {args.hidden}")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    # numpy is the train extra: imported here so that `parlor` itself never needs it.
+    from parlor.training.fit import Settings, dumps, train
+    from parlor.training.selfplay import positions
+
+    t0 = time.process_time()
+    print(f"playing {args.games} self-play games from seed {args.seed} ...", flush=True)
+    data = positions(args.seed, args.games)
+    print(f"{len(data.rows)} positions ({time.process_time() - t0:.0f} CPU-s); fitting ...",
+          flush=True)
+    weights = train(data, args.seed, Settings(hidden=args.hidden, steps=args.steps),
+                    command_text(args))
+    out: Path = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(dumps(weights), encoding="utf-8")
+    v = weights["validation"]
+    print(f"wrote {out}: held-out log loss {v['log_loss']} (the hand-written prior "
+          f"{v['log_loss_prior']}), winner called on {v['winner_called']} of decided "
+          f"positions; {time.process_time() - t0:.0f} CPU-s in all", file=sys.stdout)
+    return 0
+
+
+__all__ = ["DEFAULT_GAMES", "DEFAULT_SEED", "PACKAGED", "add_parser", "cmd_train"]
