@@ -21,6 +21,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from parlor.ai.agent import Choice
 from parlor.ai.determinize import Determinizer
 from parlor.ai.levels import make_agent
 from parlor.ai.search import SearchAgent
@@ -47,19 +48,23 @@ class TrueState(Determinizer):
         return s
 
 
-class PerfectInformationSearch(SearchAgent):
-    """The expert's search over the true state (a benchmark opponent, bench/ only)."""
+class PerfectInformationSearch:
+    """The expert's search over the true state (a benchmark opponent, bench/ only). It holds
+    a :class:`SearchAgent` with the expert's settings whose determinizations are the state
+    the match runner hands it (the search is compiled, so it is configured, not subclassed)."""
 
     def __init__(self, expert: SearchAgent) -> None:
-        super().__init__(expert.seed, budget=expert.budget,
-                         max_iterations=expert.max_iterations, horizon=expert.horizon,
-                         epsilon=expert.epsilon, c=expert.c, prior_visits=expert.prior_visits,
-                         root_samples=expert.root_samples, widen=expert.widen, root=expert.root,
-                         root_width=expert.root_width, decisive=expert.decisive,
-                         look=expert.look, search_keep=expert.search_keep,
-                         settle_root=expert.settle_root, name=NAME, weights=expert.weights,
-                         policy=expert.policy)
+        self.name = NAME
+        self.budget = expert.budget
         self._truth: State | None = None
+        self.search = SearchAgent(
+            expert.seed, budget=expert.budget, max_iterations=expert.max_iterations,
+            horizon=expert.horizon, epsilon=expert.epsilon, c=expert.c,
+            prior_visits=expert.prior_visits, root_samples=expert.root_samples,
+            widen=expert.widen, root=expert.root, root_width=expert.root_width,
+            decisive=expert.decisive, look=expert.look, search_keep=expert.search_keep,
+            settle_root=expert.settle_root, name=NAME, weights=expert.weights,
+            policy=expert.policy, evaluate=expert.evaluate, deals=self._true_state)
 
     def act_on_state(self, s: State, legal: Sequence[Action]) -> Action:
         self._truth = s
@@ -68,11 +73,18 @@ class PerfectInformationSearch(SearchAgent):
         finally:
             self._truth = None
 
-    def determinizer(self, v: View) -> Determinizer:
+    def act(self, v: View, legal: Sequence[Action], budget: float | None = None) -> Action:
+        return self.search.act(v, legal, budget)
+
+    def explain(self, v: View, legal: Sequence[Action],
+                budget: float | None = None) -> list[Choice]:
+        return self.search.explain(v, legal, budget)
+
+    def _true_state(self, v: View, rng: random.Random) -> Determinizer:
         if self._truth is None:
             raise RuntimeError("the perfect-information search plays only from the true state "
                                "(play_game hands it one); it has no view-only play")
-        return TrueState(self._truth, v.player, self.rng)
+        return TrueState(self._truth, v.player, rng)
 
 
 def is_perfect(spec: str) -> bool:
@@ -113,8 +125,8 @@ def make_perfect(spec: str, seed: int) -> PerfectInformationSearch:
     expert = make_agent("expert" if iters is None else f"expert@iters={iters}", seed)
     assert isinstance(expert, SearchAgent)
     agent = PerfectInformationSearch(expert)
-    agent.search_keep = search_keep
-    assert math.isinf(agent.budget) == (agent.max_iterations is not None)
+    agent.search.search_keep = search_keep
+    assert math.isinf(agent.budget) == (agent.search.max_iterations is not None)
     return agent
 
 

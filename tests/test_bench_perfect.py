@@ -34,11 +34,14 @@ def test_it_searches_with_the_experts_settings_and_budget() -> None:
     agent = m.make_perfect("perfect@iters=50", 3)
     expert = make_agent("expert@iters=50", 3)
     assert isinstance(agent, SeesState)
-    assert (agent.max_iterations, agent.horizon, agent.root_width, agent.weights) == (
-        expert.max_iterations, expert.horizon, expert.root_width, expert.weights)  # type: ignore[attr-defined]
+    search = agent.search
+    assert (search.max_iterations, search.horizon, search.root_width, search.weights,
+            type(search.evaluate)) == (
+        expert.max_iterations, expert.horizon, expert.root_width, expert.weights,  # type: ignore[attr-defined]
+        type(expert.evaluate))  # type: ignore[attr-defined]
     assert m.perfect_spec(" Perfect@Iters=50 ") == "perfect@iters=50"
     assert m.perfect_spec("perfect@keep=look@iters=9") == "perfect@iters=9@keep=look"
-    assert not m.make_perfect("perfect@iters=9@keep=look", 1).search_keep
+    assert not m.make_perfect("perfect@iters=9@keep=look", 1).search.search_keep
     with pytest.raises(ValueError):
         m.perfect_spec("perfect@sampler=belief")
 

@@ -29,6 +29,7 @@ from parlor.ai.analysis import analyse_decision
 from parlor.ai.base import RandomAgent
 from parlor.ai.match import play_game
 from parlor.ai.search import SearchAgent
+from parlor.ai.value import packaged
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import position
 from parlor.rules.ranking import Entity, Group
@@ -114,6 +115,7 @@ def roots() -> list[object]:
         search.explain(view(s, s.actor), legal_actions(s), budget=1e9),
         analyse_decision(str(Settings()), 3, moves, 5, actor_at(3, moves, 5), 9, iterations=20),
         *tournament_examples(),
+        packaged(),  # the learned evaluation's weights (parlor/ai/weights)
         # ranked things exist only while a comparison is made: its text forms (rule 901)
         Entity.parse("JC/2C/4H"), Entity.parse("D:6S/5C"), Group.parse("KS/4S+KC"),
         *[vars(m) for m in MODULES],  # the modules' constants: default weights, the cards...

@@ -83,6 +83,10 @@ SAMPLERS = ("uniform", "belief")
 
 #: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
 Evaluator = Callable[[State, int], float]
+#: Another source of determinizations than the sampler, given a decision's view and the
+#: agent's random stream: bench/perfect.py's true state (a compiled class cannot be
+#: subclassed from interpreted code, so the search takes it as a value).
+Deals = Callable[[View, random.Random], Determinizer]
 
 SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
                       ABILITY_P, ABILITY_O})
@@ -126,7 +130,8 @@ class SearchAgent(BaseAgent):
     (weighted by the opponent's decisions, :mod:`parlor.ai.belief`); ``epsilon``: rollout
     randomness; ``c``: UCB exploration; ``evaluate``: the leaf evaluation (default: the
     hand-written :func:`~parlor.ai.evaluate.win_prob` with ``weights``; the learned one is
-    :func:`parlor.ai.value.learned`). The priors stay Greedy's hand-written judgement.
+    :func:`parlor.ai.value.learned`); ``deals``: determinizations from elsewhere than the
+    sampler (a benchmark's true state). The priors stay Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -138,8 +143,9 @@ class SearchAgent(BaseAgent):
                  decisive: float = 0.25, look: int = 1, search_keep: bool = True,
                  settle_root: bool = True, sampler: str = "uniform", name: str | None = None,
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
-                 evaluate: Evaluator | None = None) -> None:
+                 evaluate: Evaluator | None = None, deals: Deals | None = None) -> None:
         super().__init__(seed, budget)
+        self.deals = deals
         self.weights = weights
         self.evaluate = evaluate
         self.policy = policy
@@ -199,6 +205,8 @@ class SearchAgent(BaseAgent):
         """The source of this decision's determinizations: uniform over the hidden cards
         (``sampler="uniform"``), or weighted by the opponent's decisions (``"belief"``,
         :mod:`parlor.ai.belief`)."""
+        if self.deals is not None:
+            return self.deals(view, self.rng)
         if self.sampler == "belief":
             return BeliefDeterminizer(view, self.rng)
         return Determinizer(view, self.rng)
@@ -382,4 +390,4 @@ class SearchAgent(BaseAgent):
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SAMPLERS", "Evaluator", "SearchAgent", "epsilon_action"]
+__all__ = ["SAMPLERS", "Deals", "Evaluator", "SearchAgent", "epsilon_action"]

@@ -34,6 +34,7 @@ from typing import Any
 
 from parlor.ai.features import FEATURE_NAMES, features
 from parlor.rules.state import OVER, State
+from parlor.rules.values import Value
 
 #: The weights file format this module reads.
 FORMAT = "parlor-value/1"
@@ -42,7 +43,7 @@ WEIGHTS_FILE = "value-v1.json"
 
 
 @dataclass(frozen=True, slots=True)
-class ValueModel:
+class ValueModel(Value):
     """The trained numbers, and what the file says about where they came from."""
 
     bias: float
