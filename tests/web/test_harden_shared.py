@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from .ui import ROOT, free_port
+from .ui import ROOT, free_port, stop_process
 
 ENV = {"PYTHONUNBUFFERED": "1", "PARLOR_COMPUTER": "pool", "PARLOR_AI_KIND": "thread",
        "PARLOR_AI_WORKERS": "1", "PARLOR_LOG_LEVEL": "WARNING"}
@@ -41,12 +41,7 @@ class Server:
         raise AssertionError("the server did not become ready")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        stop_process(self.proc)
 
 
 @pytest.fixture

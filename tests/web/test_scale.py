@@ -22,7 +22,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from .ui import ROOT, free_port
+from .ui import ROOT, free_port, stop_process
 
 # Quick levels and a short pace keep this test short; the expert thinks for a fixed time
 # so that a worker can be caught thinking.
@@ -70,13 +70,8 @@ class Proc:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        if self.proc is not None:
+            stop_process(self.proc)
 
 
 class Cluster:

@@ -73,12 +73,8 @@ class Server:
         return kids
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        if self.proc is not None:
+            stop_process(self.proc)
 
 
 def snapshot(page: Page) -> dict[str, Any]:
@@ -270,3 +266,15 @@ def play_showcase_offline(seed: int, level: str, max_turns: int, client: Any) ->
                         headers={"X-Parlor-Token": token})
         snap = wait_for_human(client, gid, token)
     return done & set(SHOWCASE)
+
+
+def stop_process(proc: subprocess.Popen[Any], grace: float = 20.0) -> None:
+    """Stop a server or worker the tests started: SIGTERM, then SIGKILL after ``grace``."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
