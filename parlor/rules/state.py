@@ -182,6 +182,7 @@ class State:
         "terminal",
         "tgh_mod",
         "trail",
+        "trail_len",
         "turn",
         "untaxed",
         "winner",
@@ -230,8 +231,13 @@ class State:
         self.result = ""
         self.log: list[Event] | None = []
         self.history: list[object] = []
-        #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
+        #: The public trail of a dealt game (parlor.rules.trail); None: not recorded. Only
+        #: its first ``trail_len`` steps are this state's: a clone shares the list instead of
+        #: copying it (a clone is made per search iteration), and a copy that goes on from an
+        #: older position forks it (:func:`parlor.rules.trail.push`). Read it through
+        #: :func:`parlor.rules.trail.steps`.
         self.trail: list[Step] | None = None
+        self.trail_len = 0
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------
@@ -285,7 +291,7 @@ class State:
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history[:]
-        s.trail = None if self.trail is None else self.trail[:]
+        s.trail, s.trail_len = self.trail, self.trail_len  # shared: see __init__
         s._legal = self._legal
         return s
 

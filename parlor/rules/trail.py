@@ -12,12 +12,26 @@ for every decision, so an agent cannot rely on remembering them.
 Search determinizations and positions set up from text record no trail (``State.trail`` is
 None): recording costs time, and only real games need it.
 
+A clone shares its original's trail list instead of copying it (the search clones a state
+per iteration, and a 300-step list would be most of a clone's bytes): each state owns the
+first ``State.trail_len`` steps of the list, steps are only ever appended, and a state
+that records a step where the list already runs further (another copy went on from the
+same position) forks the list first (:func:`push`). So read a state's trail with
+:func:`steps`, never the list itself.
+
     >>> from parlor.rules.engine import apply, legal_actions, new_game
     >>> s = new_game(7)
     >>> keep = next(a for a in legal_actions(s) if a.verb == "keep")
     >>> _ = apply(s, keep)
-    >>> s.trail[-1][-1] == keep, public_step(s.trail[-1], 1 - s.trail[-1][0]).action
+    >>> last = steps(s)[-1]
+    >>> last[-1] == keep, public_step(last, 1 - last[0]).action
     (True, 'keep')
+    >>> twin, n = s.clone(), len(steps(s))
+    >>> twin.trail is s.trail
+    True
+    >>> _ = apply(twin, legal_actions(twin)[0])
+    >>> len(steps(s)) == n < len(steps(twin))
+    True
 """
 
 from __future__ import annotations
@@ -71,8 +85,7 @@ def record(s: State, action: Action) -> None:
     """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
     reachable mnr is worked out only for a pass in a window, the one decision it explains;
     the other steps say 0 (cheap, since every applied action of a dealt game is recorded)."""
-    trail = s.trail
-    if trail is None:
+    if s.trail is None:
         return
     p = s.actor
     ph = s.phase
@@ -80,7 +93,27 @@ def record(s: State, action: Action) -> None:
         mnr = reachable_mnr(s, p)
     else:
         mnr = NO_MNR
-    trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
+    push(s, (p, s.turn, ph, s.lnd_played, mnr, action))
+
+
+def push(s: State, step: Step) -> None:
+    """Append ``step`` to ``s``'s trail (recorded: ``s.trail`` is not None). The list may be
+    shared with clones; when it already runs past ``s``'s steps, another copy went on from
+    here, and ``s`` takes its own copy of its steps first."""
+    trail = s.trail
+    assert trail is not None
+    n = s.trail_len
+    if len(trail) != n:
+        trail = s.trail = trail[:n]
+    trail.append(step)
+    s.trail_len = n + 1
+
+
+def steps(s: State) -> list[Step]:
+    """``s``'s trail, oldest step first (empty when not recorded): a new list, ``s``'s own
+    steps only (the list behind it may be shared and run further, see :func:`push`)."""
+    trail = s.trail
+    return [] if trail is None else trail[:s.trail_len]
 
 
 def public_step(step: Step, viewer: int) -> PublicStep:
@@ -90,4 +123,5 @@ def public_step(step: Step, viewer: int) -> PublicStep:
     return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
 
 
-__all__ = ["HIDDEN_VERBS", "NO_MNR", "PublicStep", "Step", "public_step", "reachable_mnr", "record"]
+__all__ = ["HIDDEN_VERBS", "NO_MNR", "PublicStep", "Step", "public_step", "push", "reachable_mnr",
+           "record", "steps"]
