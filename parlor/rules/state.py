@@ -231,13 +231,12 @@ class State:
         self.result = ""
         self.log: list[Event] | None = []
         self.history: list[object] = []
-        #: The public trail of a dealt game (parlor.rules.trail); None: not recorded. Only
-        #: its first ``trail_len`` steps are this state's: a clone shares the list instead of
-        #: copying it (a clone is made per search iteration), and a copy that goes on from an
-        #: older position forks it (:func:`parlor.rules.trail.push`). Read it through
-        #: :func:`parlor.rules.trail.steps`.
+        #: The public trail of a dealt game (parlor.rules.trail); None: not recorded. A clone
+        #: shares the list instead of copying it (a clone is made per search iteration):
+        #: ``trail_len`` -1 says the list is all this state's own, n >= 0 that this state's
+        #: steps are its first n (see parlor.rules.trail). Read it with trail.steps().
         self.trail: list[Step] | None = None
-        self.trail_len = 0
+        self.trail_len = -1
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------
@@ -291,7 +290,8 @@ class State:
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history[:]
-        s.trail, s.trail_len = self.trail, self.trail_len  # shared: see __init__
+        s.trail = t = self.trail  # shared, see __init__
+        s.trail_len = len(t) if t is not None and self.trail_len < 0 else self.trail_len
         s._legal = self._legal
         return s
 

@@ -13,11 +13,11 @@ Search determinizations and positions set up from text record no trail (``State.
 None): recording costs time, and only real games need it.
 
 A clone shares its original's trail list instead of copying it (the search clones a state
-per iteration, and a 300-step list would be most of a clone's bytes): each state owns the
-first ``State.trail_len`` steps of the list, steps are only ever appended, and a state
-that records a step where the list already runs further (another copy went on from the
-same position) forks the list first (:func:`push`). So read a state's trail with
-:func:`steps`, never the list itself.
+per iteration, and a 300-step list would be most of a clone's bytes). The state that made
+the list appends to it in place (``State.trail_len`` is :data:`OWN`); a clone's steps are
+the list's first ``State.trail_len``, the original may go on appending behind them, and
+the clone's first step of its own copies its steps out (:func:`push`). So read a state's
+trail with :func:`steps`, never the list itself.
 
     >>> from parlor.rules.engine import apply, legal_actions, new_game
     >>> s = new_game(7)
@@ -54,6 +54,9 @@ Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
 
 NO_MNR = (0, 0, 0, 0)
 
+#: ``State.trail_len`` of a state whose trail list is all its own (it appends in place).
+OWN = -1
+
 
 class PublicStep(NamedTuple):
     """A :data:`Step` as one viewer may see it: the action as text, hidden cards left out."""
@@ -85,7 +88,8 @@ def record(s: State, action: Action) -> None:
     """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
     reachable mnr is worked out only for a pass in a window, the one decision it explains;
     the other steps say 0 (cheap, since every applied action of a dealt game is recorded)."""
-    if s.trail is None:
+    trail = s.trail
+    if trail is None:
         return
     p = s.actor
     ph = s.phase
@@ -93,27 +97,32 @@ def record(s: State, action: Action) -> None:
         mnr = reachable_mnr(s, p)
     else:
         mnr = NO_MNR
-    push(s, (p, s.turn, ph, s.lnd_played, mnr, action))
+    step = (p, s.turn, ph, s.lnd_played, mnr, action)
+    if s.trail_len < 0:  # the list is all s's own: the one check a dealt game's step pays
+        trail.append(step)
+    else:
+        push(s, step)
 
 
 def push(s: State, step: Step) -> None:
-    """Append ``step`` to ``s``'s trail (recorded: ``s.trail`` is not None). The list may be
-    shared with clones; when it already runs past ``s``'s steps, another copy went on from
-    here, and ``s`` takes its own copy of its steps first."""
+    """Append ``step`` to ``s``'s trail (recorded: ``s.trail`` is not None). A clone's first
+    step copies the clone's steps out of the shared list (which its original may have run
+    further), and the copy is the clone's own from then on."""
     trail = s.trail
     assert trail is not None
-    n = s.trail_len
-    if len(trail) != n:
-        trail = s.trail = trail[:n]
+    if s.trail_len >= 0:
+        trail = s.trail = trail[:s.trail_len]
+        s.trail_len = OWN
     trail.append(step)
-    s.trail_len = n + 1
 
 
 def steps(s: State) -> list[Step]:
-    """``s``'s trail, oldest step first (empty when not recorded): a new list, ``s``'s own
-    steps only (the list behind it may be shared and run further, see :func:`push`)."""
+    """``s``'s trail, oldest step first (empty when not recorded): a new list of ``s``'s own
+    steps (a clone's list is shared and may run further, see :func:`push`)."""
     trail = s.trail
-    return [] if trail is None else trail[:s.trail_len]
+    if trail is None:
+        return []
+    return trail[:] if s.trail_len < 0 else trail[:s.trail_len]
 
 
 def public_step(step: Step, viewer: int) -> PublicStep:
@@ -123,5 +132,5 @@ def public_step(step: Step, viewer: int) -> PublicStep:
     return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
 
 
-__all__ = ["HIDDEN_VERBS", "NO_MNR", "PublicStep", "Step", "public_step", "push", "reachable_mnr",
-           "record", "steps"]
+__all__ = ["HIDDEN_VERBS", "NO_MNR", "OWN", "PublicStep", "Step", "public_step", "push",
+           "reachable_mnr", "record", "steps"]

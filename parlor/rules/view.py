@@ -206,7 +206,7 @@ def view(s: State, player: int, log: bool = True) -> View:
         log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
         log_why=tuple(e.why for e in s.log or ()) if log else (),
         trail=(tuple(public_step(st, player) for st in steps(s))
-               if s.trail_len and not s.settings.match_play else ()),
+               if s.trail and not s.settings.match_play else ()),
     )
 
 
