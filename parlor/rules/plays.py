@@ -219,7 +219,9 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
 
 
 #: Where a target sits in a row of :func:`_row`: card ids, then the Domains and the stack.
-_SLOT_D1, _SLOT_D2, _SLOT_STACK = 104, 105, 106
+_SLOT_D1: Final = 104
+_SLOT_D2: Final = 105
+_SLOT_STACK: Final = 106
 _ROWS: Final[dict[tuple[str, int], list[Action]]] = {}
 
 
@@ -271,6 +273,9 @@ def _bare_expellers(trump: int | None) -> list[int]:
 _PLAY: Final = tuple(action_of("play", face) for face in range(52))
 LND: Final = Kind.LND
 CRE: Final = Kind.CRE
+#: :func:`_row` of each Enh face, by face (filled on first use; no dict key to build).
+_PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
+_EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 
 
 def window_actions(s: State, p: int) -> list[Action]:
@@ -317,13 +322,18 @@ def window_actions(s: State, p: int) -> list[Action]:
             if m:
                 hits.append((t, m))
         for face in enh_faces:
-            row = _row("play", face)
-            out.extend([row[h] for h in hosts])
+            row = _PLAY_ROWS[face]
+            if row is None:
+                row = _PLAY_ROWS[face] = _row("play", face)
+            for h in hosts:
+                out.append(row[h])
             out.append(row[_SLOT_D1])
             out.append(row[_SLOT_D2])
             if top == NONE or C_RANK[face] >= C_RANK[top]:
                 out.append(row[_SLOT_STACK])
-            expel = _row("expel", face)
+            expel = _EXPEL_ROWS[face]
+            if expel is None:
+                expel = _EXPEL_ROWS[face] = _row("expel", face)
             if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
                 out.append(expel[_SLOT_STACK])
             bit = 1 << face
@@ -378,40 +388,45 @@ def _attach(s: State, p: int, e: int, target: int) -> None:
 
 
 def _expel(s: State, p: int, e: int, target: int) -> None:
-    """Expel (rule 1100): destinations and damage per R22-R24."""
+    """Expel (rule 1100): destinations and damage per R22-R24. The sentences are written only
+    when the log is on (random playouts run without it)."""
     how, diff, suit = expel_outcome(s, e, target)
     assert how != LEVEL
     trumped = how == TRUMP
     b = bonus(diff) if how in (TRUMP,) or how > LEVEL else 0
-    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
-    what = entity_text(s, target)
+    logged = s.log is not None
     if target == STACK:
         top = s.stack[-1]
         leave_play(s, top, discard=True)
         to_pile(s, e, discard=True)
-        t = s.trump
-        now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
-        emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
-             f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
+        if logged:
+            t = s.trump
+            now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
+            emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
+                 f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
         return
     kind = C_KIND[target]
     where = s.host.get(target, NONE)
     mine = [0, 0, 0, 0]
     mine[C_SUIT[e]] = C_RANK[e]
     ce = (mine[0], mine[1], mine[2], mine[3])
-    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) \
-        if s.log is not None else None
+    what = detail = ""
+    why = None
+    if logged:  # written before the target leaves play
+        what = entity_text(s, target)
+        why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump)
+        if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
+            detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
+                      f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
+        else:
+            verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
+            theirs = counts(s, target)[suit] if suit >= 0 else 0
+            detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
     dom_why = None
     if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
-    theirs = counts(s, target)[suit] if suit >= 0 else 0
-    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
-        detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
-                  f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
-    else:
-        detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
     dest = "Discard" if trumped else "Recycle"
     if kind is Kind.CRE:
         dmg = b
@@ -421,13 +436,15 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
             dest = "Discard (eliminated)"
         leave_play(s, target, discard=trumped)
         to_pile(s, e, discard=True)
-        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to {dest}",
-             p, rule="R24", why=why)
+        if logged:
+            emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to "
+                 f"{dest}", p, rule="R24", why=why)
         return
     leave_play(s, target, discard=trumped)
     to_pile(s, e, discard=True)
-    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
-         why=why)
+    if logged:
+        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
+             why=why)
     if dom_why is not None and dom_why.winner == 0:
         q = DOMAIN.index(where)
         damage_rlr(s, q, dom_why.bonus, f"{card_text(e)} beats the Domain", why=dom_why)

@@ -28,7 +28,9 @@ Counts = tuple[int, int, int, int]
 EMPTY: Final[Counts] = (0, 0, 0, 0)
 
 #: How a comparison was decided: rank_counts() returns these codes.
-LEVEL, TRUMP, RANK = 0, 1, 2
+LEVEL: Final = 0
+TRUMP: Final = 1
+RANK: Final = 2
 #: Carry booster (rules 706.3, 711.3, R27): a Queen's own-suit Enhs count this much more.
 CARRY_BOOST: Final = 4
 MAX_BONUS: Final = 3
