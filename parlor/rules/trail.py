@@ -22,14 +22,14 @@ None): recording costs time, and only real games need it.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from parlor.rules.actions import Action
 from parlor.rules.state import WINDOW1, WINDOW2, State
 from parlor.rules.table import untaxed_lnds
 
 #: Verbs whose card goes face down (or stays hidden): only the decider sees which one.
-HIDDEN_VERBS: Final = frozenset({"keep", "trim", "redraw"})
+HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 
 
 #: One applied action and the public circumstances of its decision: the deciding Rlr (0/1),
@@ -39,7 +39,7 @@ HIDDEN_VERBS: Final = frozenset({"keep", "trim", "redraw"})
 #: building a NamedTuple costs several times as much (random playouts noticed).
 Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
 
-NO_MNR: Final = (0, 0, 0, 0)
+NO_MNR = (0, 0, 0, 0)
 
 
 class PublicStep(NamedTuple):
