@@ -193,6 +193,7 @@ class State:
         "terminal",
         "tgh_mod",
         "trail",
+        "trail_shared",
         "turn",
         "untaxed",
         "winner",
@@ -243,6 +244,10 @@ class State:
         self.history: list[object] = []
         #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
         self.trail: list[Step] | None = None
+        #: True while ``trail`` is one list shared with a clone: whichever appends first
+        #: copies it (parlor.rules.trail.own_trail), so a clone costs no copy of a trail it
+        #: may never extend.
+        self.trail_shared = False
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------
@@ -296,7 +301,8 @@ class State:
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history[:]
-        s.trail = None if self.trail is None else self.trail[:]
+        s.trail = self.trail  # copied on write (trail.own_trail)
+        s.trail_shared = self.trail_shared = self.trail is not None
         s._legal = self._legal
         return s
 
