@@ -63,17 +63,6 @@ def reachable_mnr(s: State, p: int) -> tuple[int, int, int, int]:
     return (m[0] + t[b], m[1] + t[b + 1], m[2] + t[b + 2], m[3] + t[b + 3])
 
 
-def own_trail(s: State) -> list[Step]:
-    """``s.trail`` to append to: copied first when a clone shares it (:meth:`State.clone`
-    shares the list, and whichever of the two appends first takes its own copy)."""
-    trail = s.trail
-    assert trail is not None
-    if s.trail_shared:
-        trail = s.trail = trail[:]
-        s.trail_shared = False
-    return trail
-
-
 def record(s: State, action: Action) -> None:
     """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
     reachable mnr is worked out only for a pass in a window, the one decision it explains;
@@ -88,6 +77,17 @@ def record(s: State, action: Action) -> None:
     else:
         mnr = NO_MNR
     trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
+
+
+def own_trail(s: State) -> list[Step]:
+    """``s.trail`` to append to: copied first when a clone shares it (:meth:`State.clone`
+    shares the list, and whichever of the two appends first takes its own copy)."""
+    trail = s.trail
+    assert trail is not None
+    if s.trail_shared:
+        trail = s.trail = trail[:]
+        s.trail_shared = False
+    return trail
 
 
 def public_step(step: Step, viewer: int) -> PublicStep:
