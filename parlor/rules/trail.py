@@ -12,26 +12,12 @@ for every decision, so an agent cannot rely on remembering them.
 Search determinizations and positions set up from text record no trail (``State.trail`` is
 None): recording costs time, and only real games need it.
 
-A clone shares its original's trail list instead of copying it (the search clones a state
-per iteration, and a 300-step list would be most of a clone's bytes). The state that made
-the list appends to it in place (``State.trail_len`` is :data:`OWN`); a clone's steps are
-the list's first ``State.trail_len``, the original may go on appending behind them, and
-the clone's first step of its own copies its steps out (:func:`push`). So read a state's
-trail with :func:`steps`, never the list itself.
-
     >>> from parlor.rules.engine import apply, legal_actions, new_game
     >>> s = new_game(7)
     >>> keep = next(a for a in legal_actions(s) if a.verb == "keep")
     >>> _ = apply(s, keep)
-    >>> last = steps(s)[-1]
-    >>> last[-1] == keep, public_step(last, 1 - last[0]).action
+    >>> s.trail[-1][-1] == keep, public_step(s.trail[-1], 1 - s.trail[-1][0]).action
     (True, 'keep')
-    >>> twin, n = s.clone(), len(steps(s))
-    >>> twin.trail is s.trail
-    True
-    >>> _ = apply(twin, legal_actions(twin)[0])
-    >>> len(steps(s)) == n < len(steps(twin))
-    True
 """
 
 from __future__ import annotations
@@ -39,7 +25,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from parlor.rules.actions import Action
-from parlor.rules.state import C_SUIT, WINDOW1, WINDOW2, State
+from parlor.rules.state import WINDOW1, WINDOW2, State
+from parlor.rules.table import untaxed_lnds
 
 #: Verbs whose card goes face down (or stays hidden): only the decider sees which one.
 HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
@@ -53,9 +40,6 @@ HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
 
 NO_MNR = (0, 0, 0, 0)
-
-#: ``State.trail_len`` of a state whose trail list is all its own (it appends in place).
-OWN = -1
 
 
 class PublicStep(NamedTuple):
@@ -71,58 +55,39 @@ class PublicStep(NamedTuple):
 
 def reachable_mnr(s: State, p: int) -> tuple[int, int, int, int]:
     """``p``'s pool plus one point per untaxed Lnd in its Home, of the Lnd's base suit or of
-    the trump suit when the Lnd carries a trump Enh (601-602)."""
-    m = list(s.pool[p])
-    trump = s.trump
-    for lnd in s.home[p]:
-        if s.taxed[lnd] != -1:
-            continue
-        suit = C_SUIT[lnd]
-        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
-            suit = trump
-        m[suit] += 1
-    return (m[0], m[1], m[2], m[3])
+    the trump suit when the Lnd carries a trump Enh (601-602): the yields the table keeps
+    per Rlr (:func:`~parlor.rules.table.untaxed_lnds`), so no look at the Home."""
+    m = s.pool[p]
+    t = untaxed_lnds(s)
+    b = p * 4
+    return (m[0] + t[b], m[1] + t[b + 1], m[2] + t[b + 2], m[3] + t[b + 3])
 
 
 def record(s: State, action: Action) -> None:
     """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
     reachable mnr is worked out only for a pass in a window, the one decision it explains;
     the other steps say 0 (cheap, since every applied action of a dealt game is recorded)."""
-    trail = s.trail
-    if trail is None:
+    if s.trail is None:
         return
+    trail = own_trail(s)
     p = s.actor
     ph = s.phase
     if action.verb == "pass" and (ph is WINDOW1 or ph is WINDOW2):
         mnr = reachable_mnr(s, p)
     else:
         mnr = NO_MNR
-    step = (p, s.turn, ph, s.lnd_played, mnr, action)
-    if s.trail_len < 0:  # the list is all s's own: the one check a dealt game's step pays
-        trail.append(step)
-    else:
-        push(s, step)
+    trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
 
 
-def push(s: State, step: Step) -> None:
-    """Append ``step`` to ``s``'s trail (recorded: ``s.trail`` is not None). A clone's first
-    step copies the clone's steps out of the shared list (which its original may have run
-    further), and the copy is the clone's own from then on."""
+def own_trail(s: State) -> list[Step]:
+    """``s.trail`` to append to: copied first when a clone shares it (:meth:`State.clone`
+    shares the list, and whichever of the two appends first takes its own copy)."""
     trail = s.trail
     assert trail is not None
-    if s.trail_len >= 0:
-        trail = s.trail = trail[:s.trail_len]
-        s.trail_len = OWN
-    trail.append(step)
-
-
-def steps(s: State) -> list[Step]:
-    """``s``'s trail, oldest step first (empty when not recorded): a new list of ``s``'s own
-    steps (a clone's list is shared and may run further, see :func:`push`)."""
-    trail = s.trail
-    if trail is None:
-        return []
-    return trail[:] if s.trail_len < 0 else trail[:s.trail_len]
+    if s.trail_shared:
+        trail = s.trail = trail[:]
+        s.trail_shared = False
+    return trail
 
 
 def public_step(step: Step, viewer: int) -> PublicStep:
@@ -132,5 +97,13 @@ def public_step(step: Step, viewer: int) -> PublicStep:
     return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
 
 
-__all__ = ["HIDDEN_VERBS", "NO_MNR", "OWN", "PublicStep", "Step", "public_step", "push",
-           "reachable_mnr", "record", "steps"]
+__all__ = [
+    "HIDDEN_VERBS",
+    "NO_MNR",
+    "PublicStep",
+    "Step",
+    "own_trail",
+    "public_step",
+    "reachable_mnr",
+    "record",
+]

@@ -28,7 +28,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import entity_text
-from parlor.rules.trail import PublicStep, public_step, steps
+from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.values import Value
 
 #: The viewer of :func:`view` who plays neither side: a spectator sees both sides as an
@@ -205,7 +205,7 @@ def view(s: State, player: int, log: bool = True) -> View:
         result=s.result,
         log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
         log_why=tuple(e.why for e in s.log or ()) if log else (),
-        trail=(tuple(public_step(st, player) for st in steps(s))
+        trail=(tuple(public_step(st, player) for st in s.trail)
                if s.trail and not s.settings.match_play else ()),
     )
 
