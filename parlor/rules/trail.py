@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from parlor.rules.actions import Action
-from parlor.rules.state import C_SUIT, WINDOW1, WINDOW2, State
+from parlor.rules.state import WINDOW1, WINDOW2, State
+from parlor.rules.table import untaxed_lnds
 
 #: Verbs whose card goes face down (or stays hidden): only the decider sees which one.
 HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
@@ -54,17 +55,12 @@ class PublicStep(NamedTuple):
 
 def reachable_mnr(s: State, p: int) -> tuple[int, int, int, int]:
     """``p``'s pool plus one point per untaxed Lnd in its Home, of the Lnd's base suit or of
-    the trump suit when the Lnd carries a trump Enh (601-602)."""
-    m = list(s.pool[p])
-    trump = s.trump
-    for lnd in s.home[p]:
-        if s.taxed[lnd] != -1:
-            continue
-        suit = C_SUIT[lnd]
-        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
-            suit = trump
-        m[suit] += 1
-    return (m[0], m[1], m[2], m[3])
+    the trump suit when the Lnd carries a trump Enh (601-602): the yields the table keeps
+    per Rlr (:func:`~parlor.rules.table.untaxed_lnds`), so no look at the Home."""
+    m = s.pool[p]
+    t = untaxed_lnds(s)
+    b = p * 4
+    return (m[0] + t[b], m[1] + t[b + 1], m[2] + t[b + 2], m[3] + t[b + 3])
 
 
 def record(s: State, action: Action) -> None:
