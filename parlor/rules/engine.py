@@ -85,6 +85,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s = State(settings)
     s.seed = seed
     s.trail = []
+    s.marked = []  # nothing is on the table yet
     for p in (0, 1):
         cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
         rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
@@ -338,28 +339,34 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     s.lnd_played = s.redrawn = False
     if s.log is not None:
         emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
-    # Only Lnds in a Home and Cres on a Field are ever taxed or inactive (R4, R5): leaving
-    # play clears both, so the rest of the 104 cards need no look.
+    # Only Lnds in a Home and Cres on a Field ever have a status (R4, R5, R12), and leaving
+    # play clears it. The cards whose status was set are marked as it happens (table.mark),
+    # so only those need a look; a state that marked none looks at every card in play.
+    marked = s.marked
+    if marked is None:
+        marked = s.home[0] + s.home[1] + s.field[0] + s.field[1]
     untaxed = 0
     taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
-    for zone in (s.home[0], s.home[1]):
-        for cid in zone:
-            if taxed[cid] == p:
-                untax_lnd(s, cid)
-                untaxed += 1
-            inactive[cid] = False
     damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
     dying = False
-    for zone in (s.field[0], s.field[1]):
-        for cid in zone:
-            if taxed[cid] == p:
+    still: list[int] = []  # taxed on the other Rlr's turn: untaxed at the start of theirs
+    for cid in marked:
+        t = taxed[cid]
+        if t == p:
+            if C_KIND[cid] is Kind.LND:
+                untax_lnd(s, cid)
+            else:
                 taxed[cid] = NONE
-                untaxed += 1
-            inactive[cid] = False
+            untaxed += 1
+        elif t != NONE:
+            still.append(cid)
+        inactive[cid] = False
+        if C_KIND[cid] is Kind.CRE:
             if terminal[cid]:
                 dying = True
             else:
                 damage[cid] = pwr_mod[cid] = tgh_mod[cid] = 0
+    s.marked = still
     if untaxed and s.log is not None:
         emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
     if dying:

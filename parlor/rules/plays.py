@@ -41,6 +41,7 @@ from parlor.rules.table import (
     entity_text,
     leave_play,
     lnd_yield,
+    mark,
     rlr,
     suit_name,
     tgh,
@@ -109,6 +110,7 @@ def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
     if kept is not None and s.taxed[lnd] == NONE:
         kept[p * 4 + suit] -= 1
     s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
+    mark(s, lnd)
     s.pool[p][suit] += 1
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
@@ -347,6 +349,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     if kind is Kind.CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
+        mark(s, cid)
         if s.log is not None:
             emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
                  rule="R5")

@@ -165,6 +165,7 @@ class State:
         "life",
         "lnd_played",
         "log",
+        "marked",
         "phase",
         "phasing",
         "pool",
@@ -215,6 +216,10 @@ class State:
         # by the notation or view readers), and the first query counts it.
         self.ecounts: dict[int, tuple[int, int, int, int]] | None = None  # host -> counts
         self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
+        # The cards whose status (taxed, inactive, damage, Sally/Harry) the next start of a
+        # turn may clear, noted as it is set, so that the untax step does not look at the
+        # whole table (R4, R5, R12): None means "not noted", and every card in play is looked at.
+        self.marked: list[int] | None = None
         self.life = [START_LIFE, START_LIFE]
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
@@ -275,6 +280,7 @@ class State:
         s.tgh_mod = self.tgh_mod[:]
         s.ecounts = None if self.ecounts is None else dict(self.ecounts)
         s.untaxed = None if self.untaxed is None else self.untaxed[:]
+        s.marked = None if self.marked is None else self.marked[:]
         s.life = self.life[:]
         s.pool = [self.pool[0][:], self.pool[1][:]]
         s.public_recycle = [set(self.public_recycle[0]), set(self.public_recycle[1])]

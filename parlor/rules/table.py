@@ -153,8 +153,9 @@ def count_untaxed(s: State) -> list[int]:
 
 
 def bookkeeping_errors(s: State) -> list[str]:
-    """Where the kept figures (:func:`counts`, :func:`untaxed_lnds`) differ from the cards:
-    the debug check of the incremental bookkeeping (empty when all agree)."""
+    """Where the kept figures (:func:`counts`, :func:`untaxed_lnds`, the marked cards of
+    :func:`mark`) differ from the cards: the debug check of the incremental bookkeeping
+    (empty when all agree)."""
     out = []
     if s.untaxed is not None and s.untaxed != count_untaxed(s):
         out.append(f"untaxed Lnds kept as {s.untaxed}, counted {count_untaxed(s)}")
@@ -163,6 +164,15 @@ def bookkeeping_errors(s: State) -> list[str]:
             if counts(s, h) != entity_counts(s, h):
                 out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
                            f"counted {entity_counts(s, h)}")
+    noted = set(s.marked or ())
+    in_play = set(s.home[0] + s.home[1] + s.field[0] + s.field[1])
+    for cid in range(104):
+        if (s.taxed[cid] != NONE or s.inactive[cid] or s.damage[cid] or s.terminal[cid]
+                or s.pwr_mod[cid] or s.tgh_mod[cid]):
+            if cid not in in_play:
+                out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status out of play")
+            if s.marked is not None and cid not in noted:
+                out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status not marked")
     return out
 
 
@@ -186,6 +196,14 @@ def tax(s: State, cid: int) -> None:
     if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
         t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
+    mark(s, cid)
+
+
+def mark(s: State, cid: int) -> None:
+    """Note that ``cid``'s status is set: the next start of a turn looks at it (R4, R5, R12)."""
+    marked = s.marked
+    if marked is not None:
+        marked.append(cid)
 
 
 def untax_lnd(s: State, lnd: int) -> None:
@@ -201,6 +219,7 @@ def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
     if amount <= 0:
         return
     s.damage[cid] += amount
+    mark(s, cid)
     note = ""
     if s.damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
         s.terminal[cid] = True
