@@ -220,11 +220,14 @@ def use_ability(s: State, p: int, a: Action) -> None:
     u = p * 52 + a.card
     cb.used.add(u)
     t = a.target
-    name = card_text(u)
+    # the sentences are built only for a logged game (playouts switch the log off)
+    log = s.log is not None
+    name = card_text(u) if log else ""
     if a.verb == "volley":
         tax(s, u)
-        emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
-        deal_damage(s, t, 1, f"Volley by {name}")
+        if log:
+            emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
+        deal_damage(s, t, 1, f"Volley by {name}" if log else "")
     elif a.verb == "sally":
         s.pwr_mod[u] += 1
         mark(s, u)
@@ -234,24 +237,28 @@ def use_ability(s: State, p: int, a: Action) -> None:
             note = " and -1 Tgh"
             if s.damage[u] >= tgh(s, u):
                 s.terminal[u] = True
-        emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
     elif a.verb == "harry":
         s.tgh_mod[u] += 1
         mark(s, u)
         if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
             tax(s, u)
-        emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
     elif a.verb == "ally":
         tax(s, u)
         tax(s, t)
-        emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
     else:  # carry
         tax(s, u)
         suit = lnd_yield(s, t)
         tax(s, t)
         s.pool[p][suit] += 1
-        emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
-             f"{rlr(p)}", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
+                 f"{rlr(p)}", p, rule="R28")
 
 
 # -- resolution (R11-R16) ---------------------------------------------------------------------
@@ -390,7 +397,9 @@ def _after_blocked(s: State) -> bool:
         return _unblocked_damage(s)
     gain = 2 if how == TRUMP else 1
     s.life[o] += gain
-    emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o, rule="R13")
+    if s.log is not None:
+        emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o,
+             rule="R13")
     return _distribute(s, o, b, unblocked, DOMAIN_BONUS)
 
 

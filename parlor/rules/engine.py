@@ -374,8 +374,9 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
             for cre in list(s.field[q]):
                 if terminal[cre]:
                     leave_play(s, cre, discard=True)
-                    emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: to "
-                         "Discard", q, rule="R12")
+                    if s.log is not None:
+                        emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: "
+                             "to Discard", q, rule="R12")
     _burn(s, p)
     _begin_draw(s)
 

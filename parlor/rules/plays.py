@@ -143,29 +143,36 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     if pool[suit] >= suited and sum(pool) >= total:
         return  # the pool pays: no Lnd is taxed
     taxed = s.taxed
-    untaxed = [lnd for lnd in s.home[p] if taxed[lnd] == NONE]
-    if s.stack:
-        yields = {lnd: lnd_yield(s, lnd) for lnd in untaxed}
-    else:  # no trumps: every Lnd yields its own suit
-        yields = {lnd: C_SUIT[lnd] for lnd in untaxed}
-    need_suited = max(0, suited - pool[suit])
-    for lnd in [x for x in untaxed if yields[x] == suit][:need_suited]:
-        tax_lnd(s, p, lnd)
-        untaxed.remove(lnd)
+    # The untaxed Lnds in Home order, and the suit each yields, side by side.
+    lnds: list[int] = []
+    yields: list[int] = []
+    need_suited = suited - pool[suit]
+    trumps = bool(s.stack)
+    for lnd in s.home[p]:
+        if taxed[lnd] == NONE:
+            y = lnd_yield(s, lnd) if trumps else C_SUIT[lnd]  # no trumps: its own suit
+            if y == suit and need_suited > 0:
+                tax_lnd(s, p, lnd)
+                need_suited -= 1
+            else:
+                lnds.append(lnd)
+                yields.append(y)
     need = total - sum(pool)
-    by_suit = [0, 0, 0, 0]  # untaxed Lnds per suit they yield
-    for lnd in untaxed:
-        by_suit[yields[lnd]] += 1
+    if need <= 0:
+        return
+    # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
+    t = untaxed_lnds(s)
+    by_suit = t[p * 4:p * 4 + 4]
     while need > 0:
         # the first Lnd (in Home order) of the suit with the most untaxed Lnds left
-        best, most = 0, -1
-        for i, lnd in enumerate(untaxed):
-            n = by_suit[yields[lnd]]
-            if n > most:
-                best, most = i, n
-        lnd = untaxed.pop(best)
+        most = max(by_suit)
+        i = 0
+        while by_suit[yields[i]] != most:
+            i += 1
+        lnd = lnds.pop(i)
+        y = yields.pop(i)
         tax_lnd(s, p, lnd)
-        by_suit[yields[lnd]] -= 1
+        by_suit[y] -= 1
         need -= 1
 
 
