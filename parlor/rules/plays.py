@@ -385,35 +385,30 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
     assert how != LEVEL
     trumped = how == TRUMP
     b = bonus(diff) if how in (TRUMP,) or how > LEVEL else 0
-    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
-    what = entity_text(s, target)
+    log = s.log is not None  # the sentences are built only for a logged game
+    what = entity_text(s, target) if log else ""
     if target == STACK:
         top = s.stack[-1]
         leave_play(s, top, discard=True)
         to_pile(s, e, discard=True)
-        t = s.trump
-        now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
-        emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
-             f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
+        if log:
+            t = s.trump
+            now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
+            emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
+                 f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
         return
     kind = C_KIND[target]
     where = s.host.get(target, NONE)
     mine = [0, 0, 0, 0]
     mine[C_SUIT[e]] = C_RANK[e]
     ce = (mine[0], mine[1], mine[2], mine[3])
-    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) \
-        if s.log is not None else None
+    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) if log else None
     dom_why = None
     if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
-    theirs = counts(s, target)[suit] if suit >= 0 else 0
-    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
-        detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
-                  f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
-    else:
-        detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
+    detail = _expel_detail(s, e, target, how, suit) if log else ""
     dest = "Discard" if trumped else "Recycle"
     if kind is Kind.CRE:
         dmg = b
@@ -423,16 +418,28 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
             dest = "Discard (eliminated)"
         leave_play(s, target, discard=trumped)
         to_pile(s, e, discard=True)
-        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to {dest}",
-             p, rule="R24", why=why)
+        if log:
+            emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to "
+                 f"{dest}", p, rule="R24", why=why)
         return
     leave_play(s, target, discard=trumped)
     to_pile(s, e, discard=True)
-    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
-         why=why)
+    if log:
+        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
+             why=why)
     if dom_why is not None and dom_why.winner == 0:
         q = DOMAIN.index(where)
         damage_rlr(s, q, dom_why.bonus, f"{card_text(e)} beats the Domain", why=dom_why)
+
+
+def _expel_detail(s: State, e: int, target: int, how: int, suit: int) -> str:
+    """How ``e`` beats ``target``, for the log (before the target leaves play)."""
+    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
+        return (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
+                f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
+    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
+    theirs = counts(s, target)[suit] if suit >= 0 else 0
+    return f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
 
 
 def diagnose_play(s: State, p: int, a: Action) -> str:
