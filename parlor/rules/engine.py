@@ -66,7 +66,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import draw_one, emit, leave_play, rlr, untax_lnd
+from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_lnd
 from parlor.rules.trail import NO_MNR, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
@@ -85,7 +85,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s = State(settings)
     s.seed = seed
     s.trail = []
-    s.marked = []  # nothing is on the table yet
+    s.marked = [[], [], []]  # nothing is on the table yet
     for p in (0, 1):
         cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
         rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
@@ -342,31 +342,32 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     # Only Lnds in a Home and Cres on a Field ever have a status (R4, R5, R12), and leaving
     # play clears it. The cards whose status was set are marked as it happens (table.mark),
     # so only those need a look; a state that marked none looks at every card in play.
+    taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
     marked = s.marked
     if marked is None:
-        marked = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+        in_play = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+        marked = [[c for c in in_play if taxed[c] == 0], [c for c in in_play if taxed[c] == 1],
+                  in_play]
     untaxed = 0
-    taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
-    damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
-    dying = False
-    still: list[int] = []  # taxed on the other Rlr's turn: untaxed at the start of theirs
-    for cid in marked:
-        t = taxed[cid]
-        if t == p:
+    for cid in marked[p]:
+        if taxed[cid] == p:  # else untaxed already, or out of play since
             if C_KIND[cid] is Kind.LND:
                 untax_lnd(s, cid)
             else:
                 taxed[cid] = NONE
             untaxed += 1
-        elif t != NONE:
-            still.append(cid)
+    damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
+    dying = False
+    for cid in marked[CHANGED]:
         inactive[cid] = False
         if C_KIND[cid] is Kind.CRE:
             if terminal[cid]:
                 dying = True
             else:
                 damage[cid] = pwr_mod[cid] = tgh_mod[cid] = 0
-    s.marked = still
+    marked[p] = []
+    marked[CHANGED] = []
+    s.marked = marked
     if untaxed and s.log is not None:
         emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
     if dying:

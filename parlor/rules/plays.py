@@ -110,7 +110,7 @@ def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
     if kept is not None and s.taxed[lnd] == NONE:
         kept[p * 4 + suit] -= 1
     s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
-    mark(s, lnd)
+    mark(s, lnd, s.phasing)
     s.pool[p][suit] += 1
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""

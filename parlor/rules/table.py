@@ -164,15 +164,19 @@ def bookkeeping_errors(s: State) -> list[str]:
             if counts(s, h) != entity_counts(s, h):
                 out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
                            f"counted {entity_counts(s, h)}")
-    noted = set(s.marked or ())
+    m = s.marked
+    noted = [set(m[0]), set(m[1]), set(m[2])] if m is not None else None
     in_play = set(s.home[0] + s.home[1] + s.field[0] + s.field[1])
     for cid in range(104):
-        if (s.taxed[cid] != NONE or s.inactive[cid] or s.damage[cid] or s.terminal[cid]
-                or s.pwr_mod[cid] or s.tgh_mod[cid]):
-            if cid not in in_play:
-                out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status out of play")
-            if s.marked is not None and cid not in noted:
-                out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status not marked")
+        taxed = s.taxed[cid]
+        changed = (s.inactive[cid] or s.damage[cid] or s.terminal[cid] or s.pwr_mod[cid]
+                   or s.tgh_mod[cid])
+        if (taxed != NONE or changed) and cid not in in_play:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status out of play")
+        if noted is not None and taxed != NONE and cid not in noted[taxed]:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} is taxed but not marked")
+        if noted is not None and changed and cid not in noted[CHANGED]:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status not marked")
     return out
 
 
@@ -196,14 +200,20 @@ def tax(s: State, cid: int) -> None:
     if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
         t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
-    mark(s, cid)
+    mark(s, cid, s.phasing)
 
 
-def mark(s: State, cid: int) -> None:
-    """Note that ``cid``'s status is set: the next start of a turn looks at it (R4, R5, R12)."""
+#: Where :func:`mark` notes a card whose status other than taxed is set.
+CHANGED = 2
+
+
+def mark(s: State, cid: int, slot: int = CHANGED) -> None:
+    """Note that ``cid``'s status is set, so that the start of a turn looks at it: taxed on
+    Rlr ``slot``'s turn (untaxed at the start of their next turn, R4), or made inactive,
+    damaged, Sallied or Harried (``CHANGED``: cleared at the next start of a turn, R5, R12)."""
     marked = s.marked
     if marked is not None:
-        marked.append(cid)
+        marked[slot].append(cid)
 
 
 def untax_lnd(s: State, lnd: int) -> None:

@@ -1,11 +1,12 @@
-"""The incremental bookkeeping agrees with the cards at every step (R21, R25).
+"""The incremental bookkeeping agrees with the cards at every step (R4, R21, R25).
 
 The engine keeps two summaries up to date as cards move instead of rescanning the table for
 each listing: every entity's spot counts (R25) and each Rlr's untaxed Lnds by the suit they
-yield (R21, what ``available`` adds to the pool). This is their debug check: over many
-seeded random games, with automatic steps on and off, after every action the kept figures
-equal the ones worked out from the cards, and a state read back from its position (which
-counts afresh) lists the same actions.
+yield (R21, what ``available`` adds to the pool); and it marks the cards whose status (taxed,
+inactive, damage, Sally/Harry) is set, so that the untax step looks at those only (R4, R5,
+R12). This is their debug check: over many seeded random games, with automatic steps on and
+off, after every action the kept figures equal the ones worked out from the cards, and a
+state read back from its position (which counts afresh) lists the same actions.
 """
 
 from __future__ import annotations
@@ -79,6 +80,31 @@ def test_a_position_read_back_counts_afresh_and_lists_the_same_actions() -> None
                 assert again.untaxed is None and again.ecounts is None
                 assert legal_actions(again) == legal_actions(s), f"seed {seed}, step {n}"
                 assert not bookkeeping_errors(again)
+            apply(s, rng.choice(legal_actions(s)))
+            n += 1
+
+
+def test_a_position_read_back_marks_nothing_and_plays_on_as_the_game_does() -> None:
+    """R4, R5, R12: a state read from text has no marked cards, so its first untax step looks
+    at every card in play and marks from then on; it plays on exactly as the original."""
+    for seed in range(12):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        n = 0
+        while not s.is_over:
+            if n % 41 == 0:
+                again, twin = parse_position(position(s)), s.clone()
+                assert again.marked is None
+                choose = random.Random(n)
+                for k in range(60):
+                    if twin.is_over:
+                        break
+                    legal = legal_actions(twin)
+                    assert legal_actions(again) == legal, f"seed {seed}, step {n}+{k}"
+                    a = choose.choice(legal)
+                    apply(twin, a)
+                    apply(again, a)
+                    assert not bookkeeping_errors(again), f"seed {seed}, step {n}+{k}"
             apply(s, rng.choice(legal_actions(s)))
             n += 1
 
