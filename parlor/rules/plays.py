@@ -142,38 +142,42 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     pool = s.pool[p]
     if pool[suit] >= suited and sum(pool) >= total:
         return  # the pool pays: no Lnd is taxed
-    taxed = s.taxed
-    # The untaxed Lnds in Home order, and the suit each yields, side by side.
-    lnds: list[int] = []
-    yields: list[int] = []
+    home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
+    # first the cost's own suit: the first untaxed Lnds (in Home order) that yield it
     need_suited = suited - pool[suit]
-    trumps = bool(s.stack)
-    for lnd in s.home[p]:
-        if taxed[lnd] == NONE:
-            y = lnd_yield(s, lnd) if trumps else C_SUIT[lnd]  # no trumps: its own suit
-            if y == suit and need_suited > 0:
+    if need_suited > 0:
+        for lnd in home:
+            if taxed[lnd] == NONE and _yield(lnd, trump, enhs) == suit:
                 tax_lnd(s, p, lnd)
                 need_suited -= 1
-            else:
-                lnds.append(lnd)
-                yields.append(y)
+                if need_suited == 0:
+                    break
     need = total - sum(pool)
     if need <= 0:
         return
     # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
-    t = untaxed_lnds(s)
-    by_suit = t[p * 4:p * 4 + 4]
+    by_suit = untaxed_lnds(s)[p * 4:p * 4 + 4]
     while need > 0:
-        # the first Lnd (in Home order) of the suit with the most untaxed Lnds left
+        # the first untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left
         most = max(by_suit)
-        i = 0
-        while by_suit[yields[i]] != most:
-            i += 1
-        lnd = lnds.pop(i)
-        y = yields.pop(i)
+        lnd, y = NONE, NONE
+        for lnd in home:
+            if taxed[lnd] == NONE:
+                y = _yield(lnd, trump, enhs)
+                if by_suit[y] == most:
+                    break
         tax_lnd(s, p, lnd)
         by_suit[y] -= 1
         need -= 1
+
+
+def _yield(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
+    """:func:`~parlor.rules.table.lnd_yield` with the trump suit and the Enhs at hand."""
+    if trump is not None:
+        for e in enhs.get(lnd, ()):
+            if C_SUIT[e] == trump:
+                return trump
+    return C_SUIT[lnd]
 
 
 def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
