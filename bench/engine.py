@@ -10,7 +10,16 @@ uniformly with a seeded ``random.Random``, apply it), a *forced* step (the same 
 single legal choice: Parlor runs with ``auto`` off so that its forced steps are listed and
 applied like anyone else's) or a *chance* step (OpenSpiel's chance nodes: outcomes sampled
 in Python from ``chance_outcomes()`` and applied). Steps/s counts all three; decisions/s
-only the first. Time is process CPU time, in interleaved slices (every engine gets a slice
+only the first. OpenSpiel's chance nodes are also timed apart (a run of them, such as a
+deal, as one span): building the outcome lists in Python costs several times a C++ player
+step, and Parlor has no chance steps (its shuffles and draws happen inside its own steps and
+stay in its time). So the table also shows each engine's *player* steps (decisions and
+forced steps) per CPU-second outside that chance time: the strictest comparison for Parlor,
+since it charges Parlor for its own chance and OpenSpiel for none of its. Both loops list
+the legal choices as a fresh list and pick with the same seeded ``random.Random``; Parlor
+runs with the event log off (OpenSpiel keeps none) and its public trail on (as every dealt
+game records it; OpenSpiel keeps only its action history, as Parlor does too). Time is
+process CPU time, in interleaved slices (every engine gets a slice
 of ``--seconds``, then the next engine, for ``--repeats`` rounds, default 3); the table
 shows the median round. The process is pinned to one core. Peers (``pip install
 '.[bench]'``):
@@ -64,7 +73,9 @@ class Result:
     forced: int = 0  # steps with a single legal choice
     chance: int = 0  # chance outcomes sampled and applied (OpenSpiel)
     seconds: float = 0.0  # process CPU time
+    chance_seconds: float = 0.0  # of which in chance nodes sampled by the driver (OpenSpiel)
     rounds: list[float] = field(default_factory=list)  # steps/s of each round
+    player_rounds: list[float] = field(default_factory=list)  # player steps/s of each round
 
     @property
     def steps(self) -> int:
@@ -79,25 +90,30 @@ class Result:
         return self.decisions / self.seconds if self.seconds else 0.0
 
 
-# A game player plays one whole game and returns (decisions, forced steps, chance steps).
-GamePlayer = Callable[[], tuple[int, int, int]]
+# A game player plays one whole game and returns (decisions, forced steps, chance steps,
+# CPU nanoseconds spent sampling and applying chance outcomes).
+GamePlayer = Callable[[], tuple[int, int, int, int]]
 
 
 def play_slice(play: GamePlayer, seconds: float, res: Result) -> None:
     """Whole games until ``seconds`` of CPU time are spent (checked between games)."""
     start = time.process_time()
     now = start
-    steps = 0
+    steps = players = chance_ns = 0
     while now - start < seconds:
-        d, f, c = play()
+        d, f, c, ns = play()
         res.games += 1
         res.decisions += d
         res.forced += f
         res.chance += c
         steps += d + f + c
+        players += d + f
+        chance_ns += ns
         now = time.process_time()
     res.seconds += now - start
+    res.chance_seconds += chance_ns / 1e9
     res.rounds.append(steps / (now - start))
+    res.player_rounds.append(players / (now - start - chance_ns / 1e9))
 
 
 # -- the engines ------------------------------------------------------------------------------
@@ -150,7 +166,7 @@ def parlor_player(seed: int) -> GamePlayer:
             end = min(n, l1)
             PHASES.late_steps += end - l0
             PHASES.late_ns += marks[end] - marks[l0]
-        return n - forced, forced, 0
+        return n - forced, forced, 0, 0
 
     return play
 
@@ -164,7 +180,7 @@ def rlcard_player(seed: int) -> GamePlayer:
     game = GinRummyGame()
     game.np_random = np.random.RandomState(seed)  # the deal and the dealer
 
-    def play() -> tuple[int, int, int]:
+    def play() -> tuple[int, int, int, int]:
         game.init_game()
         n = forced = 0
         while not game.is_over():
@@ -173,7 +189,7 @@ def rlcard_player(seed: int) -> GamePlayer:
                 forced += 1
             game.step(choice(acts))
             n += 1
-        return n - forced, forced, 0
+        return n - forced, forced, 0, 0
 
     return play
 
@@ -184,25 +200,32 @@ def openspiel_player(name: str) -> Callable[[int], GamePlayer]:
 
         rng = random.Random(seed)
         choice, choices = rng.choice, rng.choices
+        clock = time.process_time_ns
         game = pyspiel.load_game(name)
 
-        def play() -> tuple[int, int, int]:
+        def play() -> tuple[int, int, int, int]:
             s = game.new_initial_state()
-            n = forced = chance = 0
+            n = forced = chance = chance_ns = 0
             while not s.is_terminal():
                 if s.is_chance_node():
-                    outcomes = s.chance_outcomes()
-                    actions = [a for a, _ in outcomes]
-                    probs = [p for _, p in outcomes]
-                    s.apply_action(choices(actions, probs)[0])
-                    chance += 1
+                    # A run of chance nodes (a deal, a draw) is timed as one: building the
+                    # outcome lists in Python costs more than the C++ step, and Parlor's own
+                    # chance (shuffles, draws) happens inside its steps.
+                    t0 = clock()
+                    while s.is_chance_node():
+                        outcomes = s.chance_outcomes()
+                        actions = [a for a, _ in outcomes]
+                        probs = [p for _, p in outcomes]
+                        s.apply_action(choices(actions, probs)[0])
+                        chance += 1
+                    chance_ns += clock() - t0
                     continue
                 acts = s.legal_actions()
                 if len(acts) == 1:
                     forced += 1
                 s.apply_action(choice(acts))
                 n += 1
-            return n - forced, forced, chance
+            return n - forced, forced, chance, chance_ns
 
         return play
 
@@ -218,7 +241,7 @@ def pokerkit_player(seed: int) -> GamePlayer:
     automations = tuple(Automation)  # everything but the players' decisions
     big_blind = 100
 
-    def play() -> tuple[int, int, int]:
+    def play() -> tuple[int, int, int, int]:
         st = NoLimitTexasHoldem.create_state(
             automations,
             True,  # ante trimming
@@ -251,7 +274,7 @@ def pokerkit_player(seed: int) -> GamePlayer:
             else:
                 st.complete_bet_or_raise_to(pick)
             n += 1
-        return n - forced, forced, 0
+        return n - forced, forced, 0, 0
 
     return play
 
@@ -323,10 +346,15 @@ def median_rate(res: Result) -> float:
     return statistics.median(res.rounds) if res.rounds else 0.0
 
 
+def median_player_rate(res: Result) -> float:
+    return statistics.median(res.player_rounds) if res.player_rounds else 0.0
+
+
 def print_table(rows: list[tuple[Engine, Result | str]]) -> None:
     ours = next((r for e, r in rows if e.key == "parlor" and isinstance(r, Result)), None)
     head = (f"{'engine':<24} {'version':>9} {'games':>7} {'steps/s':>10} {'(min-max)':>17} "
-            f"{'decisions/s':>11} {'forced':>7} {'chance':>7} {'ours/peer':>9}")
+            f"{'decisions/s':>11} {'forced':>7} {'chance':>7} {'chance t':>8} "
+            f"{'player st/s':>11} {'ours/peer':>9}")
     print(head)
     print("-" * len(head))
     for engine, res in rows:
@@ -340,25 +368,33 @@ def print_table(rows: list[tuple[Engine, Result | str]]) -> None:
         span = f"{fmt(min(res.rounds))}-{fmt(max(res.rounds))}"
         forced = 100.0 * res.forced / res.steps if res.steps else 0.0
         chance = 100.0 * res.chance / res.steps if res.steps else 0.0
+        chance_t = 100.0 * res.chance_seconds / res.seconds if res.seconds else 0.0
         print(f"{engine.label:<24} {version_of(engine.dist):>9} {res.games:>7} "
               f"{fmt(rate):>10} {span:>17} {fmt(res.decisions_per_s):>11} "
-              f"{forced:>6.1f}% {chance:>6.1f}% {ratio:>9}")
+              f"{forced:>6.1f}% {chance:>6.1f}% {chance_t:>7.1f}% "
+              f"{fmt(median_player_rate(res)):>11} {ratio:>9}")
 
 
 def print_targets(rows: list[tuple[Engine, Result | str]]) -> None:
-    rates = {e.key: median_rate(r) for e, r in rows if isinstance(r, Result)}
-    decisions = {e.key: r.decisions_per_s for e, r in rows if isinstance(r, Result)}
-    if "parlor" not in rates:
+    results = {e.key: r for e, r in rows if isinstance(r, Result)}
+    if "parlor" not in results:
         return
-    names = ", ".join(k for k in OPENSPIEL_CPP if k in rates)
-    for unit, table in (("steps", rates), ("decisions", decisions)):
+    names = ", ".join(k for k in OPENSPIEL_CPP if k in results)
+    units = (
+        ("steps/s (every step, chance too)", {k: median_rate(r) for k, r in results.items()}),
+        ("player steps/s (chance sampling timed apart)",
+         {k: median_player_rate(r) for k, r in results.items()}),
+        ("decisions/s (forced and chance steps not counted, their time is)",
+         {k: r.decisions_per_s for k, r in results.items()}),
+    )
+    for unit, table in units:
         ours = table["parlor"]
         cpp = [table[k] for k in OPENSPIEL_CPP if k in table]
         if cpp:
-            print(f"{unit}/s: parlor / median of OpenSpiel {names} = "
+            print(f"{unit}: parlor / median of OpenSpiel {names} = "
                   f"{ours / statistics.median(cpp):.2f}x (target >= 1.0)")
         if "rlcard" in table:
-            print(f"{unit}/s: parlor / rlcard gin-rummy = {ours / table['rlcard']:.2f}x "
+            print(f"{unit}: parlor / rlcard gin-rummy = {ours / table['rlcard']:.2f}x "
                   "(target >= 3)")
     if PHASES.early_steps and PHASES.late_steps:
         early = PHASES.early_steps / PHASES.early_ns * 1e9
@@ -494,7 +530,12 @@ def main(argv: list[str] | None = None) -> int:
     print_table(rows)
     print()
     print_targets(rows)
-    print("steps/s: the median round, all steps; decisions/s excludes forced and chance steps.")
+    print("steps/s (the unit of ours/peer): every step, chance steps too, per CPU-second, "
+          "median round;\n  decisions/s: steps with two or more choices per CPU-second (all "
+          "time), all rounds;\n  chance t: share of CPU time in chance nodes, sampled in "
+          "Python (timed apart, runs of chance nodes as one);\n  player st/s: decisions and "
+          "forced steps per CPU-second outside that time, median round (Parlor's own\n  "
+          "chance, its shuffles and draws, is inside its steps and stays in its time).")
     print("PokerKit: a game is one hand; choices are fold/check-call/min-raise/all-in.")
     if not args.no_search:
         its, cpu = search_rate(args.positions, args.iterations, args.seed)

@@ -16,7 +16,7 @@ them per game; they are just as immutable and hashable.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from parlor.rules.cards import Card, CardParseError, Suit
 from parlor.rules.state import DOMAIN, NONE, STACK, card_text, cid_of, ref_text
@@ -39,12 +39,12 @@ class GameOverError(IllegalActionError):
 
 
 #: Verbs whose text is ``verb FACE``.
-CARD_VERBS = ("trim", "keep", "attack", "sally", "harry")
+CARD_VERBS: Final = ("trim", "keep", "attack", "sally", "harry")
 #: Verbs whose text is ``verb FACE REF``.
-CARD_REF_VERBS = ("block", "volley", "ally", "carry")
+CARD_REF_VERBS: Final = ("block", "volley", "ally", "carry")
 #: Verbs whose text is ``verb REF``.
-REF_VERBS = ("assign", "bonus")
-BARE_VERBS = ("pass", "done", "end", "resign")
+REF_VERBS: Final = ("assign", "bonus")
+BARE_VERBS: Final = ("pass", "done", "end", "resign")
 
 
 class Action(NamedTuple):
@@ -164,12 +164,12 @@ def _parse_play(verb: str, rest: list[str]) -> Action:
     return Action(verb, card, target, tax, spend)
 
 
-PASS = Action("pass")
-DONE = Action("done")
-END = Action("end")
-RESIGN = Action("resign")
+PASS: Final = Action("pass")
+DONE: Final = Action("done")
+END: Final = Action("end")
+RESIGN: Final = Action("resign")
 
-_SHARED: dict[tuple[str, int, int], Action] = {}
+_SHARED: Final[dict[tuple[str, int, int], Action]] = {}
 
 
 def action_of(verb: str, card: int = NONE, target: int = NONE) -> Action:

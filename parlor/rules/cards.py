@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from parlor.rules.values import Value
 
@@ -58,7 +59,7 @@ class Suit(enum.IntEnum):
         raise CardParseError(f"{text!r} is not a suit: use C, D, H or S")
 
 
-COLOUR: tuple[str, ...] = ("black", "red", "red", "black")
+COLOUR: Final[tuple[str, ...]] = ("black", "red", "red", "black")
 
 
 class Kind(enum.Enum):
@@ -79,14 +80,14 @@ class Ability(enum.Enum):
     CARRY = "Carry"
 
 
-RANK_TEXT: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"}
-RANK_NAME: dict[int, str] = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
-TEXT_RANK: dict[str, int] = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
+RANK_TEXT: Final[dict[int, str]] = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_NAME: Final[dict[int, str]] = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
+TEXT_RANK: Final[dict[str, int]] = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
 TEXT_RANK.update({str(v): v for v in range(2, 11)})
 TEXT_RANK["T"] = 10
 
 #: Cre Pwr/Tgh by rank (rule 205): A 1/1, J 1/2, Q 2/2, K 2/3.
-PWR_TGH: dict[int, tuple[int, int]] = {1: (1, 1), 11: (1, 2), 12: (2, 2), 13: (2, 3)}
+PWR_TGH: Final[dict[int, tuple[int, int]]] = {1: (1, 1), 11: (1, 2), 12: (2, 2), 13: (2, 3)}
 
 
 def _abilities(rank: int, suit: Suit) -> frozenset[Ability]:
@@ -221,16 +222,16 @@ def _cost(card: Card) -> Cost:
     return Cost(card.suit, 0, 0)
 
 
-CARDS: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in range(1, 14))
+CARDS: Final[tuple[Card, ...]] = tuple(Card(s, r) for s in Suit for r in range(1, 14))
 #: Per-index lookups for the engine's hot paths.
-SUIT: tuple[int, ...] = tuple(int(c.suit) for c in CARDS)
-RANK: tuple[int, ...] = tuple(c.rank for c in CARDS)
-KIND: tuple[Kind, ...] = tuple(_kind(c.rank) for c in CARDS)
-PWR: tuple[int, ...] = tuple(PWR_TGH.get(c.rank, (0, 0))[0] for c in CARDS)
-TGH: tuple[int, ...] = tuple(PWR_TGH.get(c.rank, (0, 0))[1] for c in CARDS)
-COST: tuple[Cost, ...] = tuple(_cost(c) for c in CARDS)
-ABILITIES: tuple[frozenset[Ability], ...] = tuple(_abilities(c.rank, c.suit) for c in CARDS)
-IS_RED: tuple[bool, ...] = tuple(COLOUR[s] == "red" for s in SUIT)
+SUIT: Final[tuple[int, ...]] = tuple(int(c.suit) for c in CARDS)
+RANK: Final[tuple[int, ...]] = tuple(c.rank for c in CARDS)
+KIND: Final[tuple[Kind, ...]] = tuple(_kind(c.rank) for c in CARDS)
+PWR: Final[tuple[int, ...]] = tuple(PWR_TGH.get(c.rank, (0, 0))[0] for c in CARDS)
+TGH: Final[tuple[int, ...]] = tuple(PWR_TGH.get(c.rank, (0, 0))[1] for c in CARDS)
+COST: Final[tuple[Cost, ...]] = tuple(_cost(c) for c in CARDS)
+ABILITIES: Final[tuple[frozenset[Ability], ...]] = tuple(_abilities(c.rank, c.suit) for c in CARDS)
+IS_RED: Final[tuple[bool, ...]] = tuple(COLOUR[s] == "red" for s in SUIT)
 
 
 def deck() -> list[Card]:

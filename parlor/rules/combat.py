@@ -8,6 +8,8 @@ decisions, one point at a time, and only when there is a real choice (R11, R14).
 
 from __future__ import annotations
 
+from typing import Final
+
 from parlor.rules.actions import DONE, END, Action, action_of
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
@@ -48,12 +50,12 @@ from parlor.rules.table import (
     tgh,
 )
 
-CARRY_BOOST = 4
+CARRY_BOOST: Final = 4
 #: Each face's abilities in a fixed order. Iterating the frozensets of ABILITIES follows string
 #: hashing, which changes from process to process, and the order of legal actions must not
 #: (seeded games must replay). Carry before Ally keeps the golden game logs as recorded.
-_ORDER = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
-ABILITY_ORDER: tuple[tuple[Ability, ...], ...] = tuple(
+_ORDER: Final = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
+ABILITY_ORDER: Final[tuple[tuple[Ability, ...], ...]] = tuple(
     tuple(a for a in _ORDER if a in ABILITIES[f]) for f in range(52))
 
 

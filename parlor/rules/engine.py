@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from parlor.rules.actions import (
     Action,
@@ -106,7 +107,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
 
 
 #: The verbs that may carry an explicit payment (R3, 405): playing a card and expelling.
-PAYING_VERBS = ("play", "expel")
+PAYING_VERBS: Final = ("play", "expel")
 
 
 # -- the public API ---------------------------------------------------------------------------
@@ -157,6 +158,9 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
     if action.verb == "resign":
         who = who if action.target == NONE else action.target
         if s.trail is not None:
+            if s.trail_shared:  # copied on write after a clone, as trail.own_trail does
+                s.trail = s.trail[:]
+                s.trail_shared = False
             s.trail.append((who, s.turn, s.phase, s.lnd_played, NO_MNR,
                             Action("resign", NONE, who)))
         _resign(s, who)
@@ -176,6 +180,10 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
 def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
+    if action.tax is None and action.spend is None:  # automatic payment: the common case
+        if action not in legal:
+            raise IllegalActionError(diagnose(s, action))
+        return
     base = action.base
     if base is not action and action.verb not in PAYING_VERBS:
         # a payment the action cannot carry would be written into the record, which would
@@ -247,7 +255,7 @@ def _advance(s: State) -> None:
 
 
 #: The event kind that records each decision, where one does ("pass" and "done" record none).
-_DECISION_KIND = {"end": "end", "keep": "keep", "trim": "trim", "attack": "attack",
+_DECISION_KIND: Final = {"end": "end", "keep": "keep", "trim": "trim", "attack": "attack",
                   "block": "block", "play": "play", "expel": "expel", "redraw": "redraw"}
 
 
@@ -439,9 +447,9 @@ def _cards(n: int) -> str:
 
 
 #: The shared actions naming one of the actor's cards, by card id (either owner).
-_KEEP = tuple(action_of("keep", FACE[c]) for c in range(104))
-_REDRAW = tuple(action_of("redraw", FACE[c]) for c in range(104))
-_TRIM = tuple(action_of("trim", FACE[c]) for c in range(104))
+_KEEP: Final = tuple(action_of("keep", FACE[c]) for c in range(104))
+_REDRAW: Final = tuple(action_of("redraw", FACE[c]) for c in range(104))
+_TRIM: Final = tuple(action_of("trim", FACE[c]) for c in range(104))
 
 
 def _keep_actions(s: State) -> list[Action]:

@@ -3,6 +3,8 @@ and paying for it all out of the mnr pool (rules 500, 600, 800, 1100)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from parlor.rules.actions import Action, action_of
 from parlor.rules.cards import COST, Kind
 from parlor.rules.ranking import (
@@ -49,7 +51,7 @@ from parlor.rules.table import (
     untaxed_lnds,
 )
 
-PASS = Action("pass")
+PASS: Final = Action("pass")
 
 
 # -- mnr available and payment (R3, R20, R21) -------------------------------------------------
@@ -65,9 +67,9 @@ def available(s: State, p: int) -> tuple[list[int], int]:
 
 
 #: Each face's cost as plain ints, for the listing's affordability test (R20).
-COST_SUIT: tuple[int, ...] = tuple(int(c.suit) for c in COST)
-COST_SUITED: tuple[int, ...] = tuple(c.suited for c in COST)
-COST_TOTAL: tuple[int, ...] = tuple(c.total for c in COST)
+COST_SUIT: Final[tuple[int, ...]] = tuple(int(c.suit) for c in COST)
+COST_SUITED: Final[tuple[int, ...]] = tuple(c.suited for c in COST)
+COST_TOTAL: Final[tuple[int, ...]] = tuple(c.total for c in COST)
 
 
 def affordable(face: int, avail: list[int], total: int) -> bool:
@@ -230,8 +232,10 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
 
 
 #: Where a target sits in a row of :func:`_row`: card ids, then the Domains and the stack.
-_SLOT_D1, _SLOT_D2, _SLOT_STACK = 104, 105, 106
-_ROWS: dict[tuple[str, int], list[Action]] = {}
+_SLOT_D1: Final = 104
+_SLOT_D2: Final = 105
+_SLOT_STACK: Final = 106
+_ROWS: Final[dict[tuple[str, int], list[Action]]] = {}
 
 
 def _row(verb: str, face: int) -> list[Action]:
@@ -246,8 +250,8 @@ def _row(verb: str, face: int) -> list[Action]:
 #: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
 #: counts, the trump suit and the target's kind and suit (R23). A few thousand such
 #: situations arise; each is worked out once by :func:`_expel_how` itself.
-_EXPELLERS: dict[tuple[Counts, int | None, Kind, int], int] = {}
-_ENH_FACES = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
+_EXPELLERS: Final[dict[tuple[Counts, int | None, Kind, int], int]] = {}
+_ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
 
 
 def _expellers(target: int, ct: Counts, trump: int | None) -> int:
@@ -267,7 +271,7 @@ def _expellers(target: int, ct: Counts, trump: int | None) -> int:
     return mask
 
 
-_BARE: dict[int | None, list[int]] = {}
+_BARE: Final[dict[int | None, list[int]]] = {}
 
 
 def _bare_expellers(trump: int | None) -> list[int]:
@@ -276,6 +280,15 @@ def _bare_expellers(trump: int | None) -> list[int]:
     if row is None:
         row = _BARE[trump] = [_expellers(t, BASE_COUNTS[t], trump) for t in range(104)]
     return row
+
+
+#: The shared ``play FACE`` actions (a Lnd or a Cre, which take no target), by face.
+_PLAY: Final = tuple(action_of("play", face) for face in range(52))
+LND: Final = Kind.LND
+CRE: Final = Kind.CRE
+#: :func:`_row` of each Enh face, by face (filled on first use; no dict key to build).
+_PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
+_EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 
 
 def window_actions(s: State, p: int) -> list[Action]:
@@ -287,12 +300,12 @@ def window_actions(s: State, p: int) -> list[Action]:
     for cid in s.hand[p]:
         face = FACE[cid]
         kind = C_KIND[cid]
-        if kind is Kind.LND:
+        if kind is LND:
             if lnd_ok:
-                out.append(action_of("play", face))
+                out.append(_PLAY[face])
         elif avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]:
-            if kind is Kind.CRE:
-                out.append(action_of("play", face))
+            if kind is CRE:
+                out.append(_PLAY[face])
             else:
                 enh_faces.append(face)
     if enh_faces:
@@ -322,13 +335,18 @@ def window_actions(s: State, p: int) -> list[Action]:
             if m:
                 hits.append((t, m))
         for face in enh_faces:
-            row = _row("play", face)
-            out.extend([row[h] for h in hosts])
+            row = _PLAY_ROWS[face]
+            if row is None:
+                row = _PLAY_ROWS[face] = _row("play", face)
+            for h in hosts:
+                out.append(row[h])
             out.append(row[_SLOT_D1])
             out.append(row[_SLOT_D2])
             if top == NONE or C_RANK[face] >= C_RANK[top]:
                 out.append(row[_SLOT_STACK])
-            expel = _row("expel", face)
+            expel = _EXPEL_ROWS[face]
+            if expel is None:
+                expel = _EXPEL_ROWS[face] = _row("expel", face)
             if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
                 out.append(expel[_SLOT_STACK])
             bit = 1 << face

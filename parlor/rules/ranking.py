@@ -19,20 +19,22 @@ The engine calls :func:`rank_counts` directly on count tuples (no objects on the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from parlor.rules.cards import Card, CardParseError, Kind, Suit, spot
 from parlor.rules.values import Value
 
 Counts = tuple[int, int, int, int]
-EMPTY: Counts = (0, 0, 0, 0)
+EMPTY: Final[Counts] = (0, 0, 0, 0)
 
 #: How a comparison was decided: rank_counts() returns these codes.
-LEVEL, TRUMP, RANK = 0, 1, 2
+LEVEL: Final = 0
+TRUMP: Final = 1
+RANK: Final = 2
 #: Carry booster (rules 706.3, 711.3, R27): a Queen's own-suit Enhs count this much more.
-CARRY_BOOST = 4
-MAX_BONUS = 3
-_KIND_TEXT: dict[Kind, Literal["Cre", "Lnd", "Enh"]] = {
+CARRY_BOOST: Final = 4
+MAX_BONUS: Final = 3
+_KIND_TEXT: Final[dict[Kind, Literal["Cre", "Lnd", "Enh"]]] = {
     Kind.CRE: "Cre",
     Kind.LND: "Lnd",
     Kind.ENH: "Enh",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from array import array
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
 from parlor.rules.events import Event
@@ -22,24 +22,24 @@ from parlor.rules.values import Value
 if TYPE_CHECKING:
     from parlor.rules.trail import Step
 
-N_CARDS = 104
-START_LIFE = 20
-HAND_LIMIT = 7
-MAX_ATTACKERS = 6
-MAX_BLOCKERS = 3
+N_CARDS: Final = 104
+START_LIFE: Final = 20
+HAND_LIMIT: Final = 7
+MAX_ATTACKERS: Final = 6
+MAX_BLOCKERS: Final = 3
 
 #: Target codes beside card ids: a Rlr's Domain and the Trumps stack.
-DOMAIN = (200, 201)
-STACK = 300
-NONE = -1
+DOMAIN: Final = (200, 201)
+STACK: Final = 300
+NONE: Final = -1
 
-OWNER: tuple[int, ...] = tuple(cid // 52 for cid in range(N_CARDS))
-FACE: tuple[int, ...] = tuple(cid % 52 for cid in range(N_CARDS))
-C_SUIT: tuple[int, ...] = tuple(SUIT[f] for f in FACE)
-C_RANK: tuple[int, ...] = tuple(RANK[f] for f in FACE)
-C_KIND: tuple[Kind, ...] = tuple(KIND[f] for f in FACE)
-PWR_OF: tuple[int, ...] = tuple(PWR[f] for f in FACE)
-TGH_OF: tuple[int, ...] = tuple(TGH[f] for f in FACE)
+OWNER: Final[tuple[int, ...]] = tuple(cid // 52 for cid in range(N_CARDS))
+FACE: Final[tuple[int, ...]] = tuple(cid % 52 for cid in range(N_CARDS))
+C_SUIT: Final[tuple[int, ...]] = tuple(SUIT[f] for f in FACE)
+C_RANK: Final[tuple[int, ...]] = tuple(RANK[f] for f in FACE)
+C_KIND: Final[tuple[Kind, ...]] = tuple(KIND[f] for f in FACE)
+PWR_OF: Final[tuple[int, ...]] = tuple(PWR[f] for f in FACE)
+TGH_OF: Final[tuple[int, ...]] = tuple(TGH[f] for f in FACE)
 
 
 class Phase(enum.IntEnum):
@@ -60,9 +60,20 @@ class Phase(enum.IntEnum):
 
 
 # Python 3.11 looks an enum member up through its metaclass, about 20 times slower than a
-# module global; the engine and search compare phases millions of times, so they use these.
-(TRIM, KEEP, WINDOW1, ATTACK, BLOCK, ABILITY_P, ABILITY_O, WINDOW2, SPLIT, BONUS,
- DOMAIN_BONUS, OVER) = tuple(Phase)
+# module global; the engine and search compare phases millions of times, so they use these
+# (Final: the compiled build reads them from C statics, not the module's dict).
+TRIM: Final = Phase.TRIM
+KEEP: Final = Phase.KEEP
+WINDOW1: Final = Phase.WINDOW1
+ATTACK: Final = Phase.ATTACK
+BLOCK: Final = Phase.BLOCK
+ABILITY_P: Final = Phase.ABILITY_P
+ABILITY_O: Final = Phase.ABILITY_O
+WINDOW2: Final = Phase.WINDOW2
+SPLIT: Final = Phase.SPLIT
+BONUS: Final = Phase.BONUS
+DOMAIN_BONUS: Final = Phase.DOMAIN_BONUS
+OVER: Final = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +194,7 @@ class State:
         "terminal",
         "tgh_mod",
         "trail",
+        "trail_shared",
         "turn",
         "untaxed",
         "winner",
@@ -239,6 +251,10 @@ class State:
         self.history: list[object] = []
         #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
         self.trail: list[Step] | None = None
+        #: True while ``trail`` is one list shared with a clone: whichever appends first
+        #: copies it (parlor.rules.trail.own_trail), so a clone costs no copy of a trail it
+        #: may never extend.
+        self.trail_shared = False
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------
@@ -294,7 +310,8 @@ class State:
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history[:]
-        s.trail = None if self.trail is None else self.trail[:]
+        s.trail = self.trail  # copied on write (trail.own_trail)
+        s.trail_shared = self.trail_shared = self.trail is not None
         s._legal = self._legal
         return s
 

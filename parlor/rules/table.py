@@ -4,6 +4,7 @@ moving cards between zones, taxing, damage and the event log."""
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from parlor.rules.cards import Kind, Suit, spot
 from parlor.rules.events import Event
@@ -22,8 +23,8 @@ from parlor.rules.state import (
     card_text,
 )
 
-SPOT: tuple[int, ...] = tuple(spot(C_RANK[c]) for c in range(104))
-SUIT_NAME = tuple(s.title for s in Suit)
+SPOT: Final[tuple[int, ...]] = tuple(spot(C_RANK[c]) for c in range(104))
+SUIT_NAME: Final = tuple(s.title for s in Suit)
 
 
 def rlr(p: int) -> str:
@@ -40,7 +41,7 @@ def emit(s: State, kind: str, text: str, player: int | None = None,
 # -- spot counts on the table (R25) ----------------------------------------------------------
 
 
-BASE_COUNTS: tuple[Counts, ...] = tuple(
+BASE_COUNTS: Final[tuple[Counts, ...]] = tuple(
     (SPOT[c] if C_SUIT[c] == 0 else 0, SPOT[c] if C_SUIT[c] == 1 else 0,
      SPOT[c] if C_SUIT[c] == 2 else 0, SPOT[c] if C_SUIT[c] == 3 else 0) for c in range(104))
 

@@ -67,9 +67,9 @@ def record(s: State, action: Action) -> None:
     """Append ``action``'s step to ``s.trail`` (the state is the one it was decided in). The
     reachable mnr is worked out only for a pass in a window, the one decision it explains;
     the other steps say 0 (cheap, since every applied action of a dealt game is recorded)."""
-    trail = s.trail
-    if trail is None:
+    if s.trail is None:
         return
+    trail = own_trail(s)
     p = s.actor
     ph = s.phase
     if action.verb == "pass" and (ph is WINDOW1 or ph is WINDOW2):
@@ -79,6 +79,17 @@ def record(s: State, action: Action) -> None:
     trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
 
 
+def own_trail(s: State) -> list[Step]:
+    """``s.trail`` to append to: copied first when a clone shares it (:meth:`State.clone`
+    shares the list, and whichever of the two appends first takes its own copy)."""
+    trail = s.trail
+    assert trail is not None
+    if s.trail_shared:
+        trail = s.trail = trail[:]
+        s.trail_shared = False
+    return trail
+
+
 def public_step(step: Step, viewer: int) -> PublicStep:
     """``step`` as ``viewer`` sees it (any viewer but the decider sees no hidden card)."""
     rlr, turn, phase, lnd_played, mnr, a = step
@@ -86,4 +97,13 @@ def public_step(step: Step, viewer: int) -> PublicStep:
     return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
 
 
-__all__ = ["HIDDEN_VERBS", "NO_MNR", "PublicStep", "Step", "public_step", "reachable_mnr", "record"]
+__all__ = [
+    "HIDDEN_VERBS",
+    "NO_MNR",
+    "PublicStep",
+    "Step",
+    "own_trail",
+    "public_step",
+    "reachable_mnr",
+    "record",
+]
