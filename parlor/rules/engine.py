@@ -181,7 +181,7 @@ def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
     if action.tax is None and action.spend is None:  # automatic payment: the common case
-        if action not in legal:
+        if not _listed(legal, action):
             raise IllegalActionError(diagnose(s, action))
         return
     base = action.base
