@@ -42,6 +42,7 @@ from parlor.rules.table import (
     group_counts,
     group_text,
     lnd_yield,
+    mark,
     pwr,
     rlr,
     suit_name,
@@ -131,12 +132,6 @@ def side_counts(s: State, cid: int, own: Counts | None = None) -> Counts:
             max(rest[3], mine[3]))
 
 
-def ability_works(s: State, user: int, target: int, user_counts: Counts | None = None) -> bool:
-    """An ability works unless the target's side beats the user's side (706, R27)."""
-    mine = side_counts(s, user, user_counts)
-    return rank_counts(side_counts(s, target), mine, s.trump)[0] != 0
-
-
 def carry_counts(s: State, queen: int) -> Counts:
     """A Queen's counts for Carry: her own-suit Enhs count +4 (R27)."""
     c = [0, 0, 0, 0]
@@ -153,7 +148,11 @@ def ability_actions(s: State, p: int) -> list[Action]:
     cb = s.combat
     assert cb is not None
     q = 1 - p
+    trump = s.trump
     out: list[Action] = []
+    # Each card's side is worked out once per listing (the table does not change while it
+    # is listed), not once per user and target pair.
+    sides: dict[int, Counts] = {}
     combatants = [c for c in cb.attackers if OWNER[c] == q]
     combatants += [c for c in cb.blocking if OWNER[c] == q]
     for u in s.field[p]:
@@ -168,34 +167,53 @@ def ability_actions(s: State, p: int) -> list[Action]:
                         t not in cb.blocked
                     ):
                         continue  # the javelin may not target an unblocked attacker
-                    if ability_works(s, u, t):
+                    if _works(s, sides, _side(s, sides, u), t, trump):
                         out.append(action_of("volley", face, t))
             elif ab is Ability.SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
-                    ability_works(s, u, blockers[0])  # the target: all its blockers (706.2)
+                    # the target: all its blockers (706.2)
+                    _works(s, sides, _side(s, sides, u), blockers[0], trump)
                 ):
                     out.append(action_of("sally", face))
             elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
-                    ability_works(s, u, a)  # the target: the attacker it blocks (706.2)
+                    # the target: the attacker it blocks (706.2)
+                    _works(s, sides, _side(s, sides, u), a, trump)
                 ):
                     out.append(action_of("harry", face))
             elif ab is Ability.ALLY and untaxed:
                 for t in s.field[q]:
-                    if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and ability_works(s, u, t):
+                    if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and (
+                        _works(s, sides, _side(s, sides, u), t, trump)
+                    ):
                         out.append(action_of("ally", face, t))
             elif ab is Ability.CARRY and untaxed:
-                booster = carry_counts(s, u)  # a blocking Queen's side is her group (706.1)
+                # a blocking Queen's side is her group (706.1), with her Carry counts
+                mine = side_counts(s, u, carry_counts(s, u))
                 for lnd in s.home[q]:
                     if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
-                        ability_works(s, u, lnd, booster)
+                        _works(s, sides, mine, lnd, trump)
                     ):
                         out.append(action_of("carry", face, lnd))
     out.append(DONE)
     return out
+
+
+def _side(s: State, sides: dict[int, Counts], cid: int) -> Counts:
+    """:func:`side_counts` of ``cid``, remembered in ``sides`` for one listing."""
+    got = sides.get(cid)
+    if got is None:
+        got = sides[cid] = side_counts(s, cid)
+    return got
+
+
+def _works(s: State, sides: dict[int, Counts], mine: Counts, target: int,
+           trump: int | None) -> bool:
+    """An ability works unless the target's side beats the user's side ``mine`` (706, R27)."""
+    return rank_counts(_side(s, sides, target), mine, trump)[0] != 0
 
 
 def use_ability(s: State, p: int, a: Action) -> None:
@@ -204,36 +222,45 @@ def use_ability(s: State, p: int, a: Action) -> None:
     u = p * 52 + a.card
     cb.used.add(u)
     t = a.target
-    name = card_text(u)
+    # the sentences are built only for a logged game (playouts switch the log off)
+    log = s.log is not None
+    name = card_text(u) if log else ""
     if a.verb == "volley":
         tax(s, u)
-        emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
-        deal_damage(s, t, 1, f"Volley by {name}")
+        if log:
+            emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
+        deal_damage(s, t, 1, f"Volley by {name}" if log else "")
     elif a.verb == "sally":
         s.pwr_mod[u] += 1
+        mark(s, u)
         note = ""
         if C_SUIT[u] == 2:  # the awkward KH pays Tgh for it
             s.tgh_mod[u] -= 1
             note = " and -1 Tgh"
             if s.damage[u] >= tgh(s, u):
                 s.terminal[u] = True
-        emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
     elif a.verb == "harry":
         s.tgh_mod[u] += 1
+        mark(s, u)
         if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
             tax(s, u)
-        emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
     elif a.verb == "ally":
         tax(s, u)
         tax(s, t)
-        emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
     else:  # carry
         tax(s, u)
         suit = lnd_yield(s, t)
         tax(s, t)
         s.pool[p][suit] += 1
-        emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
-             f"{rlr(p)}", p, rule="R28")
+        if log:
+            emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
+                 f"{rlr(p)}", p, rule="R28")
 
 
 # -- resolution (R11-R16) ---------------------------------------------------------------------
@@ -372,7 +399,9 @@ def _after_blocked(s: State) -> bool:
         return _unblocked_damage(s)
     gain = 2 if how == TRUMP else 1
     s.life[o] += gain
-    emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o, rule="R13")
+    if s.log is not None:
+        emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o,
+             rule="R13")
     return _distribute(s, o, b, unblocked, DOMAIN_BONUS)
 
 

@@ -67,7 +67,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import draw_one, emit, leave_play, rlr, untax_lnd
+from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_lnd
 from parlor.rules.trail import NO_MNR, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
@@ -86,6 +86,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s = State(settings)
     s.seed = seed
     s.trail = []
+    s.marked = [[], [], []]  # nothing is on the table yet
     for p in (0, 1):
         cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
         rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
@@ -180,7 +181,7 @@ def check(s: State, action: Action) -> None:
     """Raise IllegalActionError (citing the rule) unless ``action`` is legal now."""
     legal = _legal(s)
     if action.tax is None and action.spend is None:  # automatic payment: the common case
-        if action not in legal:
+        if not _listed(legal, action):
             raise IllegalActionError(diagnose(s, action))
         return
     base = action.base
@@ -189,12 +190,22 @@ def check(s: State, action: Action) -> None:
         # then no longer replay (its text cannot hold it)
         raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
                                  "takes no payment")
-    if base not in legal:
+    if not _listed(legal, base):
         raise IllegalActionError(diagnose(s, action))
     if base is not action:
         why = check_payment(s, s.actor, action.card, action.tax, action.spend)
         if why:
             raise IllegalActionError(why)
+
+
+def _listed(legal: list[Action], action: Action) -> bool:
+    """``action in legal``, by identity first: the listings hand out shared actions
+    (:func:`~parlor.rules.actions.action_of`), so a listed one chosen from them is found
+    without comparing fields with each action before it (a late play window lists dozens)."""
+    for x in legal:
+        if x is action:
+            return True
+    return action in legal
 
 
 def is_legal(s: State, action: Action) -> bool:
@@ -346,28 +357,35 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     s.lnd_played = s.redrawn = False
     if s.log is not None:
         emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
-    # Only Lnds in a Home and Cres on a Field are ever taxed or inactive (R4, R5): leaving
-    # play clears both, so the rest of the 104 cards need no look.
-    untaxed = 0
+    # Only Lnds in a Home and Cres on a Field ever have a status (R4, R5, R12), and leaving
+    # play clears it. The cards whose status was set are marked as it happens (table.mark),
+    # so only those need a look; a state that marked none looks at every card in play.
     taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
-    for zone in (s.home[0], s.home[1]):
-        for cid in zone:
-            if taxed[cid] == p:
+    marked = s.marked
+    if marked is None:
+        in_play = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+        marked = [[c for c in in_play if taxed[c] == 0], [c for c in in_play if taxed[c] == 1],
+                  in_play]
+    untaxed = 0
+    for cid in marked[p]:
+        if taxed[cid] == p:  # else untaxed already, or out of play since
+            if C_KIND[cid] is Kind.LND:
                 untax_lnd(s, cid)
-                untaxed += 1
-            inactive[cid] = False
+            else:
+                taxed[cid] = NONE
+            untaxed += 1
     damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
     dying = False
-    for zone in (s.field[0], s.field[1]):
-        for cid in zone:
-            if taxed[cid] == p:
-                taxed[cid] = NONE
-                untaxed += 1
-            inactive[cid] = False
+    for cid in marked[CHANGED]:
+        inactive[cid] = False
+        if C_KIND[cid] is Kind.CRE:
             if terminal[cid]:
                 dying = True
             else:
                 damage[cid] = pwr_mod[cid] = tgh_mod[cid] = 0
+    marked[p] = []
+    marked[CHANGED] = []
+    s.marked = marked
     if untaxed and s.log is not None:
         emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
     if dying:
@@ -375,8 +393,9 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
             for cre in list(s.field[q]):
                 if terminal[cre]:
                     leave_play(s, cre, discard=True)
-                    emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: to "
-                         "Discard", q, rule="R12")
+                    if s.log is not None:
+                        emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: "
+                             "to Discard", q, rule="R12")
     _burn(s, p)
     _begin_draw(s)
 

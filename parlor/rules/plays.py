@@ -43,6 +43,7 @@ from parlor.rules.table import (
     entity_text,
     leave_play,
     lnd_yield,
+    mark,
     rlr,
     suit_name,
     tgh,
@@ -111,6 +112,7 @@ def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
     if kept is not None and s.taxed[lnd] == NONE:
         kept[p * 4 + suit] -= 1
     s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
+    mark(s, lnd, s.phasing)
     s.pool[p][suit] += 1
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
@@ -142,31 +144,42 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     pool = s.pool[p]
     if pool[suit] >= suited and sum(pool) >= total:
         return  # the pool pays: no Lnd is taxed
-    taxed = s.taxed
-    untaxed = [lnd for lnd in s.home[p] if taxed[lnd] == NONE]
-    if s.stack:
-        yields = {lnd: lnd_yield(s, lnd) for lnd in untaxed}
-    else:  # no trumps: every Lnd yields its own suit
-        yields = {lnd: C_SUIT[lnd] for lnd in untaxed}
-    need_suited = max(0, suited - pool[suit])
-    for lnd in [x for x in untaxed if yields[x] == suit][:need_suited]:
-        tax_lnd(s, p, lnd)
-        untaxed.remove(lnd)
+    home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
+    # first the cost's own suit: the first untaxed Lnds (in Home order) that yield it
+    need_suited = suited - pool[suit]
+    if need_suited > 0:
+        for lnd in home:
+            if taxed[lnd] == NONE and _yield(lnd, trump, enhs) == suit:
+                tax_lnd(s, p, lnd)
+                need_suited -= 1
+                if need_suited == 0:
+                    break
     need = total - sum(pool)
-    by_suit = [0, 0, 0, 0]  # untaxed Lnds per suit they yield
-    for lnd in untaxed:
-        by_suit[yields[lnd]] += 1
+    if need <= 0:
+        return
+    # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
+    by_suit = untaxed_lnds(s)[p * 4:p * 4 + 4]
     while need > 0:
-        # the first Lnd (in Home order) of the suit with the most untaxed Lnds left
-        best, most = 0, -1
-        for i, lnd in enumerate(untaxed):
-            n = by_suit[yields[lnd]]
-            if n > most:
-                best, most = i, n
-        lnd = untaxed.pop(best)
+        # the first untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left
+        most = max(by_suit)
+        lnd, y = NONE, NONE
+        for lnd in home:
+            if taxed[lnd] == NONE:
+                y = _yield(lnd, trump, enhs)
+                if by_suit[y] == most:
+                    break
         tax_lnd(s, p, lnd)
-        by_suit[yields[lnd]] -= 1
+        by_suit[y] -= 1
         need -= 1
+
+
+def _yield(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
+    """:func:`~parlor.rules.table.lnd_yield` with the trump suit and the Enhs at hand."""
+    if trump is not None:
+        for e in enhs.get(lnd, ()):
+            if C_SUIT[e] == trump:
+                return trump
+    return C_SUIT[lnd]
 
 
 def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
@@ -365,6 +378,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     if kind is Kind.CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
+        mark(s, cid)
         if s.log is not None:
             emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
                  rule="R5")
@@ -393,35 +407,30 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
     assert how != LEVEL
     trumped = how == TRUMP
     b = bonus(diff) if how in (TRUMP,) or how > LEVEL else 0
-    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
-    what = entity_text(s, target)
+    log = s.log is not None  # the sentences are built only for a logged game
+    what = entity_text(s, target) if log else ""
     if target == STACK:
         top = s.stack[-1]
         leave_play(s, top, discard=True)
         to_pile(s, e, discard=True)
-        t = s.trump
-        now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
-        emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
-             f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
+        if log:
+            t = s.trump
+            now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
+            emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
+                 f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
         return
     kind = C_KIND[target]
     where = s.host.get(target, NONE)
     mine = [0, 0, 0, 0]
     mine[C_SUIT[e]] = C_RANK[e]
     ce = (mine[0], mine[1], mine[2], mine[3])
-    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) \
-        if s.log is not None else None
+    why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) if log else None
     dom_why = None
     if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
-    theirs = counts(s, target)[suit] if suit >= 0 else 0
-    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
-        detail = (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
-                  f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
-    else:
-        detail = f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
+    detail = _expel_detail(s, e, target, how, suit) if log else ""
     dest = "Discard" if trumped else "Recycle"
     if kind is Kind.CRE:
         dmg = b
@@ -431,16 +440,28 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
             dest = "Discard (eliminated)"
         leave_play(s, target, discard=trumped)
         to_pile(s, e, discard=True)
-        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to {dest}",
-             p, rule="R24", why=why)
+        if log:
+            emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to "
+                 f"{dest}", p, rule="R24", why=why)
         return
     leave_play(s, target, discard=trumped)
     to_pile(s, e, discard=True)
-    emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
-         why=why)
+    if log:
+        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
+             why=why)
     if dom_why is not None and dom_why.winner == 0:
         q = DOMAIN.index(where)
         damage_rlr(s, q, dom_why.bonus, f"{card_text(e)} beats the Domain", why=dom_why)
+
+
+def _expel_detail(s: State, e: int, target: int, how: int, suit: int) -> str:
+    """How ``e`` beats ``target``, for the log (before the target leaves play)."""
+    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
+        return (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
+                f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
+    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
+    theirs = counts(s, target)[suit] if suit >= 0 else 0
+    return f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
 
 
 def diagnose_play(s: State, p: int, a: Action) -> str:

@@ -176,6 +176,7 @@ class State:
         "life",
         "lnd_played",
         "log",
+        "marked",
         "phase",
         "phasing",
         "pool",
@@ -227,6 +228,12 @@ class State:
         # by the notation or view readers), and the first query counts it.
         self.ecounts: dict[int, tuple[int, int, int, int]] | None = None  # host -> counts
         self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
+        # The cards whose status the next start of a turn may clear, noted as it is set, so
+        # that the untax step does not look at the whole table (R4, R5, R12): [taxed on Rlr
+        # 1's turn, taxed on Rlr 2's turn, made inactive, damaged or Sallied/Harried since
+        # the last start of a turn] (table.mark). None means "not noted": every card in play
+        # is looked at.
+        self.marked: list[list[int]] | None = None
         self.life = [START_LIFE, START_LIFE]
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
         self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
@@ -291,6 +298,8 @@ class State:
         s.tgh_mod = self.tgh_mod[:]
         s.ecounts = None if self.ecounts is None else dict(self.ecounts)
         s.untaxed = None if self.untaxed is None else self.untaxed[:]
+        m = self.marked
+        s.marked = None if m is None else [m[0][:], m[1][:], m[2][:]]
         s.life = self.life[:]
         s.pool = [self.pool[0][:], self.pool[1][:]]
         s.public_recycle = [set(self.public_recycle[0]), set(self.public_recycle[1])]

@@ -154,8 +154,9 @@ def count_untaxed(s: State) -> list[int]:
 
 
 def bookkeeping_errors(s: State) -> list[str]:
-    """Where the kept figures (:func:`counts`, :func:`untaxed_lnds`) differ from the cards:
-    the debug check of the incremental bookkeeping (empty when all agree)."""
+    """Where the kept figures (:func:`counts`, :func:`untaxed_lnds`, the marked cards of
+    :func:`mark`) differ from the cards: the debug check of the incremental bookkeeping
+    (empty when all agree)."""
     out = []
     if s.untaxed is not None and s.untaxed != count_untaxed(s):
         out.append(f"untaxed Lnds kept as {s.untaxed}, counted {count_untaxed(s)}")
@@ -164,6 +165,19 @@ def bookkeeping_errors(s: State) -> list[str]:
             if counts(s, h) != entity_counts(s, h):
                 out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
                            f"counted {entity_counts(s, h)}")
+    m = s.marked
+    noted = [set(m[0]), set(m[1]), set(m[2])] if m is not None else None
+    in_play = set(s.home[0] + s.home[1] + s.field[0] + s.field[1])
+    for cid in range(104):
+        taxed = s.taxed[cid]
+        changed = (s.inactive[cid] or s.damage[cid] or s.terminal[cid] or s.pwr_mod[cid]
+                   or s.tgh_mod[cid])
+        if (taxed != NONE or changed) and cid not in in_play:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status out of play")
+        if noted is not None and taxed != NONE and cid not in noted[taxed]:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} is taxed but not marked")
+        if noted is not None and changed and cid not in noted[CHANGED]:
+            out.append(f"{card_text(cid)} of {rlr(OWNER[cid])} has a status not marked")
     return out
 
 
@@ -187,6 +201,20 @@ def tax(s: State, cid: int) -> None:
     if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
         t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
+    mark(s, cid, s.phasing)
+
+
+#: Where :func:`mark` notes a card whose status other than taxed is set.
+CHANGED = 2
+
+
+def mark(s: State, cid: int, slot: int = CHANGED) -> None:
+    """Note that ``cid``'s status is set, so that the start of a turn looks at it: taxed on
+    Rlr ``slot``'s turn (untaxed at the start of their next turn, R4), or made inactive,
+    damaged, Sallied or Harried (``CHANGED``: cleared at the next start of a turn, R5, R12)."""
+    marked = s.marked
+    if marked is not None:
+        marked[slot].append(cid)
 
 
 def untax_lnd(s: State, lnd: int) -> None:
@@ -202,6 +230,7 @@ def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
     if amount <= 0:
         return
     s.damage[cid] += amount
+    mark(s, cid)
     note = ""
     if s.damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
         s.terminal[cid] = True
@@ -337,7 +366,23 @@ def shuffle(s: State, cards: list[int]) -> None:
     """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
     rng = random.Random(f"{s.shuffle_seed}/{s.shuffles}")
     s.shuffles += 1
-    rng.shuffle(cards)
+    fisher_yates(rng, cards)
+
+
+def fisher_yates(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it (each
+    swap index by ``getrandbits``, rejecting draws past the range), so the same seed gives
+    the same order; written out because the compiled build runs it as native code, several
+    times faster than random.py's interpreted loop (tests/rules/test_bookkeeping.py checks
+    it against ``random.shuffle``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def draw_one(s: State, p: int) -> int | None:
@@ -350,8 +395,10 @@ def draw_one(s: State, p: int) -> int | None:
         s.recycle[p] = []
         s.public_recycle[p].clear()
         shuffle(s, s.draw[p])
-        emit(s, "reshuffle", f"{rlr(p)} shuffles the Recycle pile into the Draw pile "
-             f"({len(s.draw[p])} card{'' if len(s.draw[p]) == 1 else 's'})", p, rule="R29")
+        if s.log is not None:
+            n = len(s.draw[p])
+            emit(s, "reshuffle", f"{rlr(p)} shuffles the Recycle pile into the Draw pile "
+                 f"({n} card{'' if n == 1 else 's'})", p, rule="R29")
     return s.draw[p].pop()
 
 

@@ -1,11 +1,12 @@
-"""The incremental bookkeeping agrees with the cards at every step (R21, R25).
+"""The incremental bookkeeping agrees with the cards at every step (R4, R21, R25).
 
 The engine keeps two summaries up to date as cards move instead of rescanning the table for
 each listing: every entity's spot counts (R25) and each Rlr's untaxed Lnds by the suit they
-yield (R21, what ``available`` adds to the pool). This is their debug check: over many
-seeded random games, with automatic steps on and off, after every action the kept figures
-equal the ones worked out from the cards, and a state read back from its position (which
-counts afresh) lists the same actions.
+yield (R21, what ``available`` adds to the pool); and it marks the cards whose status (taxed,
+inactive, damage, Sally/Harry) is set, so that the untax step looks at those only (R4, R5,
+R12). This is their debug check: over many seeded random games, with automatic steps on and
+off, after every action the kept figures equal the ones worked out from the cards, and a
+state read back from its position (which counts afresh) lists the same actions.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ import pytest
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, position
 from parlor.rules.state import Settings, State
-from parlor.rules.table import bookkeeping_errors, count_untaxed, counts, untaxed_lnds
+from parlor.rules.table import (
+    bookkeeping_errors,
+    count_untaxed,
+    counts,
+    fisher_yates,
+    untaxed_lnds,
+)
 
 GAMES = 300
 
@@ -75,3 +82,39 @@ def test_a_position_read_back_counts_afresh_and_lists_the_same_actions() -> None
                 assert not bookkeeping_errors(again)
             apply(s, rng.choice(legal_actions(s)))
             n += 1
+
+
+def test_a_position_read_back_marks_nothing_and_plays_on_as_the_game_does() -> None:
+    """R4, R5, R12: a state read from text has no marked cards, so its first untax step looks
+    at every card in play and marks from then on; it plays on exactly as the original."""
+    for seed in range(12):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        n = 0
+        while not s.is_over:
+            if n % 41 == 0:
+                again, twin = parse_position(position(s)), s.clone()
+                assert again.marked is None
+                choose = random.Random(n)
+                for k in range(60):
+                    if twin.is_over:
+                        break
+                    legal = legal_actions(twin)
+                    assert legal_actions(again) == legal, f"seed {seed}, step {n}+{k}"
+                    a = choose.choice(legal)
+                    apply(twin, a)
+                    apply(again, a)
+                    assert not bookkeeping_errors(again), f"seed {seed}, step {n}+{k}"
+            apply(s, rng.choice(legal_actions(s)))
+            n += 1
+
+
+def test_the_reshuffle_draws_as_random_shuffle_does() -> None:
+    """R31: the engine's own Fisher-Yates loop gives exactly ``random.shuffle``'s order for
+    the same seed (a seeded reshuffle must replay in every record)."""
+    for seed in range(200):
+        for n in (0, 1, 2, 3, 7, 30, 52, 97):
+            mine, theirs = list(range(n)), list(range(n))
+            fisher_yates(random.Random(f"{seed}/{n}"), mine)
+            random.Random(f"{seed}/{n}").shuffle(theirs)
+            assert mine == theirs, f"seed {seed}, {n} cards"
