@@ -94,7 +94,9 @@ def public_step(step: Step, viewer: int) -> PublicStep:
     """``step`` as ``viewer`` sees it (any viewer but the decider sees no hidden card)."""
     rlr, turn, phase, lnd_played, mnr, a = step
     text = a.verb if a.verb in HIDDEN_VERBS and viewer != rlr else str(a)
-    return PublicStep(rlr, turn, phase, lnd_played, mnr, text)
+    # int(): the compiled build stores the phase as a plain int, the interpreted one as the
+    # Phase member; a view must read the same on both builds.
+    return PublicStep(rlr, turn, int(phase), lnd_played, mnr, text)
 
 
 __all__ = [

@@ -9,6 +9,7 @@ import random
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import State
+from parlor.rules.view import view
 
 
 def random_actions(s: State, rng: random.Random, n: int) -> list[Action]:
@@ -37,3 +38,14 @@ def test_107_1_a_pickled_clone_keeps_only_its_own_trail() -> None:
     assert copy.trail == twin.trail and len(s.trail) > len(twin.trail)
     random_actions(copy, random.Random(11), 5)
     assert copy.trail[:len(twin.trail)] == twin.trail
+
+
+def test_107_1_a_view_reads_the_same_trail_on_both_builds() -> None:
+    """The phase of a public step is a plain int (the compiled build stores the Phase member
+    as one), so a view's trail prints and compares the same on the compiled and interpreted
+    builds."""
+    s = new_game(3)
+    random_actions(s, random.Random(3), 120)
+    steps = view(s, 0, log=False).trail
+    assert steps and all(type(st.phase) is int for st in steps)
+    assert "Phase" not in repr(steps)
