@@ -89,7 +89,15 @@ worker: $(STAMP)
 bench-web: $(STAMP)
 	$(BIN)/python bench/web.py
 
-bench: $(STAMP) $(NATIVE)
+# bench/engine.py's peers (rlcard, OpenSpiel, PokerKit: the `bench` extra); a missing peer
+# would only be reported and skipped, so `make bench` installs them.
+BENCH_STAMP := $(VENV)/.installed-bench
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster,train,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) $(NATIVE)
 	$(BIN)/python bench/engine.py
 
 clean:
