@@ -42,7 +42,14 @@ is a level.
 
 A spec may also choose the searching agent's determinization sampler, ``sampler=uniform``
 (every hidden card equally likely) or ``sampler=belief`` (weighted by what the opponent did,
-:mod:`parlor.ai.belief`), so the two can be measured against each other.
+:mod:`parlor.ai.belief`), so the two can be measured against each other; and how it decides
+keeping a drawn card against a Redraw (309): ``keep=look`` (Greedy's one-step look, as the
+reference does), ``keep=search`` (searched, the expert's default) or ``keep=veto`` (searched,
+but Redraw only when the look prefers a Redraw too; issue 17's diagnosis found the searched
+keep Redrawing about twice as often as the reference, mostly in lost games).
+
+    >>> agent_spec("expert@keep=veto@iters=1150")
+    'expert@iters=1150@keep=veto'
 """
 
 from __future__ import annotations
@@ -61,6 +68,8 @@ NAMES = (*LEVEL_NAMES, "random", "greedy")
 #: Benchmark agents that are not levels: today's expert kept fixed, and the expert with the
 #: hand-written leaf evaluation (:mod:`parlor.ai.evaluate`) instead of the learned one.
 REFERENCE_NAMES = ("expert_ref", "expert_hand")
+#: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
+KEEP_RULES = ("look", "search", "veto")
 
 _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "novice": lambda seed: HeuristicAgent(seed, epsilon=0.25, name="novice"),
@@ -96,39 +105,46 @@ def level_name(level: int | str) -> str:
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
     """The agent's name and iteration budget (None: its time budget) of a spec such as
     ``"expert"``, ``5`` or ``"expert@iters=800"``; ValueError for anything else."""
-    name, iters, _ = parse_options(spec)
+    name, iters, _, _ = parse_options(spec)
     return name, iters
 
 
-def parse_options(spec: int | str) -> tuple[str, int | None, str | None]:
-    """The agent's name, iteration budget and determinization sampler (None: its own) of a
-    spec; each option follows an ``@``: ``expert@iters=800@sampler=belief`` (bench/ai.py
-    separates pairings with commas)."""
+def parse_options(spec: int | str) -> tuple[str, int | None, str | None, str | None]:
+    """The agent's name, iteration budget, determinization sampler and keep/Redraw rule (None:
+    its own) of a spec; each option follows an ``@``: ``expert@iters=800@sampler=belief``
+    (bench/ai.py separates pairings with commas). ``keep=`` is one of KEEP_RULES: ``look``
+    (Greedy's one-step look), ``search`` (searched), ``veto`` (searched, but a Redraw only if
+    the look prefers one too)."""
     text = str(spec).strip().lower()
     base, *options = text.split("@")
     name = base.strip() if base.strip() in REFERENCE_NAMES else level_name(base)
     if not options:
-        return name, None, None
+        return name, None, None, None
     iters: int | None = None
     sampler: str | None = None
+    keep: str | None = None
     for option in options:
         key, eq, value = (x.strip() for x in option.partition("="))
         if key == "iters" and eq and value.isdigit() and int(value) >= 1:
             iters = int(value)
         elif key == "sampler" and value in SAMPLERS:
             sampler = value
+        elif key == "keep" and value in KEEP_RULES:
+            keep = value
         else:
-            raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1)"
-                             f" and a sampler as sampler={'|'.join(SAMPLERS)}")
+            raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1),"
+                             f" a sampler as sampler={'|'.join(SAMPLERS)}"
+                             f" and a keep/Redraw rule as keep={'|'.join(KEEP_RULES)}")
     if not isinstance(_FACTORIES[name](0), SearchAgent):
         raise ValueError(f"{name} does not search, so it takes no iteration budget or sampler")
-    return name, iters, sampler
+    return name, iters, sampler, keep
 
 
 def agent_spec(spec: int | str) -> str:
     """The canonical text of a spec (``"5@iters=800"`` -> ``"expert@iters=800"``)."""
-    name, iters, sampler = parse_options(spec)
+    name, iters, sampler, keep = parse_options(spec)
     options = [*([f"iters={iters}"] if iters is not None else []),
+               *([f"keep={keep}"] if keep is not None else []),
                *([f"sampler={sampler}"] if sampler is not None else [])]
     return "@".join([name, *options])
 
@@ -137,8 +153,9 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     """An agent for a level (1-5 or novice … expert), a baseline ("random", "greedy"), the
     reference expert ("expert_ref"), or any of these searching a fixed number of iterations
     per decision ("expert@iters=800": no time limit, fully reproducible for a seed) or with
-    another determinization sampler ("expert@sampler=uniform", parlor.ai.belief)."""
-    name, iters, sampler = parse_options(level)
+    another determinization sampler ("expert@sampler=uniform", parlor.ai.belief) or keep/Redraw
+    rule ("expert@keep=veto")."""
+    name, iters, sampler, keep = parse_options(level)
     agent = _FACTORIES[name](seed)
     if iters is not None:
         assert isinstance(agent, SearchAgent)
@@ -147,8 +164,12 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     if sampler is not None:
         assert isinstance(agent, SearchAgent)
         agent.sampler = sampler
+    if keep is not None:
+        assert isinstance(agent, SearchAgent)
+        agent.search_keep = keep != "look"
+        agent.keep_veto = keep == "veto"
     return agent
 
 
-__all__ = ["LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "agent_spec", "level_name", "make_agent",
-           "parse_options", "parse_spec"]
+__all__ = ["KEEP_RULES", "LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "agent_spec", "level_name",
+           "make_agent", "parse_options", "parse_spec"]

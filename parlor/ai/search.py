@@ -125,7 +125,10 @@ class SearchAgent(BaseAgent):
     way, ``expert@iters=800`` in :mod:`parlor.ai.levels`); ``horizon``: rollouts stop when
     this many turns have started after the root's turn; ``look``: the same for the one-step
     priors (and for the decisions that only look one step ahead); ``search_keep``: search
-    keeping a drawn card against Redrawing; ``settle_root``: set aside the root moves of
+    keeping a drawn card against Redrawing; ``keep_veto``: with ``search_keep``, Redraw only
+    when the one-step look prefers a Redraw too (the searched keep overrates Redraws, which end
+    the turn, 309.3: keep and Redraw estimates lie a few hundredths apart and Redraws
+    outnumber keeps among the candidates); ``settle_root``: set aside the root moves of
     :mod:`parlor.ai.prune`; ``sampler``: ``"uniform"`` determinizations or ``"belief"``
     (weighted by the opponent's decisions, :mod:`parlor.ai.belief`); ``epsilon``: rollout
     randomness; ``c``: UCB exploration; ``evaluate``: the leaf evaluation (default: the
@@ -141,7 +144,8 @@ class SearchAgent(BaseAgent):
                  c: float = 0.7, prior_visits: float = 2.0, root_samples: int = 1,
                  widen: float = 2.0, root: str = "halving", root_width: int = 8,
                  decisive: float = 0.25, look: int = 1, search_keep: bool = True,
-                 settle_root: bool = True, sampler: str = "uniform", name: str | None = None,
+                 keep_veto: bool = False, settle_root: bool = True, sampler: str = "uniform",
+                 name: str | None = None,
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
                  evaluate: Evaluator | None = None, deals: Deals | None = None) -> None:
         super().__init__(seed, budget)
@@ -161,6 +165,7 @@ class SearchAgent(BaseAgent):
         self.decisive = decisive
         self.look = look
         self.search_keep = search_keep
+        self.keep_veto = keep_veto
         self.settle_root = settle_root
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
@@ -199,7 +204,22 @@ class SearchAgent(BaseAgent):
             if len(choices) == 1:
                 return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
         ranked = self._search(det, first, choices, t0 + limit)
+        if phase is KEEP and self.keep_veto:
+            ranked = self._veto_redraw(det, first, choices, ranked)
         return ranked + [Choice(x, 0.0, 0) for x in aside]
+
+    def _veto_redraw(self, det: Determinizer, first: State, choices: list[Action],
+                     ranked: list[Choice]) -> list[Choice]:
+        """The search's ranking, with its best keep first if the search chose a Redraw that
+        the one-step look does not prefer (``keep_veto``, 309)."""
+        if ranked[0].action.verb != "redraw":
+            return ranked
+        if self._greedy(det, first, choices)[0].action.verb == "redraw":
+            return ranked
+        keep = next((c for c in ranked if c.action.verb == "keep"), None)
+        if keep is None:
+            return ranked
+        return [keep, *(c for c in ranked if c is not keep)]
 
     def determinizer(self, view: View) -> Determinizer:
         """The source of this decision's determinizations: uniform over the hidden cards

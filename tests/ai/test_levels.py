@@ -88,3 +88,17 @@ def test_the_reference_expert_is_frozen() -> None:
         2, 0.1, 0.7, "halving", 8, 1)
     fixed = make_agent("expert_ref@iters=50", 1)
     assert isinstance(fixed, SearchAgent) and fixed.max_iterations == 50
+
+
+def test_309_a_spec_chooses_the_keep_redraw_rule() -> None:
+    veto = make_agent("expert@iters=80@keep=veto", 1)
+    look = make_agent("expert@keep=look", 1)
+    plain = make_agent("expert", 1)
+    assert isinstance(veto, SearchAgent) and isinstance(look, SearchAgent)
+    assert isinstance(plain, SearchAgent)
+    assert (veto.search_keep, veto.keep_veto, veto.max_iterations) == (True, True, 80)
+    assert (look.search_keep, look.keep_veto) == (False, False)
+    assert (plain.search_keep, plain.keep_veto) == (True, False)
+    assert agent_spec("EXPERT@keep=veto@iters=80") == "expert@iters=80@keep=veto"
+    with pytest.raises(ValueError, match=r"keep=look\|search\|veto"):
+        make_agent("expert@keep=never", 1)

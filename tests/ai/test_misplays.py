@@ -37,6 +37,13 @@ def test_b1_309_keeps_the_drawn_card_instead_of_redrawing_its_only_diamond_sourc
     assert any(a.verb == "redraw" for a in ref)  # the one-step look on 2 deals: a coin flip
 
 
+def test_b1_309_the_keep_veto_keeps_there_too() -> None:
+    """B1 with ``keep=veto``: the search and the look must both prefer a Redraw for the
+    expert to Redraw; here the search keeps, so the veto changes nothing."""
+    picks = [c[0].action for c in decisions("b1_redraw.txt", "expert@iters=400@keep=veto")]
+    assert all(a.verb == "keep" for a in picks), [str(a) for a in picks]
+
+
 def test_b2_406_never_declines_an_attack_nothing_can_block_or_beat() -> None:
     """B2 (seed 773018, turn 17): JC, AC and QD/4D ready, the opponent has no Cre, an empty
     Domain, no trump; ``end`` gave up 4 damage."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from parlor.ai.agent import Choice
 from parlor.ai.determinize import Determinizer
 from parlor.ai.greedy import HeuristicAgent
 from parlor.ai.search import SEARCHED, SearchAgent
@@ -86,3 +87,27 @@ def test_determinizations_agree_with_the_view() -> None:
         o = 1 - p
         if s.hand[o]:
             assert len({tuple(sorted(d.hand[o])) for d in deals}) > 1
+
+
+def test_309_the_keep_veto_overrules_a_searched_redraw_only_when_the_look_keeps() -> None:
+    """``keep_veto``: when the search ranks a Redraw first, its best keep goes first unless
+    the one-step look prefers a Redraw too; a keep the search chose is never touched."""
+    for seed in range(12):
+        s = new_game(seed)
+        legal = legal_actions(s)
+        if not any(a.verb == "redraw" for a in legal):
+            continue
+        agent = SearchAgent(seed, max_iterations=20, keep_veto=True)
+        det = agent.determinizer(view(s, s.actor))
+        first = det.deal()
+        look_redraws = agent._greedy(det, first, legal)[0].action.verb == "redraw"
+        redraw = next(a for a in legal if a.verb == "redraw")
+        keeps = [a for a in legal if a.verb == "keep"]
+        ranked = [Choice(redraw, 0.6, 10), *(Choice(k, 0.5, 10) for k in keeps)]
+        agent = SearchAgent(seed, max_iterations=20, keep_veto=True)
+        det = agent.determinizer(view(s, s.actor))
+        out = agent._veto_redraw(det, det.deal(), legal, ranked)
+        assert sorted(map(str, (c.action for c in out))) == sorted(str(c.action) for c in ranked)
+        assert out[0].action.verb == ("redraw" if look_redraws else "keep")
+        kept = [Choice(keeps[0], 0.6, 10), Choice(redraw, 0.5, 10)]
+        assert agent._veto_redraw(det, det.deal(), legal, kept) == kept
