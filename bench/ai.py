@@ -56,6 +56,12 @@ iterations per searched decision; see /work/notes/s3-G-issue-17.md):
     expert uniform vs perfect@keep=look   85 games  41.2%  [31-52%]
     expert think time at 0.3 s (keep/Redraw searched): p50 302 ms, p95 308 ms
 
+Measured on 2026-12-01 (2 cores, ``--workers 2 --seed 900000``, niced beside other work; the
+iterations are each side's median per searched decision at 0.3 s on an idle machine: today's
+compiled expert 1,145, the interpreted expert of 20ac8f4 492):
+
+    expert@iters=1150 vs expert_ref@iters=500   140 games  45.7%  [37.7-54.0%]  (63-2-75)
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of
