@@ -63,8 +63,9 @@ class PerfectInformationSearch:
             prior_visits=expert.prior_visits, root_samples=expert.root_samples,
             widen=expert.widen, root=expert.root, root_width=expert.root_width,
             decisive=expert.decisive, look=expert.look, search_keep=expert.search_keep,
-            settle_root=expert.settle_root, name=NAME, weights=expert.weights,
-            policy=expert.policy, evaluate=expert.evaluate, deals=self._true_state)
+            keep_veto=expert.keep_veto, settle_root=expert.settle_root, name=NAME,
+            weights=expert.weights, policy=expert.policy, evaluate=expert.evaluate,
+            deals=self._true_state)
 
     def act_on_state(self, s: State, legal: Sequence[Action]) -> Action:
         self._truth = s

@@ -98,7 +98,10 @@ def test_309_a_spec_chooses_the_keep_redraw_rule() -> None:
     assert isinstance(plain, SearchAgent)
     assert (veto.search_keep, veto.keep_veto, veto.max_iterations) == (True, True, 80)
     assert (look.search_keep, look.keep_veto) == (False, False)
-    assert (plain.search_keep, plain.keep_veto) == (True, False)
+    assert (plain.search_keep, plain.keep_veto) == (True, True)  # the expert's default
+    searched = make_agent("expert@keep=search", 1)
+    assert isinstance(searched, SearchAgent)
+    assert (searched.search_keep, searched.keep_veto) == (True, False)
     assert agent_spec("EXPERT@keep=veto@iters=80") == "expert@iters=80@keep=veto"
     with pytest.raises(ValueError, match=r"keep=look\|search\|veto"):
         make_agent("expert@keep=never", 1)
