@@ -12,6 +12,7 @@ state read back from its position (which counts afresh) lists the same actions.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -69,44 +70,44 @@ def test_a_clone_keeps_its_own_figures() -> None:
     assert not bookkeeping_errors(s) and not bookkeeping_errors(c)
 
 
+def every_nth_step(seed: int, every: int) -> Iterator[tuple[State, int]]:
+    """A seeded random game, yielded at steps 0, ``every``, 2 × ``every``… (state, step)."""
+    s = new_game(seed)
+    rng = random.Random(seed)
+    n = 0
+    while not s.is_over:
+        if n % every == 0:
+            yield s, n
+        apply(s, rng.choice(legal_actions(s)))
+        n += 1
+
+
 def test_a_position_read_back_counts_afresh_and_lists_the_same_actions() -> None:
     for seed in range(20):
-        s = new_game(seed)
-        rng = random.Random(seed)
-        n = 0
-        while not s.is_over:
-            if n % 37 == 0:
-                again = parse_position(position(s))
-                assert again.untaxed is None and again.ecounts is None
-                assert legal_actions(again) == legal_actions(s), f"seed {seed}, step {n}"
-                assert not bookkeeping_errors(again)
-            apply(s, rng.choice(legal_actions(s)))
-            n += 1
+        for s, n in every_nth_step(seed, 37):
+            again = parse_position(position(s))
+            assert again.untaxed is None and again.ecounts is None
+            assert legal_actions(again) == legal_actions(s), f"seed {seed}, step {n}"
+            assert not bookkeeping_errors(again)
 
 
 def test_a_position_read_back_marks_nothing_and_plays_on_as_the_game_does() -> None:
     """R4, R5, R12: a state read from text has no marked cards, so its first untax step looks
     at every card in play and marks from then on; it plays on exactly as the original."""
     for seed in range(12):
-        s = new_game(seed)
-        rng = random.Random(seed)
-        n = 0
-        while not s.is_over:
-            if n % 41 == 0:
-                again, twin = parse_position(position(s)), s.clone()
-                assert again.marked is None
-                choose = random.Random(n)
-                for k in range(60):
-                    if twin.is_over:
-                        break
-                    legal = legal_actions(twin)
-                    assert legal_actions(again) == legal, f"seed {seed}, step {n}+{k}"
-                    a = choose.choice(legal)
-                    apply(twin, a)
-                    apply(again, a)
-                    assert not bookkeeping_errors(again), f"seed {seed}, step {n}+{k}"
-            apply(s, rng.choice(legal_actions(s)))
-            n += 1
+        for s, n in every_nth_step(seed, 41):
+            again, twin = parse_position(position(s)), s.clone()
+            assert again.marked is None
+            choose = random.Random(n)
+            for k in range(60):
+                if twin.is_over:
+                    break
+                legal = legal_actions(twin)
+                assert legal_actions(again) == legal, f"seed {seed}, step {n}+{k}"
+                a = choose.choice(legal)
+                apply(twin, a)
+                apply(again, a)
+                assert not bookkeeping_errors(again), f"seed {seed}, step {n}+{k}"
 
 
 def test_the_reshuffle_draws_as_random_shuffle_does() -> None:
