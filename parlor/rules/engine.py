@@ -68,7 +68,7 @@ from parlor.rules.state import (
     card_text,
 )
 from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_lnd
-from parlor.rules.trail import NO_MNR, record
+from parlor.rules.trail import NO_MNR, own_trail, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
 
@@ -158,11 +158,8 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
     if action.verb == "resign":
         who = who if action.target == NONE else action.target
         if s.trail is not None:
-            if s.trail_shared:  # copied on write after a clone, as trail.own_trail does
-                s.trail = s.trail[:]
-                s.trail_shared = False
-            s.trail.append((who, s.turn, s.phase, s.lnd_played, NO_MNR,
-                            Action("resign", NONE, who)))
+            own_trail(s).append((who, s.turn, s.phase, s.lnd_played, NO_MNR,
+                                 Action("resign", NONE, who)))
         _resign(s, who)
         s.history.append(Action("resign", NONE, who))
         return s
