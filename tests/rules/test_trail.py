@@ -8,7 +8,7 @@ import random
 
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import State
+from parlor.rules.state import NONE, State
 from parlor.rules.view import view
 
 
@@ -49,3 +49,16 @@ def test_107_1_a_view_reads_the_same_trail_on_both_builds() -> None:
     steps = view(s, 0, log=False).trail
     assert steps and all(type(st.phase) is int for st in steps)
     assert "Phase" not in repr(steps)
+
+
+def test_107_1_a_resign_on_a_clone_leaves_the_original_trail_alone() -> None:
+    """A resignation is a public decision (107.1) recorded like any other: on a clone it
+    goes into the clone's own copy of the shared trail, never into the original's."""
+    s = new_game(5)
+    random_actions(s, random.Random(5), 40)
+    before = list(s.trail or [])
+    c = s.clone()
+    apply(c, Action("resign", NONE, c.actor))
+    assert s.trail == before
+    assert c.trail is not None and c.trail[:-1] == before
+    assert c.trail[-1][-1].verb == "resign"
