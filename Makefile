@@ -67,7 +67,7 @@ typecheck: $(STAMP)
 # the suite's time is waiting (pages, servers, the computer's pace), not computing. Each
 # process starts its own PostgreSQL and servers on free ports in its own temporary folders.
 # A plain `.venv/bin/pytest` runs the same tests in one process.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 2  # 0: in one process, as a plain `.venv/bin/pytest`
 
 pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile parlor tests
