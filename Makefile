@@ -62,8 +62,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict parlor
 
+# Two processes (pytest-xdist), each taking whole test files (--dist loadfile), so that a
+# module's browser, servers or Ray instance start once and its tests keep their order: most of
+# the suite's time is waiting (pages, servers, the computer's pace), not computing. Each
+# process starts its own PostgreSQL and servers on free ports in its own temporary folders.
+# A plain `.venv/bin/pytest` runs the same tests in one process.
+PYTEST_WORKERS ?= 2  # 0: in one process, as a plain `.venv/bin/pytest`
+
 pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
-	$(BIN)/pytest parlor tests
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
 tmux:

@@ -11,6 +11,17 @@ import pytest
 from .pgserver import PostgresServer
 
 
+@pytest.fixture(scope="session", autouse=True)
+def quick_worker_polls() -> Iterator[None]:
+    """Queue workers (embedded in a test's app or server, or ``parlor worker``) look for jobs
+    every quarter second instead of every 5: a computer job queued while the game's previous
+    one still holds its lock (a test answers at once) waited for the next look, 5 s, and
+    that was most of the time of the PostgreSQL variants (docs/deploy.md, PARLOR_WORKER_POLL)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PARLOR_WORKER_POLL", "0.25")
+        yield
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     server = PostgresServer().start()

@@ -271,6 +271,9 @@ class WorkerSettings:
     heartbeat: float = 5.0  # seconds between two heartbeats of a worker
     stalled_after: float = 20.0  # a worker silent this long is dead: its jobs are retried
     graceful: float = 10.0  # on SIGTERM, seconds the running jobs may take to finish
+    # seconds between two looks for jobs that no notice announced: a computer job queued
+    # while the game's previous one still held its lock waits until then (procrastinate's 5)
+    poll: float = 5.0
     name: str = ""
     queues: Sequence[str] = (QUEUE, ANALYSIS_QUEUE)
 
@@ -287,6 +290,7 @@ class WorkerSettings:
             heartbeat=max(0.2, num("PARLOR_WORKER_HEARTBEAT", 5.0)),
             stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
             graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),
+            poll=max(0.05, num("PARLOR_WORKER_POLL", 5.0)),
             name=os.environ.get("PARLOR_WORKER_NAME", ""),
             queues=tuple(q for q in os.environ.get(
                 "PARLOR_WORKER_QUEUES", f"{QUEUE},{ANALYSIS_QUEUE}").split(",") if q),
@@ -313,7 +317,8 @@ async def run_worker(app: App, settings: WorkerSettings, *,
             install_signal_handlers=install_signal_handlers, delete_jobs="successful",
             update_heartbeat_interval=settings.heartbeat,
             stalled_worker_timeout=settings.stalled_after,
-            shutdown_graceful_timeout=settings.graceful)
+            shutdown_graceful_timeout=settings.graceful,
+            fetch_job_polling_interval=settings.poll)
     finally:
         watcher.cancel()
         if _runtime is not None:
