@@ -272,8 +272,9 @@ class WorkerSettings:
     stalled_after: float = 20.0  # a worker silent this long is dead: its jobs are retried
     graceful: float = 10.0  # on SIGTERM, seconds the running jobs may take to finish
     # seconds between two looks for jobs that no notice announced: a computer job queued
-    # while the game's previous one still held its lock waits until then (procrastinate's 5)
-    poll: float = 5.0
+    # while the game's previous one still held its lock waits until then (procrastinate's
+    # own 5 s is too long for a player watching the table)
+    poll: float = 1.0
     name: str = ""
     queues: Sequence[str] = (QUEUE, ANALYSIS_QUEUE)
 
@@ -290,7 +291,7 @@ class WorkerSettings:
             heartbeat=max(0.2, num("PARLOR_WORKER_HEARTBEAT", 5.0)),
             stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
             graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),
-            poll=max(0.05, num("PARLOR_WORKER_POLL", 5.0)),
+            poll=max(0.05, num("PARLOR_WORKER_POLL", 1.0)),
             name=os.environ.get("PARLOR_WORKER_NAME", ""),
             queues=tuple(q for q in os.environ.get(
                 "PARLOR_WORKER_QUEUES", f"{QUEUE},{ANALYSIS_QUEUE}").split(",") if q),
