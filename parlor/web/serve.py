@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="processes where the computer thinks (default: up to 4)")
 
 
+#: Seconds a stopping server waits for its open requests before closing them.
+STOP_GRACE = 3
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -53,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(config)
     print(f"Parlor Magic at http://{args.host}:{args.port}  (games in {config.database_url})",
           flush=True)
+    # A stop waits at most STOP_GRACE for open requests: a page's long poll holds its request
+    # open for up to 20 s, also after its browser is gone, and the page polls again anyway.
     uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get(
-        "PARLOR_LOG_LEVEL", "warning"), access_log=False)
+        "PARLOR_LOG_LEVEL", "warning"), access_log=False, timeout_graceful_shutdown=STOP_GRACE)
     return 0
 
 

@@ -78,8 +78,9 @@ class Server:
     def stop(self) -> None:
         """SIGTERM; if the server still runs after :data:`STOP_GRACE`, SIGINT, which uvicorn
         takes as a second Ctrl+C: stop waiting for requests in flight. Those are a page's long
-        polls (``wait=20`` in game.js), which uvicorn waits for even when the page is closed,
-        so a graceful stop alone took up to 20 s of every browser test; no test checks it."""
+        polls (``wait=20`` in game.js), which uvicorn waits for even when the page is closed
+        (the server caps that wait itself now, parlor.web.serve.STOP_GRACE, 3 s; this keeps
+        the tests' stop short whatever that setting says); no test checks it."""
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.terminate()
