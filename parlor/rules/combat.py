@@ -57,6 +57,14 @@ CARRY_BOOST: Final = 4
 _ORDER: Final = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
 ABILITY_ORDER: Final[tuple[tuple[Ability, ...], ...]] = tuple(
     tuple(a for a in _ORDER if a in ABILITIES[f]) for f in range(52))
+# The members as module constants: on Python 3.11 ``Ability.VOLLEY`` is looked up through
+# the enum's metaclass (about 80 ns, in the compiled build too), and the ability listing
+# compared each of a Cre's abilities with up to five of them (Final: a C static when compiled).
+VOLLEY: Final = Ability.VOLLEY
+SALLY: Final = Ability.SALLY
+HARRY: Final = Ability.HARRY
+ALLY: Final = Ability.ALLY
+CARRY: Final = Ability.CARRY
 
 
 # -- declaring attackers and blockers (R8-R10) -----------------------------------------------
@@ -161,7 +169,7 @@ def ability_actions(s: State, p: int) -> list[Action]:
         face = FACE[u]
         untaxed = s.taxed[u] == NONE
         for ab in ABILITY_ORDER[face]:
-            if ab is Ability.VOLLEY and untaxed:
+            if ab is VOLLEY and untaxed:
                 for t in combatants:
                     if C_RANK[u] == 11 and C_SUIT[u] == 0 and t in cb.attackers and (
                         t not in cb.blocked
@@ -169,14 +177,14 @@ def ability_actions(s: State, p: int) -> list[Action]:
                         continue  # the javelin may not target an unblocked attacker
                     if _works(s, sides, _side(s, sides, u), t, trump):
                         out.append(action_of("volley", face, t))
-            elif ab is Ability.SALLY and u in cb.attackers:
+            elif ab is SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
                     # the target: all its blockers (706.2)
                     _works(s, sides, _side(s, sides, u), blockers[0], trump)
                 ):
                     out.append(action_of("sally", face))
-            elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
+            elif ab is HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
@@ -184,13 +192,13 @@ def ability_actions(s: State, p: int) -> list[Action]:
                     _works(s, sides, _side(s, sides, u), a, trump)
                 ):
                     out.append(action_of("harry", face))
-            elif ab is Ability.ALLY and untaxed:
+            elif ab is ALLY and untaxed:
                 for t in s.field[q]:
                     if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and (
                         _works(s, sides, _side(s, sides, u), t, trump)
                     ):
                         out.append(action_of("ally", face, t))
-            elif ab is Ability.CARRY and untaxed:
+            elif ab is CARRY and untaxed:
                 # a blocking Queen's side is her group (706.1), with her Carry counts
                 mine = side_counts(s, u, carry_counts(s, u))
                 for lnd in s.home[q]:
