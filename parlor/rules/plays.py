@@ -248,14 +248,29 @@ def _row(verb: str, face: int) -> list[Action]:
 
 
 #: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
-#: counts, the trump suit and the target's kind and suit (R23). A few thousand such
-#: situations arise; each is worked out once by :func:`_expel_how` itself.
-_EXPELLERS: Final[dict[tuple[Counts, int | None, Kind, int], int]] = {}
+#: counts, the trump suit and the target's kind and suit (R23), packed into one int by
+#: :func:`_situation`. A few thousand such situations arise; each is worked out once by
+#: :func:`_expel_how` itself.
+_EXPELLERS: Final[dict[int, int]] = {}
 _ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
+#: Each card's kind and suit as one small int (kind 0-2, then suit), for :func:`_situation`.
+_KIND_CODE: Final = {Kind.ENH: 0, Kind.LND: 1, Kind.CRE: 2}
+_KIND_SUIT: Final[tuple[int, ...]] = tuple(_KIND_CODE[C_KIND[c]] * 4 + C_SUIT[c]
+                                           for c in range(104))
+
+
+def _situation(target: int, ct: Counts, trump: int | None) -> int:
+    """The key of :data:`_EXPELLERS`: every count (at most 10, a spot) in its own byte, then
+    the trump suit and the target's kind and suit. An int, not a tuple of them: hashing a
+    tuple that holds a :class:`Kind` calls the enum's ``__hash__``, interpreted Python, once
+    per host with Enhs at every listing."""
+    t = 4 if trump is None else trump
+    return (ct[0] | ct[1] << 8 | ct[2] << 16 | ct[3] << 24 | t << 32
+            | _KIND_SUIT[target] << 35)
 
 
 def _expellers(target: int, ct: Counts, trump: int | None) -> int:
-    key = (ct, trump, C_KIND[target], C_SUIT[target])
+    key = _situation(target, ct, trump)
     mask = _EXPELLERS.get(key)
     if mask is None:
         mask = 0
@@ -311,7 +326,6 @@ def window_actions(s: State, p: int) -> list[Action]:
     if enh_faces:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         enhs = s.enhs
-        lone = [e for h in hosts for e in enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
         trump = s.trump
         # The targets some Enh in the Hand can expel, each judged once per listing.
@@ -325,11 +339,18 @@ def window_actions(s: State, p: int) -> list[Action]:
             kept = s.ecounts
             assert kept is not None
         hits = []
+        lone: list[int] = []  # the Enhs on hosts, in host order, then the Domains'
         for t in hosts:
             ct = kept.get(t)
-            m = (bare[t] if ct is None else _expellers(t, ct, trump)) & in_hand
+            if ct is None:  # no Enh on it: a host has kept counts exactly when one is
+                m = bare[t] & in_hand
+            else:
+                m = _expellers(t, ct, trump) & in_hand
+                lone += enhs[t]
             if m:
                 hits.append((t, m))
+        lone += s.domain[0]
+        lone += s.domain[1]
         for t in lone:
             m = bare[t] & in_hand
             if m:
