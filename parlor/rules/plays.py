@@ -107,7 +107,11 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
 
 def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
     """Tax ``p``'s own untaxed Lnd for one mnr of the suit it yields (R21)."""
-    suit = lnd_yield(s, lnd)
+    _tax_yielding(s, p, lnd, lnd_yield(s, lnd), why)
+
+
+def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
+    """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
     if kept is not None and s.taxed[lnd] == NONE:
         kept[p * 4 + suit] -= 1
@@ -145,12 +149,17 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     if pool[suit] >= suited and sum(pool) >= total:
         return  # the pool pays: no Lnd is taxed
     home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
+    # The untaxed Lnds in Home order and the suit each yields, worked out once: taxing
+    # changes no yield. A Lnd taxed below is marked NONE in ``yields``.
+    lnds = [lnd for lnd in home if taxed[lnd] == NONE]
+    yields = [_yield(lnd, trump, enhs) for lnd in lnds]
     # first the cost's own suit: the first untaxed Lnds (in Home order) that yield it
     need_suited = suited - pool[suit]
     if need_suited > 0:
-        for lnd in home:
-            if taxed[lnd] == NONE and _yield(lnd, trump, enhs) == suit:
-                tax_lnd(s, p, lnd)
+        for i, y in enumerate(yields):
+            if y == suit:
+                _tax_yielding(s, p, lnds[i], y)
+                yields[i] = NONE
                 need_suited -= 1
                 if need_suited == 0:
                     break
@@ -162,13 +171,12 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     while need > 0:
         # the first untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left
         most = max(by_suit)
-        lnd, y = NONE, NONE
-        for lnd in home:
-            if taxed[lnd] == NONE:
-                y = _yield(lnd, trump, enhs)
-                if by_suit[y] == most:
-                    break
-        tax_lnd(s, p, lnd)
+        i = 0
+        while yields[i] == NONE or by_suit[yields[i]] != most:
+            i += 1  # (an IndexError would mean that the payment was not affordable)
+        y = yields[i]
+        _tax_yielding(s, p, lnds[i], y)
+        yields[i] = NONE
         by_suit[y] -= 1
         need -= 1
 
@@ -187,12 +195,12 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
     left = pool[:]
     left[suit] -= suited
     for _ in range(total - suited):
-        # the suit with the most points left, the cost's own suit last among equals
-        other, key = 0, (left[0], suit != 0)
+        # the suit with the most points left, the cost's own suit last among equals (plain
+        # comparisons, not of (points, x != suit) tuples, which the compiled build boxes)
+        other = 0
         for x in (1, 2, 3):
-            k = (left[x], x != suit)
-            if k > key:
-                other, key = x, k
+            if left[x] > left[other] or (left[x] == left[other] and other == suit):
+                other = x
         left[other] -= 1
         spend.append(other)
     return tuple(spend)
