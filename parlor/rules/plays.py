@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from parlor.rules.actions import Action, action_of
-from parlor.rules.cards import COST, Kind
+from parlor.rules.cards import COST
 from parlor.rules.ranking import (
     LEVEL,
     TRUMP,
@@ -20,8 +20,11 @@ from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    CRE,
     DOMAIN,
+    ENH,
     FACE,
+    LND,
     NONE,
     OWNER,
     STACK,
@@ -228,13 +231,13 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
     """:func:`expel_outcome` for a target on the table whose counts are known."""
     kind = C_KIND[target]
     winner, how, diff, suit = rank_counts(ce, ct, trump)
-    if kind is Kind.ENH:
+    if kind is ENH:
         if winner == 0:
             return how, diff, suit
         if C_SUIT[target] != trump and outshows(ce, ct):
             return -1, 0, C_SUIT[e]
         return LEVEL, 0, -1
-    if winner != 0 or (kind is Kind.LND and how != TRUMP):
+    if winner != 0 or (kind is LND and how != TRUMP):
         return LEVEL, 0, -1
     return how, diff, suit
 
@@ -260,9 +263,9 @@ def _row(verb: str, face: int) -> list[Action]:
 #: :func:`_situation`. A few thousand such situations arise; each is worked out once by
 #: :func:`_expel_how` itself.
 _EXPELLERS: Final[dict[int, int]] = {}
-_ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
+_ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is ENH)
 #: Each card's kind and suit as one small int (kind 0-2, then suit), for :func:`_situation`.
-_KIND_CODE: Final = {Kind.ENH: 0, Kind.LND: 1, Kind.CRE: 2}
+_KIND_CODE: Final = {ENH: 0, LND: 1, CRE: 2}
 _KIND_SUIT: Final[tuple[int, ...]] = tuple(_KIND_CODE[C_KIND[c]] * 4 + C_SUIT[c]
                                            for c in range(104))
 
@@ -307,8 +310,6 @@ def _bare_expellers(trump: int | None) -> list[int]:
 
 #: The shared ``play FACE`` actions (a Lnd or a Cre, which take no target), by face.
 _PLAY: Final = tuple(action_of("play", face) for face in range(52))
-LND: Final = Kind.LND
-CRE: Final = Kind.CRE
 #: :func:`_row` of each Enh face, by face (filled on first use; no dict key to build).
 _PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
 _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
@@ -394,7 +395,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     cid = p * 52 + a.card
     s.hand[p].remove(cid)
     kind = C_KIND[cid]
-    if kind is Kind.LND:
+    if kind is LND:
         enter_home(s, cid)
         s.lnd_played = True
         if a.tax:
@@ -404,7 +405,7 @@ def play_card(s: State, p: int, a: Action) -> None:
             emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
         return
     pay(s, p, a.card, a.tax, a.spend)
-    if kind is Kind.CRE:
+    if kind is CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
         mark(s, cid)
@@ -455,13 +456,13 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
     ce = (mine[0], mine[1], mine[2], mine[3])
     why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) if log else None
     dom_why = None
-    if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
+    if kind is ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
     detail = _expel_detail(s, e, target, how, suit) if log else ""
     dest = "Discard" if trumped else "Recycle"
-    if kind is Kind.CRE:
+    if kind is CRE:
         dmg = b
         total = s.damage[target] + dmg
         if total >= tgh(s, target):
@@ -499,7 +500,7 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     if cid not in s.hand[p]:
         return f"R7: {card_text(cid)} is not in {rlr(p)}'s Hand"
     kind = C_KIND[cid]
-    if kind is Kind.LND:
+    if kind is LND:
         if a.target != NONE or a.verb != "play":
             return "R6: a Lnd is played to its Home, with no target"
         if p != s.phasing:
@@ -510,7 +511,7 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
         return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"
-    if kind is Kind.CRE:
+    if kind is CRE:
         return "R7: a Cre is played to its own Field, with no target"
     if a.target == NONE:
         return "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
@@ -532,9 +533,9 @@ def _diagnose_expel(s: State, e: int, target: int) -> str:
                 f"of its suit ('expel {card_text(e)} at T')")
     what = entity_text(s, target)
     kind = C_KIND[target]
-    if kind is Kind.LND:
+    if kind is LND:
         return f"R23: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot ({what})"
-    if kind is Kind.CRE:
+    if kind is CRE:
         return f"R23: a Cre is expelled only by outranking or outtrumping it ({what})"
     if C_SUIT[target] == s.trump:
         return f"R23: a trump-suit Enh is expelled only by outtrumping it ({what})"

@@ -6,14 +6,17 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from parlor.rules.cards import Kind, Suit, spot
+from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
 from parlor.rules.ranking import EMPTY, Comparison, Counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    CRE,
     DOMAIN,
+    ENH,
+    LND,
     NONE,
     OWNER,
     PWR_OF,
@@ -198,7 +201,7 @@ def tgh(s: State, cid: int) -> int:
 def tax(s: State, cid: int) -> None:
     """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
     t = s.untaxed
-    if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
+    if t is not None and C_KIND[cid] is LND and s.taxed[cid] == NONE:
         t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
     mark(s, cid, s.phasing)
@@ -297,7 +300,7 @@ def attach(s: State, e: int, target: int) -> None:
 def _on_host(s: State, host: int, e: int, add: bool) -> None:
     """Add or take Enh ``e`` on ``host``, keeping its counts and (a Lnd) its yield."""
     t = s.untaxed
-    lnd = t is not None and C_KIND[host] is Kind.LND and s.taxed[host] == NONE
+    lnd = t is not None and C_KIND[host] is LND and s.taxed[host] == NONE
     old = lnd_yield(s, host) if lnd else 0
     if add:
         s.enhs.setdefault(host, []).append(e)
@@ -318,7 +321,7 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
     kind (R19); a Cre also leaves any combat (R15)."""
     kind = C_KIND[cid]
     owner = OWNER[cid]
-    if kind is Kind.ENH:
+    if kind is ENH:
         where = s.host.pop(cid)
         if where == STACK:
             before = s.trump
@@ -331,9 +334,9 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
             _on_host(s, where, cid, add=False)
     else:
         t = s.untaxed
-        if t is not None and kind is Kind.LND and s.taxed[cid] == NONE:
+        if t is not None and kind is LND and s.taxed[cid] == NONE:
             t[owner * 4 + lnd_yield(s, cid)] -= 1
-        (s.field if kind is Kind.CRE else s.home)[owner].remove(cid)
+        (s.field if kind is CRE else s.home)[owner].remove(cid)
         for e in s.enhs.pop(cid, ()):
             del s.host[e]
             to_pile(s, e, discard)
