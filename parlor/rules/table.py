@@ -3,7 +3,8 @@ moving cards between zones, taxing, damage and the event log."""
 
 from __future__ import annotations
 
-import random
+import _random
+from hashlib import sha512
 from typing import Final
 
 from parlor.rules.cards import Suit, spot
@@ -367,12 +368,21 @@ def leave_combat(s: State, cid: int) -> None:
 
 def shuffle(s: State, cards: list[int]) -> None:
     """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
-    rng = random.Random(f"{s.shuffle_seed}/{s.shuffles}")
+    rng = seeded(f"{s.shuffle_seed}/{s.shuffles}")
     s.shuffles += 1
     fisher_yates(rng, cards)
 
 
-def fisher_yates(rng: random.Random, cards: list[int]) -> None:
+def seeded(text: str) -> _random.Random:
+    """The generator of ``random.Random(text)``: the same Mersenne Twister state, seeded as
+    random.py seeds a str (version 2: the text's bytes followed by their SHA-512, read as one
+    big-endian int), by the C base class directly, without random.py's interpreted
+    ``__init__`` and ``seed`` (tests/rules/test_bookkeeping.py compares the two)."""
+    raw = text.encode()
+    return _random.Random(int.from_bytes(raw + sha512(raw).digest(), "big"))
+
+
+def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it (each
     swap index by ``getrandbits``, rejecting draws past the range), so the same seed gives
     the same order; written out because the compiled build runs it as native code, several
