@@ -57,6 +57,37 @@ CARRY_BOOST: Final = 4
 _ORDER: Final = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
 ABILITY_ORDER: Final[tuple[tuple[Ability, ...], ...]] = tuple(
     tuple(a for a in _ORDER if a in ABILITIES[f]) for f in range(52))
+# The members as module constants: on Python 3.11 ``Ability.VOLLEY`` is looked up through
+# the enum's metaclass (about 80 ns, in the compiled build too), and the ability listing
+# compared each of a Cre's abilities with up to five of them (Final: a C static when compiled).
+VOLLEY: Final = Ability.VOLLEY
+SALLY: Final = Ability.SALLY
+HARRY: Final = Ability.HARRY
+ALLY: Final = Ability.ALLY
+CARRY: Final = Ability.CARRY
+
+
+# The shared actions of the combat listings (actions.action_of), in tables by card id: a
+# listing builds several per step late in a game, and action_of builds a key tuple and
+# looks it up in a dict for each.
+_ATTACK: Final = tuple(action_of("attack", FACE[c]) for c in range(104))
+_SALLY: Final = tuple(action_of("sally", FACE[c]) for c in range(104))
+_HARRY: Final = tuple(action_of("harry", FACE[c]) for c in range(104))
+_ASSIGN: Final = tuple(action_of("assign", NONE, c) for c in range(104))
+_BONUS: Final = tuple(action_of("bonus", NONE, c) for c in range(104))
+#: ``verb FACE REF`` actions by target card id, one row per face, filled on first use.
+_BLOCK: Final[list[list[Action] | None]] = [None] * 52
+_VOLLEY: Final[list[list[Action] | None]] = [None] * 52
+_ALLY: Final[list[list[Action] | None]] = [None] * 52
+_CARRY: Final[list[list[Action] | None]] = [None] * 52
+
+
+def _targets(rows: list[list[Action] | None], verb: str, face: int) -> list[Action]:
+    """``action_of(verb, face, t)`` for every card id ``t``, as one row of ``rows``."""
+    row = rows[face]
+    if row is None:
+        row = rows[face] = [action_of(verb, face, t) for t in range(104)]
+    return row
 
 
 # -- declaring attackers and blockers (R8-R10) -----------------------------------------------
@@ -69,7 +100,7 @@ def attack_actions(s: State) -> list[Action]:
     if len(cb.attackers) < MAX_ATTACKERS:
         for c in s.field[s.phasing]:
             if s.taxed[c] == NONE and not s.inactive[c] and c not in cb.attackers:
-                out.append(action_of("attack", FACE[c]))
+                out.append(_ATTACK[c])
     out.append(DONE if cb.attackers else END)
     return out
 
@@ -81,8 +112,9 @@ def block_actions(s: State) -> list[Action]:
     open_attackers = [a for a in cb.attackers if len(cb.blockers.get(a, ())) < MAX_BLOCKERS]
     for b in s.field[s.opponent]:
         if s.taxed[b] == NONE and b not in cb.blocking:
+            row = _targets(_BLOCK, "block", FACE[b])
             for a in open_attackers:
-                out.append(action_of("block", FACE[b], a))
+                out.append(row[a])
     out.append(DONE)
     return out
 
@@ -161,43 +193,43 @@ def ability_actions(s: State, p: int) -> list[Action]:
         face = FACE[u]
         untaxed = s.taxed[u] == NONE
         for ab in ABILITY_ORDER[face]:
-            if ab is Ability.VOLLEY and untaxed:
+            if ab is VOLLEY and untaxed:
                 for t in combatants:
                     if C_RANK[u] == 11 and C_SUIT[u] == 0 and t in cb.attackers and (
                         t not in cb.blocked
                     ):
                         continue  # the javelin may not target an unblocked attacker
                     if _works(s, sides, _side(s, sides, u), t, trump):
-                        out.append(action_of("volley", face, t))
-            elif ab is Ability.SALLY and u in cb.attackers:
+                        out.append(_targets(_VOLLEY, "volley", face)[t])
+            elif ab is SALLY and u in cb.attackers:
                 blockers = cb.blockers.get(u, [])
                 if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
                     # the target: all its blockers (706.2)
                     _works(s, sides, _side(s, sides, u), blockers[0], trump)
                 ):
-                    out.append(action_of("sally", face))
-            elif ab is Ability.HARRY and cb.blocking.get(u, NONE) != NONE:
+                    out.append(_SALLY[u])
+            elif ab is HARRY and cb.blocking.get(u, NONE) != NONE:
                 a = cb.blocking[u]
                 if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
                                                         C_SUIT[u] != 2) and (
                     # the target: the attacker it blocks (706.2)
                     _works(s, sides, _side(s, sides, u), a, trump)
                 ):
-                    out.append(action_of("harry", face))
-            elif ab is Ability.ALLY and untaxed:
+                    out.append(_HARRY[u])
+            elif ab is ALLY and untaxed:
                 for t in s.field[q]:
                     if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and (
                         _works(s, sides, _side(s, sides, u), t, trump)
                     ):
-                        out.append(action_of("ally", face, t))
-            elif ab is Ability.CARRY and untaxed:
+                        out.append(_targets(_ALLY, "ally", face)[t])
+            elif ab is CARRY and untaxed:
                 # a blocking Queen's side is her group (706.1), with her Carry counts
                 mine = side_counts(s, u, carry_counts(s, u))
                 for lnd in s.home[q]:
                     if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
                         _works(s, sides, mine, lnd, trump)
                     ):
-                        out.append(action_of("carry", face, lnd))
+                        out.append(_targets(_CARRY, "carry", face)[lnd])
     out.append(DONE)
     return out
 
@@ -298,7 +330,7 @@ def _next_split(s: State) -> bool:
 def split_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [action_of("assign", NONE, b) for b in cb.blockers[cb.split_queue[0]]]
+    return [_ASSIGN[b] for b in cb.blockers[cb.split_queue[0]]]
 
 
 def assign_point(s: State, target: int) -> bool:
@@ -346,7 +378,7 @@ def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -
 def bonus_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
-    return [action_of("bonus", NONE, c) for c in cb.bonus_to]
+    return [_BONUS[c] for c in cb.bonus_to]
 
 
 def bonus_point(s: State, target: int) -> bool:

@@ -28,7 +28,6 @@ from parlor.rules.actions import (
     WrongTurnError,
     action_of,
 )
-from parlor.rules.cards import Kind
 from parlor.rules.combat import (
     ability_actions,
     assign_point,
@@ -52,10 +51,12 @@ from parlor.rules.state import (
     BLOCK,
     BONUS,
     C_KIND,
+    CRE,
     DOMAIN_BONUS,
     FACE,
     HAND_LIMIT,
     KEEP,
+    LND,
     NONE,
     OVER,
     SPLIT,
@@ -88,8 +89,8 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s.trail = []
     s.marked = [[], [], []]  # nothing is on the table yet
     for p in (0, 1):
-        cres = [p * 52 + f for f in range(52) if C_KIND[f] is Kind.CRE]
-        rest = [p * 52 + f for f in range(52) if C_KIND[f] is not Kind.CRE]
+        cres = [p * 52 + f for f in range(52) if C_KIND[f] is CRE]
+        rest = [p * 52 + f for f in range(52) if C_KIND[f] is not CRE]
         rng.shuffle(rest)
         s.hand[p] = rest[:HAND_LIMIT]
         library = rest[HAND_LIMIT:] + cres
@@ -366,7 +367,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     untaxed = 0
     for cid in marked[p]:
         if taxed[cid] == p:  # else untaxed already, or out of play since
-            if C_KIND[cid] is Kind.LND:
+            if C_KIND[cid] is LND:
                 untax_lnd(s, cid)
             else:
                 taxed[cid] = NONE
@@ -375,7 +376,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     dying = False
     for cid in marked[CHANGED]:
         inactive[cid] = False
-        if C_KIND[cid] is Kind.CRE:
+        if C_KIND[cid] is CRE:
             if terminal[cid]:
                 dying = True
             else:

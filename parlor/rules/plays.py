@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from parlor.rules.actions import Action, action_of
-from parlor.rules.cards import COST, Kind
+from parlor.rules.cards import COST
 from parlor.rules.ranking import (
     LEVEL,
     TRUMP,
@@ -20,8 +20,11 @@ from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    CRE,
     DOMAIN,
+    ENH,
     FACE,
+    LND,
     NONE,
     OWNER,
     STACK,
@@ -107,7 +110,11 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
 
 def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
     """Tax ``p``'s own untaxed Lnd for one mnr of the suit it yields (R21)."""
-    suit = lnd_yield(s, lnd)
+    _tax_yielding(s, p, lnd, lnd_yield(s, lnd), why)
+
+
+def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
+    """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
     if kept is not None and s.taxed[lnd] == NONE:
         kept[p * 4 + suit] -= 1
@@ -145,12 +152,17 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     if pool[suit] >= suited and sum(pool) >= total:
         return  # the pool pays: no Lnd is taxed
     home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
+    # The untaxed Lnds in Home order and the suit each yields, worked out once: taxing
+    # changes no yield. A Lnd taxed below is marked NONE in ``yields``.
+    lnds = [lnd for lnd in home if taxed[lnd] == NONE]
+    yields = [_yield(lnd, trump, enhs) for lnd in lnds]
     # first the cost's own suit: the first untaxed Lnds (in Home order) that yield it
     need_suited = suited - pool[suit]
     if need_suited > 0:
-        for lnd in home:
-            if taxed[lnd] == NONE and _yield(lnd, trump, enhs) == suit:
-                tax_lnd(s, p, lnd)
+        for i, y in enumerate(yields):
+            if y == suit:
+                _tax_yielding(s, p, lnds[i], y)
+                yields[i] = NONE
                 need_suited -= 1
                 if need_suited == 0:
                     break
@@ -162,13 +174,12 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     while need > 0:
         # the first untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left
         most = max(by_suit)
-        lnd, y = NONE, NONE
-        for lnd in home:
-            if taxed[lnd] == NONE:
-                y = _yield(lnd, trump, enhs)
-                if by_suit[y] == most:
-                    break
-        tax_lnd(s, p, lnd)
+        i = 0
+        while yields[i] == NONE or by_suit[yields[i]] != most:
+            i += 1  # (an IndexError would mean that the payment was not affordable)
+        y = yields[i]
+        _tax_yielding(s, p, lnds[i], y)
+        yields[i] = NONE
         by_suit[y] -= 1
         need -= 1
 
@@ -187,12 +198,12 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
     left = pool[:]
     left[suit] -= suited
     for _ in range(total - suited):
-        # the suit with the most points left, the cost's own suit last among equals
-        other, key = 0, (left[0], suit != 0)
+        # the suit with the most points left, the cost's own suit last among equals (plain
+        # comparisons, not of (points, x != suit) tuples, which the compiled build boxes)
+        other = 0
         for x in (1, 2, 3):
-            k = (left[x], x != suit)
-            if k > key:
-                other, key = x, k
+            if left[x] > left[other] or (left[x] == left[other] and other == suit):
+                other = x
         left[other] -= 1
         spend.append(other)
     return tuple(spend)
@@ -220,13 +231,13 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
     """:func:`expel_outcome` for a target on the table whose counts are known."""
     kind = C_KIND[target]
     winner, how, diff, suit = rank_counts(ce, ct, trump)
-    if kind is Kind.ENH:
+    if kind is ENH:
         if winner == 0:
             return how, diff, suit
         if C_SUIT[target] != trump and outshows(ce, ct):
             return -1, 0, C_SUIT[e]
         return LEVEL, 0, -1
-    if winner != 0 or (kind is Kind.LND and how != TRUMP):
+    if winner != 0 or (kind is LND and how != TRUMP):
         return LEVEL, 0, -1
     return how, diff, suit
 
@@ -248,14 +259,29 @@ def _row(verb: str, face: int) -> list[Action]:
 
 
 #: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
-#: counts, the trump suit and the target's kind and suit (R23). A few thousand such
-#: situations arise; each is worked out once by :func:`_expel_how` itself.
-_EXPELLERS: Final[dict[tuple[Counts, int | None, Kind, int], int]] = {}
-_ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is Kind.ENH)
+#: counts, the trump suit and the target's kind and suit (R23), packed into one int by
+#: :func:`_situation`. A few thousand such situations arise; each is worked out once by
+#: :func:`_expel_how` itself.
+_EXPELLERS: Final[dict[int, int]] = {}
+_ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is ENH)
+#: Each card's kind and suit as one small int (kind 0-2, then suit), for :func:`_situation`.
+_KIND_CODE: Final = {ENH: 0, LND: 1, CRE: 2}
+_KIND_SUIT: Final[tuple[int, ...]] = tuple(_KIND_CODE[C_KIND[c]] * 4 + C_SUIT[c]
+                                           for c in range(104))
+
+
+def _situation(target: int, ct: Counts, trump: int | None) -> int:
+    """The key of :data:`_EXPELLERS`: every count (at most 10, a spot) in its own byte, then
+    the trump suit and the target's kind and suit. An int, not a tuple of them: hashing a
+    tuple that holds a :class:`Kind` calls the enum's ``__hash__``, interpreted Python, once
+    per host with Enhs at every listing."""
+    t = 4 if trump is None else trump
+    return (ct[0] | ct[1] << 8 | ct[2] << 16 | ct[3] << 24 | t << 32
+            | _KIND_SUIT[target] << 35)
 
 
 def _expellers(target: int, ct: Counts, trump: int | None) -> int:
-    key = (ct, trump, C_KIND[target], C_SUIT[target])
+    key = _situation(target, ct, trump)
     mask = _EXPELLERS.get(key)
     if mask is None:
         mask = 0
@@ -284,8 +310,6 @@ def _bare_expellers(trump: int | None) -> list[int]:
 
 #: The shared ``play FACE`` actions (a Lnd or a Cre, which take no target), by face.
 _PLAY: Final = tuple(action_of("play", face) for face in range(52))
-LND: Final = Kind.LND
-CRE: Final = Kind.CRE
 #: :func:`_row` of each Enh face, by face (filled on first use; no dict key to build).
 _PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
 _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
@@ -311,7 +335,6 @@ def window_actions(s: State, p: int) -> list[Action]:
     if enh_faces:
         hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         enhs = s.enhs
-        lone = [e for h in hosts for e in enhs.get(h, ())] + s.domain[0] + s.domain[1]
         top = s.stack[-1] if s.stack else NONE
         trump = s.trump
         # The targets some Enh in the Hand can expel, each judged once per listing.
@@ -325,11 +348,18 @@ def window_actions(s: State, p: int) -> list[Action]:
             kept = s.ecounts
             assert kept is not None
         hits = []
+        lone: list[int] = []  # the Enhs on hosts, in host order, then the Domains'
         for t in hosts:
             ct = kept.get(t)
-            m = (bare[t] if ct is None else _expellers(t, ct, trump)) & in_hand
+            if ct is None:  # no Enh on it: a host has kept counts exactly when one is
+                m = bare[t] & in_hand
+            else:
+                m = _expellers(t, ct, trump) & in_hand
+                lone += enhs[t]
             if m:
                 hits.append((t, m))
+        lone += s.domain[0]
+        lone += s.domain[1]
         for t in lone:
             m = bare[t] & in_hand
             if m:
@@ -365,7 +395,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     cid = p * 52 + a.card
     s.hand[p].remove(cid)
     kind = C_KIND[cid]
-    if kind is Kind.LND:
+    if kind is LND:
         enter_home(s, cid)
         s.lnd_played = True
         if a.tax:
@@ -375,7 +405,7 @@ def play_card(s: State, p: int, a: Action) -> None:
             emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
         return
     pay(s, p, a.card, a.tax, a.spend)
-    if kind is Kind.CRE:
+    if kind is CRE:
         s.field[p].append(cid)
         s.inactive[cid] = True
         mark(s, cid)
@@ -426,13 +456,13 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
     ce = (mine[0], mine[1], mine[2], mine[3])
     why = compare_counts(card_text(e), what, ce, counts(s, target), s.trump) if log else None
     dom_why = None
-    if kind is Kind.ENH and where in DOMAIN and DOMAIN.index(where) != p:
+    if kind is ENH and where in DOMAIN and DOMAIN.index(where) != p:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
     detail = _expel_detail(s, e, target, how, suit) if log else ""
     dest = "Discard" if trumped else "Recycle"
-    if kind is Kind.CRE:
+    if kind is CRE:
         dmg = b
         total = s.damage[target] + dmg
         if total >= tgh(s, target):
@@ -470,7 +500,7 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     if cid not in s.hand[p]:
         return f"R7: {card_text(cid)} is not in {rlr(p)}'s Hand"
     kind = C_KIND[cid]
-    if kind is Kind.LND:
+    if kind is LND:
         if a.target != NONE or a.verb != "play":
             return "R6: a Lnd is played to its Home, with no target"
         if p != s.phasing:
@@ -481,7 +511,7 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
         return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"
-    if kind is Kind.CRE:
+    if kind is CRE:
         return "R7: a Cre is played to its own Field, with no target"
     if a.target == NONE:
         return "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
@@ -503,9 +533,9 @@ def _diagnose_expel(s: State, e: int, target: int) -> str:
                 f"of its suit ('expel {card_text(e)} at T')")
     what = entity_text(s, target)
     kind = C_KIND[target]
-    if kind is Kind.LND:
+    if kind is LND:
         return f"R23: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot ({what})"
-    if kind is Kind.CRE:
+    if kind is CRE:
         return f"R23: a Cre is expelled only by outranking or outtrumping it ({what})"
     if C_SUIT[target] == s.trump:
         return f"R23: a trump-suit Enh is expelled only by outtrumping it ({what})"

@@ -193,15 +193,19 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     """
     if not (a[0] or a[1] or a[2] or a[3]) or not (b[0] or b[1] or b[2] or b[3]):
         return -1, LEVEL, 0, -1
+    # The loops index lists: the compiled build keeps a count tuple unboxed and builds a new
+    # tuple object for each a[s] with a variable s (some forty per call, most of its time).
+    ca = [a[0], a[1], a[2], a[3]]
+    cb = [b[0], b[1], b[2], b[3]]
     if trump is not None:
-        ta, tb = a[trump], b[trump]
+        ta, tb = ca[trump], cb[trump]
         if ta != tb:
             return (0, TRUMP, ta - tb, trump) if ta > tb else (1, TRUMP, tb - ta, trump)
         if ta:
-            a, b = _drop(a, trump), _drop(b, trump)
+            ca[trump] = cb[trump] = 0  # an equal trump count decides nothing (903.5)
     top = 0
     for s in range(4):
-        x, y = a[s], b[s]
+        x, y = ca[s], cb[s]
         if x and y and x != y:
             hi = x if x > y else y
             if hi > top:
@@ -211,13 +215,15 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     lead_a = lead_b = 99
     suit_a = suit_b = -1
     for s in range(4):
-        if a[s] and b[s]:
-            if a[s] == top and b[s] < top and top - b[s] < lead_a:
-                lead_a, suit_a = top - b[s], s
-            elif b[s] == top and a[s] < top and top - a[s] < lead_b:
-                lead_b, suit_b = top - a[s], s
+        x, y = ca[s], cb[s]
+        if x and y:
+            if x == top and y < top and top - y < lead_a:
+                lead_a, suit_a = top - y, s
+            elif y == top and x < top and top - x < lead_b:
+                lead_b, suit_b = top - x, s
     if lead_a == lead_b:
         return -1, LEVEL, 0, -1
+    a, b = (ca[0], ca[1], ca[2], ca[3]), (cb[0], cb[1], cb[2], cb[3])
     if lead_a < lead_b:
         return (-1, LEVEL, 0, suit_a) if outshows(b, a) else (0, RANK, lead_a, suit_a)
     return (-1, LEVEL, 0, suit_b) if outshows(a, b) else (1, RANK, lead_b, suit_b)

@@ -3,17 +3,21 @@ moving cards between zones, taxing, damage and the event log."""
 
 from __future__ import annotations
 
-import random
+import _random
+from hashlib import sha512
 from typing import Final
 
-from parlor.rules.cards import Kind, Suit, spot
+from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
 from parlor.rules.ranking import EMPTY, Comparison, Counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    CRE,
     DOMAIN,
+    ENH,
+    LND,
     NONE,
     OWNER,
     PWR_OF,
@@ -198,7 +202,7 @@ def tgh(s: State, cid: int) -> int:
 def tax(s: State, cid: int) -> None:
     """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
     t = s.untaxed
-    if t is not None and C_KIND[cid] is Kind.LND and s.taxed[cid] == NONE:
+    if t is not None and C_KIND[cid] is LND and s.taxed[cid] == NONE:
         t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
     s.taxed[cid] = s.phasing
     mark(s, cid, s.phasing)
@@ -297,7 +301,7 @@ def attach(s: State, e: int, target: int) -> None:
 def _on_host(s: State, host: int, e: int, add: bool) -> None:
     """Add or take Enh ``e`` on ``host``, keeping its counts and (a Lnd) its yield."""
     t = s.untaxed
-    lnd = t is not None and C_KIND[host] is Kind.LND and s.taxed[host] == NONE
+    lnd = t is not None and C_KIND[host] is LND and s.taxed[host] == NONE
     old = lnd_yield(s, host) if lnd else 0
     if add:
         s.enhs.setdefault(host, []).append(e)
@@ -318,7 +322,7 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
     kind (R19); a Cre also leaves any combat (R15)."""
     kind = C_KIND[cid]
     owner = OWNER[cid]
-    if kind is Kind.ENH:
+    if kind is ENH:
         where = s.host.pop(cid)
         if where == STACK:
             before = s.trump
@@ -331,9 +335,9 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
             _on_host(s, where, cid, add=False)
     else:
         t = s.untaxed
-        if t is not None and kind is Kind.LND and s.taxed[cid] == NONE:
+        if t is not None and kind is LND and s.taxed[cid] == NONE:
             t[owner * 4 + lnd_yield(s, cid)] -= 1
-        (s.field if kind is Kind.CRE else s.home)[owner].remove(cid)
+        (s.field if kind is CRE else s.home)[owner].remove(cid)
         for e in s.enhs.pop(cid, ()):
             del s.host[e]
             to_pile(s, e, discard)
@@ -364,12 +368,21 @@ def leave_combat(s: State, cid: int) -> None:
 
 def shuffle(s: State, cards: list[int]) -> None:
     """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
-    rng = random.Random(f"{s.shuffle_seed}/{s.shuffles}")
+    rng = seeded(f"{s.shuffle_seed}/{s.shuffles}")
     s.shuffles += 1
     fisher_yates(rng, cards)
 
 
-def fisher_yates(rng: random.Random, cards: list[int]) -> None:
+def seeded(text: str) -> _random.Random:
+    """The generator of ``random.Random(text)``: the same Mersenne Twister state, seeded as
+    random.py seeds a str (version 2: the text's bytes followed by their SHA-512, read as one
+    big-endian int), by the C base class directly, without random.py's interpreted
+    ``__init__`` and ``seed`` (tests/rules/test_bookkeeping.py compares the two)."""
+    raw = text.encode()
+    return _random.Random(int.from_bytes(raw + sha512(raw).digest(), "big"))
+
+
+def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it (each
     swap index by ``getrandbits``, rejecting draws past the range), so the same seed gives
     the same order; written out because the compiled build runs it as native code, several

@@ -24,6 +24,7 @@ from parlor.rules.table import (
     count_untaxed,
     counts,
     fisher_yates,
+    seeded,
     untaxed_lnds,
 )
 
@@ -119,3 +120,13 @@ def test_the_reshuffle_draws_as_random_shuffle_does() -> None:
             fisher_yates(random.Random(f"{seed}/{n}"), mine)
             random.Random(f"{seed}/{n}").shuffle(theirs)
             assert mine == theirs, f"seed {seed}, {n} cards"
+
+
+def test_the_reshuffle_generator_is_seeded_as_random_seeds_a_string() -> None:
+    """R31: table.seeded(text) is the generator of random.Random(text), output for output."""
+    for seed in (0, 1, 7, 2**64 - 1, 123456789012345678901234567890):
+        for n in range(6):
+            text = f"{seed}/{n}"
+            mine, theirs = seeded(text), random.Random(text)
+            assert [mine.getrandbits(32) for _ in range(700)] == [
+                theirs.getrandbits(32) for _ in range(700)], text
