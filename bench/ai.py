@@ -62,6 +62,14 @@ compiled expert 1,145, the interpreted expert of 20ac8f4 492):
 
     expert@iters=1150 vs expert_ref@iters=500   140 games  45.7%  [37.7-54.0%]  (63-2-75)
 
+The same after the keep/Redraw veto became the expert's default (2026-12-01, seeds 900000+
+and 910000+, ``--workers 2``, niced; ``expert@iters=4000:expert_ref@iters=1200`` is each
+side's median iterations at 0.3 s measured again at nice 0, 3,100-4,900 and 930-2,000):
+
+    expert@iters=1150 vs expert_ref@iters=500   200 games  63.7%  [56.9-70.1%]  (125-5-70)
+    expert@iters=4000 vs expert_ref@iters=1200  200 games  61.3%  [54.3-67.7%]  (121-3-76)
+    expert@iters=1150 vs greedy                 200 games  75.0%  [68.6-80.5%]  (150-0-50)
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of
