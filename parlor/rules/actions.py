@@ -187,3 +187,16 @@ def action_of(verb: str, card: int = NONE, target: int = NONE) -> Action:
     if found is None:
         found = _SHARED[key] = Action(verb, card, target)
     return found
+
+
+_ROWS: Final[dict[tuple[str, int], list[Action]]] = {}
+
+
+def target_row(verb: str, face: int) -> list[Action]:
+    """:func:`action_of` ``(verb, face, target)`` for every target, by slot: the card ids
+    0-103, then the two Domains and the stack (104-106). Built once per verb and face."""
+    row = _ROWS.get((verb, face))
+    if row is None:
+        targets = [*range(104), DOMAIN[0], DOMAIN[1], STACK]
+        row = _ROWS[verb, face] = [action_of(verb, face, t) for t in targets]
+    return row

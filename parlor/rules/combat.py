@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlor.rules.actions import DONE, END, Action, action_of
+from parlor.rules.actions import DONE, END, Action, action_of, target_row
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
@@ -83,10 +83,11 @@ _CARRY: Final[list[list[Action] | None]] = [None] * 52
 
 
 def _targets(rows: list[list[Action] | None], verb: str, face: int) -> list[Action]:
-    """``action_of(verb, face, t)`` for every card id ``t``, as one row of ``rows``."""
+    """:func:`~parlor.rules.actions.target_row` of ``verb`` and ``face`` (indexed by target
+    card id), kept in ``rows`` by face: no dict key to build per listed action."""
     row = rows[face]
     if row is None:
-        row = rows[face] = [action_of(verb, face, t) for t in range(104)]
+        row = rows[face] = target_row(verb, face)
     return row
 
 

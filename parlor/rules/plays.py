@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlor.rules.actions import Action, action_of
+from parlor.rules.actions import Action, action_of, target_row
 from parlor.rules.cards import COST
 from parlor.rules.ranking import (
     LEVEL,
@@ -242,20 +242,11 @@ def _expel_how(e: int, ce: Counts, target: int, ct: Counts,
     return how, diff, suit
 
 
-#: Where a target sits in a row of :func:`_row`: card ids, then the Domains and the stack.
+#: Where a target sits in a row of :func:`~parlor.rules.actions.target_row`: card ids, then
+#: the Domains and the stack.
 _SLOT_D1: Final = 104
 _SLOT_D2: Final = 105
 _SLOT_STACK: Final = 106
-_ROWS: Final[dict[tuple[str, int], list[Action]]] = {}
-
-
-def _row(verb: str, face: int) -> list[Action]:
-    """The shared actions ``verb face on/at target`` for every target, by slot."""
-    row = _ROWS.get((verb, face))
-    if row is None:
-        targets = [*range(104), DOMAIN[0], DOMAIN[1], STACK]
-        row = _ROWS[verb, face] = [action_of(verb, face, t) for t in targets]
-    return row
 
 
 #: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
@@ -310,7 +301,8 @@ def _bare_expellers(trump: int | None) -> list[int]:
 
 #: The shared ``play FACE`` actions (a Lnd or a Cre, which take no target), by face.
 _PLAY: Final = tuple(action_of("play", face) for face in range(52))
-#: :func:`_row` of each Enh face, by face (filled on first use; no dict key to build).
+#: :func:`~parlor.rules.actions.target_row` of each Enh face, by face (filled on first use;
+#: no dict key to build).
 _PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
 _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 
@@ -367,7 +359,7 @@ def window_actions(s: State, p: int) -> list[Action]:
         for face in enh_faces:
             row = _PLAY_ROWS[face]
             if row is None:
-                row = _PLAY_ROWS[face] = _row("play", face)
+                row = _PLAY_ROWS[face] = target_row("play", face)
             for h in hosts:
                 out.append(row[h])
             out.append(row[_SLOT_D1])
@@ -376,7 +368,7 @@ def window_actions(s: State, p: int) -> list[Action]:
                 out.append(row[_SLOT_STACK])
             expel = _EXPEL_ROWS[face]
             if expel is None:
-                expel = _EXPEL_ROWS[face] = _row("expel", face)
+                expel = _EXPEL_ROWS[face] = target_row("expel", face)
             if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
                 out.append(expel[_SLOT_STACK])
             bit = 1 << face
