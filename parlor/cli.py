@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from parlor import __version__
 from parlor.build import describe
+from parlor.settings import SettingError
 from parlor.terminal import analyse, play, simulate, tournament
 from parlor.training import command as train
 from parlor.web import serve, worker
@@ -54,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return exc.code if isinstance(exc.code, int) else 2
     func: Callable[[argparse.Namespace], int] = args.func
-    return func(args)
+    try:
+        return func(args)
+    except SettingError as exc:  # an unreadable environment setting: said, not a traceback
+        print(f"parlor {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

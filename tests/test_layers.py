@@ -29,10 +29,11 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.ai": frozenset({"parlor.rules"}),
     "parlor.present": frozenset({"parlor.rules"}),
     "parlor.learn": frozenset({"parlor.rules"}),
-    "parlor.store": frozenset({"parlor.rules"}),
+    "parlor.settings": frozenset(),  # numbers from the environment, refused when unreadable
+    "parlor.store": frozenset({"parlor.rules", "parlor.settings"}),
     "parlor.research": frozenset({"parlor.rules", "parlor.ai"}),
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store",
-                             "parlor.learn"}),
+                             "parlor.learn", "parlor.settings"}),
     "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",
                                   "parlor.cluster", "parlor.learn"}),
     "parlor.cluster": frozenset(),  # runs jobs on Ray (the cluster extra); no game code
@@ -40,7 +41,7 @@ LAYERS: dict[str, frozenset[str]] = {
     # self-play data and the fit of the learned evaluation (numpy: the train extra)
     "parlor.training": frozenset({"parlor.rules", "parlor.ai"}),
     "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web",
-                             "parlor.training"}),
+                             "parlor.training", "parlor.settings"}),
 }
 FRONT_ENDS = ("parlor.web", "parlor.terminal")
 

@@ -48,6 +48,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from parlor.settings import env_int
+
 metadata = MetaData()
 
 games = Table(
@@ -218,13 +220,6 @@ def libpq_url(url: str) -> str:
     return "postgresql://" + url.split("://", 1)[1]
 
 
-def _int_env(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
 def _row(r: Any) -> GameRow:
     return GameRow(
         id=r.id, kind=r.kind, human=r.human, level=r.level, seed=r.seed, settings=r.settings,
@@ -251,9 +246,9 @@ class GameStore:
         else:
             # PARLOR_DB_POOL connections per process, a few more in a burst; a connection
             # the database dropped (a restart, a failover) is noticed before it is used
-            kwargs.update(pool_size=pool_size or _int_env("PARLOR_DB_POOL", 10),
-                          max_overflow=_int_env("PARLOR_DB_OVERFLOW", 10),
-                          pool_timeout=_int_env("PARLOR_DB_TIMEOUT", 10),
+            kwargs.update(pool_size=pool_size or env_int("PARLOR_DB_POOL", 10),
+                          max_overflow=env_int("PARLOR_DB_OVERFLOW", 10),
+                          pool_timeout=env_int("PARLOR_DB_TIMEOUT", 10),
                           pool_pre_ping=True)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:

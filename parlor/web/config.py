@@ -5,14 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from parlor.settings import env_number
 from parlor.store import default_url
-
-
-def _float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +48,16 @@ class WebConfig:
         ``PARLOR_ANALYSIS_ITERATIONS`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
-            pace=_float("PARLOR_PACE", 0.9),
-            think_budget=_float("PARLOR_THINK", 0.0),
-            hint_budget=_float("PARLOR_HINT", 0.0),
-            workers=max(1, int(_float("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
+            pace=env_number("PARLOR_PACE", 0.9),
+            think_budget=env_number("PARLOR_THINK", 0.0),
+            hint_budget=env_number("PARLOR_HINT", 0.0),
+            workers=max(1, int(env_number("PARLOR_AI_WORKERS", min(4, os.cpu_count() or 2)))),
             worker_kind=os.environ.get("PARLOR_AI_KIND", "process"),
             computer=os.environ.get("PARLOR_COMPUTER", ""),
             embedded_worker=os.environ.get("PARLOR_EMBEDDED_WORKER", "") not in ("", "0"),
-            queue_pool=max(1, int(_float("PARLOR_QUEUE_POOL", 4))),
-            analysis_workers=max(1, int(_float("PARLOR_ANALYSIS_WORKERS", 1))),
-            analysis_iterations=max(1, int(_float("PARLOR_ANALYSIS_ITERATIONS", 400))),
+            queue_pool=max(1, int(env_number("PARLOR_QUEUE_POOL", 4))),
+            analysis_workers=max(1, int(env_number("PARLOR_ANALYSIS_WORKERS", 1))),
+            analysis_iterations=max(1, int(env_number("PARLOR_ANALYSIS_ITERATIONS", 400))),
             secret=os.environ.get("PARLOR_SECRET", ""),
         )
 

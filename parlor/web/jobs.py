@@ -41,6 +41,7 @@ from procrastinate.exceptions import ConnectorException
 from procrastinate.jobs import Status
 
 from parlor.ai.failure import AgentFailed
+from parlor.settings import env_number
 from parlor.store import libpq_url
 from parlor.web.analysis import new_pool, run_analysis
 from parlor.web.computer import Advice, advise, think
@@ -280,18 +281,12 @@ class WorkerSettings:
 
     @staticmethod
     def from_env() -> WorkerSettings:
-        def num(name: str, default: float) -> float:
-            try:
-                return float(os.environ.get(name, default))
-            except ValueError:
-                return default
-
         return WorkerSettings(
-            concurrency=max(1, int(num("PARLOR_WORKER_CONCURRENCY", 32))),
-            heartbeat=max(0.2, num("PARLOR_WORKER_HEARTBEAT", 5.0)),
-            stalled_after=max(1.0, num("PARLOR_WORKER_STALLED", 20.0)),
-            graceful=max(0.0, num("PARLOR_WORKER_GRACEFUL", 10.0)),
-            poll=max(0.05, num("PARLOR_WORKER_POLL", 1.0)),
+            concurrency=max(1, int(env_number("PARLOR_WORKER_CONCURRENCY", 32))),
+            heartbeat=max(0.2, env_number("PARLOR_WORKER_HEARTBEAT", 5.0)),
+            stalled_after=max(1.0, env_number("PARLOR_WORKER_STALLED", 20.0)),
+            graceful=max(0.0, env_number("PARLOR_WORKER_GRACEFUL", 10.0)),
+            poll=max(0.05, env_number("PARLOR_WORKER_POLL", 1.0)),
             name=os.environ.get("PARLOR_WORKER_NAME", ""),
             queues=tuple(q for q in os.environ.get(
                 "PARLOR_WORKER_QUEUES", f"{QUEUE},{ANALYSIS_QUEUE}").split(",") if q),

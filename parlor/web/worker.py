@@ -51,13 +51,13 @@ def run(args: argparse.Namespace) -> int:
     from parlor.web.games import Games
 
     config = WebConfig.from_env()
+    settings = jobs.WorkerSettings.from_env()
     if args.db:
         config = replace(config, database_url=args.db)
     if not config.database_url.startswith(("postgresql", "postgres:")):
         print("parlor worker: the work queue needs PostgreSQL (--db postgresql://...); with "
               "SQLite the server thinks in its own processes", file=sys.stderr)
         return 2
-    settings = jobs.WorkerSettings.from_env()
     if args.concurrency is not None:
         settings = replace(settings, concurrency=max(1, args.concurrency))
     if args.queues:

@@ -1,9 +1,12 @@
-"""A worker's settings from its environment (docs/deploy.md's table)."""
+"""A worker's and the server's settings from the environment (docs/deploy.md's table)."""
 
 from __future__ import annotations
 
 import pytest
 
+from parlor.cli import main
+from parlor.settings import SettingError, env_int
+from parlor.web.config import WebConfig
 from parlor.web.jobs import WorkerSettings
 
 
@@ -19,3 +22,41 @@ def test_the_poll_interval_is_read_from_the_environment_with_a_floor(
     assert WorkerSettings.from_env().poll == 0.25
     monkeypatch.setenv("PARLOR_WORKER_POLL", "0")
     assert WorkerSettings.from_env().poll == 0.05
+
+
+@pytest.mark.parametrize("text", ["abc", "1,5", "nan", "inf"])
+def test_a_setting_that_is_not_a_number_is_refused_with_its_name(
+        monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """A typo in a deployment's settings is reported, never replaced by the default."""
+    monkeypatch.setenv("PARLOR_WORKER_POLL", text)
+    with pytest.raises(SettingError, match=r"PARLOR_WORKER_POLL=.* is not a (finite )?number"):
+        WorkerSettings.from_env()
+    monkeypatch.delenv("PARLOR_WORKER_POLL")
+    monkeypatch.setenv("PARLOR_PACE", text)
+    with pytest.raises(SettingError, match="PARLOR_PACE"):
+        WebConfig.from_env()
+
+
+def test_an_empty_setting_means_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOR_WORKER_POLL", " ")
+    monkeypatch.setenv("PARLOR_PACE", "")
+    assert WorkerSettings.from_env().poll == 1.0 and WebConfig.from_env().pace == 0.9
+
+
+def test_parlor_serve_and_worker_stop_on_an_unreadable_setting(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PARLOR_THINK", "0.3s")
+    assert main(["serve", "--port", "1"]) == 2
+    assert "parlor serve: PARLOR_THINK='0.3s' is not a number" in capsys.readouterr().err
+    monkeypatch.delenv("PARLOR_THINK")
+    monkeypatch.setenv("PARLOR_WORKER_HEARTBEAT", "five")
+    assert main(["worker", "--db", "postgresql://nobody@localhost/none"]) == 2
+    assert "parlor worker: PARLOR_WORKER_HEARTBEAT='five'" in capsys.readouterr().err
+
+
+def test_a_count_of_connections_must_be_a_whole_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOR_DB_POOL", "2.5")
+    with pytest.raises(SettingError, match=r"PARLOR_DB_POOL='2\.5' is not a whole number"):
+        env_int("PARLOR_DB_POOL", 10)
+    monkeypatch.setenv("PARLOR_DB_POOL", "12")
+    assert env_int("PARLOR_DB_POOL", 10) == 12
