@@ -31,7 +31,10 @@ shows the median round. The process is pinned to one core. Peers (``pip install
   check-call / min-raise / all-in as far as the state allows.
 
 Parlor's early game (steps 0-50 of each game) and late game (steps 400-600) are timed
-separately. Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
+separately, and a further ``--phase-games`` games time each step alone, by the phase it is
+taken in: the early game is mostly Keep or Redraw, the late one mostly combat, so the table
+also gives late/early at one mix of phases (what bookkeeping costs as the table fills)
+beside late/early as played. Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
 (``--search-tree PATH`` times another checkout's search for a ratio), and memory with
 tracemalloc (a clone; a state at step 300 without its event log). Which build runs
 (compiled or interpreted) is printed first. A missing peer is reported and skipped.
@@ -404,6 +407,102 @@ def print_targets(rows: list[tuple[Engine, Result | str]]) -> None:
               f"late/early = {late / early:.2f} (target >= 0.8)")
 
 
+# -- why the late game is slower ----------------------------------------------------------------
+
+
+@dataclass
+class PhaseCost:
+    """Steps and CPU nanoseconds of one phase (the kind of decision) in one part of the game."""
+
+    steps: int = 0
+    ns: int = 0
+
+    def per_step(self, overhead: float) -> float:
+        return self.ns / self.steps - overhead
+
+
+def clock_overhead() -> float:
+    """Nanoseconds one ``process_time_ns`` read adds to the span it closes (the median of
+    five runs of 20,000 back-to-back reads)."""
+    clock = time.process_time_ns
+    runs = []
+    for _ in range(5):
+        t0 = clock()
+        for _ in range(20_000):
+            clock()
+        runs.append((clock() - t0) / 20_001)
+    return statistics.median(runs)
+
+
+def phase_costs(seed: int, games: int) -> dict[str, dict[str, PhaseCost]]:
+    """Each step of ``games`` random games timed alone, by part of the game (early, late) and
+    the phase it was taken in: the same loop as :func:`parlor_player`, one clock read a step."""
+    from parlor.rules.engine import apply, legal_actions, new_game
+    from parlor.rules.state import Settings
+
+    rng = random.Random(seed)
+    settings = Settings(auto=False)
+    clock = time.process_time_ns
+    parts = {"early": range(*EARLY), "late": range(*LATE)}
+    costs: dict[str, dict[str, PhaseCost]] = {part: {} for part in parts}
+    for g in range(games):
+        s = new_game(seed=seed + g, settings=settings)
+        s.log = None
+        n = 0
+        while not s.is_over:
+            name = s.phase.name
+            t0 = clock()
+            apply(s, rng.choice(legal_actions(s)))
+            dt = clock() - t0
+            for part, span in parts.items():
+                if n in span:
+                    c = costs[part].setdefault(name, PhaseCost())
+                    c.steps += 1
+                    c.ns += dt
+            n += 1
+    return costs
+
+
+def print_phase_costs(seed: int, games: int) -> None:
+    """The cost of a step by phase early and late, and the late/early ratio at either part's
+    mix of phases: the early game is mostly Keep or Redraw, the late one mostly combat."""
+    overhead = clock_overhead()
+    costs = phase_costs(seed, games)
+    early, late = costs["early"], costs["late"]
+    n_early = sum(c.steps for c in early.values())
+    n_late = sum(c.steps for c in late.values())
+    print(f"parlor steps by phase ({games} games, each step timed alone, {overhead:.0f} ns of "
+          "clock read taken off each):")
+    print(f"  {'phase':<13} {'early share':>11} {'ns/step':>8} {'late share':>10} {'ns/step':>8}"
+          f" {'late/early cost':>15}")
+    for name in sorted(set(early) | set(late), key=lambda k: -late.get(k, PhaseCost()).steps):
+        e, lt = early.get(name), late.get(name)
+        cells = [f"{name:<13}"]
+        for c, total in ((e, n_early), (lt, n_late)):
+            if c is None:
+                cells.append(f"{'-':>11} {'-':>8}" if total is n_early else f"{'-':>10} {'-':>8}")
+            else:
+                share = f"{100.0 * c.steps / total:.1f}%"
+                width = 11 if total is n_early else 10
+                cells.append(f"{share:>{width}} {c.per_step(overhead):>8.0f}")
+        ratio = (f"{lt.per_step(overhead) / e.per_step(overhead):.2f}"
+                 if e is not None and lt is not None and e.steps >= 30 and lt.steps >= 30
+                 else "-")
+        cells.append(f"{ratio:>15}")
+        print("  " + " ".join(cells))
+    both = [k for k in early if k in late and early[k].steps >= 30 and late[k].steps >= 30]
+    for label, mix, total in (("early", early, n_early), ("late", late, n_late)):
+        weight = {k: mix[k].steps / total for k in both}
+        e_cost = sum(weight[k] * early[k].per_step(overhead) for k in both)
+        l_cost = sum(weight[k] * late[k].per_step(overhead) for k in both)
+        print(f"  the same steps at the {label} game's mix of phases "
+              f"({100.0 * sum(weight.values()):.0f}% of its steps): "
+              f"late/early speed = {e_cost / l_cost:.2f}")
+    all_e = sum(c.ns for c in early.values()) / n_early - overhead
+    all_l = sum(c.ns for c in late.values()) / n_late - overhead
+    print(f"  every step as played: late/early speed = {all_e / all_l:.2f}")
+
+
 # -- the search and memory --------------------------------------------------------------------
 
 
@@ -485,6 +584,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="search iterations per position (default 300)")
     p.add_argument("--no-search", action="store_true", help="skip the search measurement")
     p.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    p.add_argument("--phase-games", type=int, default=300,
+                   help="games timed step by step for the cost by phase (default 300; 0: skip)")
     args = p.parse_args(argv)
     known = {e.key for e in ENGINES}
     wanted = [k.strip() for k in args.engines.split(",") if k.strip()]
@@ -537,6 +638,10 @@ def main(argv: list[str] | None = None) -> int:
           "forced steps per CPU-second outside that time, median round (Parlor's own\n  "
           "chance, its shuffles and draws, is inside its steps and stays in its time).")
     print("PokerKit: a game is one hand; choices are fold/check-call/min-raise/all-in.")
+    if "parlor" in args.engines and args.phase_games:
+        print()
+        print_phase_costs(args.seed, args.phase_games)
+        print()
     if not args.no_search:
         its, cpu = search_rate(args.positions, args.iterations, args.seed)
         print(f"search: {its} ISMCTS iterations in {cpu:.2f} CPU-s = {fmt(its / cpu)} "
