@@ -51,12 +51,23 @@ often as the reference, mostly in lost games, and with the veto the expert went 
 
     >>> agent_spec("expert@keep=veto@iters=1150")
     'expert@iters=1150@keep=veto'
+
+For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
+``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``; see
+:class:`~parlor.ai.search.SearchAgent`):
+
+    >>> agent_spec("expert@C=0.50@horizon=1@iters=800")
+    'expert@iters=800@horizon=1@c=0.5'
+    >>> make_agent("expert@horizon=3", 1).horizon
+    3
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
 from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
@@ -103,27 +114,55 @@ def level_name(level: int | str) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class Options:
+    """What a spec says: the agent's name, and what it changes of a searching agent (None:
+    the agent's own)."""
+
+    name: str
+    iters: int | None = None
+    sampler: str | None = None
+    keep: str | None = None
+    #: search settings (TUNING), in TUNING's order: for tuning matches in bench/ai.py
+    tuning: tuple[tuple[str, float], ...] = ()
+
+
+#: The search settings a spec may set (``expert@horizon=1@c=0.5``), each with its lowest
+#: and highest value and whether it is a whole number; see :class:`SearchAgent`.
+TUNING: Final[dict[str, tuple[float, float, bool]]] = {
+    "horizon": (1, 20, True),
+    "look": (1, 20, True),
+    "root_width": (2, 64, True),
+    "c": (0.0, 10.0, False),
+    "epsilon": (0.0, 1.0, False),
+    "prior_visits": (0.0, 100.0, False),
+    "widen": (0.01, 100.0, False),
+    "decisive": (0.0, 1.0, False),
+}
+
+
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
     """The agent's name and iteration budget (None: its time budget) of a spec such as
     ``"expert"``, ``5`` or ``"expert@iters=800"``; ValueError for anything else."""
-    name, iters, _, _ = parse_options(spec)
-    return name, iters
+    o = parse_options(spec)
+    return o.name, o.iters
 
 
-def parse_options(spec: int | str) -> tuple[str, int | None, str | None, str | None]:
-    """The agent's name, iteration budget, determinization sampler and keep/Redraw rule (None:
-    its own) of a spec; each option follows an ``@``: ``expert@iters=800@sampler=belief``
+def parse_options(spec: int | str) -> Options:
+    """What a spec says; each option follows an ``@``: ``expert@iters=800@sampler=belief``
     (bench/ai.py separates pairings with commas). ``keep=`` is one of KEEP_RULES: ``look``
     (Greedy's one-step look), ``search`` (searched), ``veto`` (searched, but a Redraw only if
-    the look prefers one too)."""
+    the look prefers one too); the keys of TUNING set the search's settings. ValueError, with
+    the reason, for anything else."""
     text = str(spec).strip().lower()
     base, *options = text.split("@")
     name = base.strip() if base.strip() in REFERENCE_NAMES else level_name(base)
     if not options:
-        return name, None, None, None
+        return Options(name)
     iters: int | None = None
     sampler: str | None = None
     keep: str | None = None
+    tuning: dict[str, float] = {}
     for option in options:
         key, eq, value = (x.strip() for x in option.partition("="))
         if key == "iters" and eq and value.isdigit() and int(value) >= 1:
@@ -132,45 +171,64 @@ def parse_options(spec: int | str) -> tuple[str, int | None, str | None, str | N
             sampler = value
         elif key == "keep" and value in KEEP_RULES:
             keep = value
+        elif key in TUNING and eq:
+            tuning[key] = _setting(spec, key, value)
         else:
             raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1),"
-                             f" a sampler as sampler={'|'.join(SAMPLERS)}"
-                             f" and a keep/Redraw rule as keep={'|'.join(KEEP_RULES)}")
+                             f" a sampler as sampler={'|'.join(SAMPLERS)},"
+                             f" a keep/Redraw rule as keep={'|'.join(KEEP_RULES)}"
+                             f" and a search setting as one of {', '.join(TUNING)}=N")
     if not isinstance(_FACTORIES[name](0), SearchAgent):
-        raise ValueError(f"{name} does not search, so it takes no iteration budget or sampler")
-    return name, iters, sampler, keep
+        raise ValueError(f"{name} does not search, so it takes no iteration budget, sampler "
+                         "or search setting")
+    ordered = tuple((k, tuning[k]) for k in TUNING if k in tuning)
+    return Options(name, iters, sampler, keep, ordered)
+
+
+def _setting(spec: int | str, key: str, value: str) -> float:
+    low, high, whole = TUNING[key]
+    try:
+        x = float(value)
+    except ValueError:
+        x = math.nan
+    if not low <= x <= high or (whole and not x.is_integer()):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"{spec!r}: {key} is {kind} from {low:g} to {high:g}, not {value!r}")
+    return x
 
 
 def agent_spec(spec: int | str) -> str:
     """The canonical text of a spec (``"5@iters=800"`` -> ``"expert@iters=800"``)."""
-    name, iters, sampler, keep = parse_options(spec)
-    options = [*([f"iters={iters}"] if iters is not None else []),
-               *([f"keep={keep}"] if keep is not None else []),
-               *([f"sampler={sampler}"] if sampler is not None else [])]
-    return "@".join([name, *options])
+    o = parse_options(spec)
+    options = [*([f"iters={o.iters}"] if o.iters is not None else []),
+               *([f"keep={o.keep}"] if o.keep is not None else []),
+               *([f"sampler={o.sampler}"] if o.sampler is not None else []),
+               *(f"{k}={v:g}" for k, v in o.tuning)]
+    return "@".join([o.name, *options])
 
 
 def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     """An agent for a level (1-5 or novice … expert), a baseline ("random", "greedy"), the
     reference expert ("expert_ref"), or any of these searching a fixed number of iterations
     per decision ("expert@iters=800": no time limit, fully reproducible for a seed) or with
-    another determinization sampler ("expert@sampler=uniform", parlor.ai.belief) or keep/Redraw
-    rule ("expert@keep=veto")."""
-    name, iters, sampler, keep = parse_options(level)
-    agent = _FACTORIES[name](seed)
-    if iters is not None:
-        assert isinstance(agent, SearchAgent)
-        agent.max_iterations = iters
+    another determinization sampler ("expert@sampler=uniform", parlor.ai.belief), keep/Redraw
+    rule ("expert@keep=veto") or search setting ("expert@horizon=1")."""
+    o = parse_options(level)
+    agent = _FACTORIES[o.name](seed)
+    if not isinstance(agent, SearchAgent):
+        return agent
+    if o.iters is not None:
+        agent.max_iterations = o.iters
         agent.budget = math.inf
-    if sampler is not None:
-        assert isinstance(agent, SearchAgent)
-        agent.sampler = sampler
-    if keep is not None:
-        assert isinstance(agent, SearchAgent)
-        agent.search_keep = keep != "look"
-        agent.keep_veto = keep == "veto"
+    if o.sampler is not None:
+        agent.sampler = o.sampler
+    if o.keep is not None:
+        agent.search_keep = o.keep != "look"
+        agent.keep_veto = o.keep == "veto"
+    for key, value in o.tuning:
+        setattr(agent, key, int(value) if TUNING[key][2] else value)
     return agent
 
 
-__all__ = ["KEEP_RULES", "LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "agent_spec", "level_name",
-           "make_agent", "parse_options", "parse_spec"]
+__all__ = ["KEEP_RULES", "LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "TUNING", "Options",
+           "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

@@ -39,7 +39,9 @@ def test_a_spec_chooses_the_determinization_sampler() -> None:
 @pytest.mark.parametrize("bad", ["greedy@iters=10", "novice@iters=10", "expert@iters=0",
                                  "expert@time=3", "expert@iters=x", "wizard@iters=5",
                                  "expert_ref@", "expert@sampler=magic",
-                                 "greedy@sampler=belief"])
+                                 "greedy@sampler=belief", "expert@horizon=0",
+                                 "expert@horizon=1.5", "expert@c=x", "expert@c=nan",
+                                 "expert@epsilon=2", "expert@depth=3", "greedy@horizon=2"])
 def test_a_faulty_spec_is_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_spec(bad)
@@ -105,3 +107,14 @@ def test_309_a_spec_chooses_the_keep_redraw_rule() -> None:
     assert agent_spec("EXPERT@keep=veto@iters=80") == "expert@iters=80@keep=veto"
     with pytest.raises(ValueError, match=r"keep=look\|search\|veto"):
         make_agent("expert@keep=never", 1)
+
+
+def test_a_spec_sets_the_search_for_a_tuning_match() -> None:
+    agent = make_agent("expert@iters=40@horizon=1@c=0.35@root_width=4", 2)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.horizon, agent.c, agent.root_width, agent.max_iterations) == (1, 0.35, 4, 40)
+    assert isinstance(agent.horizon, int) and isinstance(agent.root_width, int)
+    assert agent_spec("expert@c=0.350@horizon=1") == "expert@horizon=1@c=0.35"
+    default = make_agent("expert", 2)
+    assert isinstance(default, SearchAgent)
+    assert (default.horizon, default.c) == (2, 0.7)  # a spec without settings changes none
