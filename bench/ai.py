@@ -15,7 +15,10 @@ A level may be given as ``NAME@iters=N``: the search then runs exactly N iterati
 searched decision whatever the machine's load (strength by iterations, not seconds), and the
 match is reproducible for its seeds. ``@sampler=uniform`` or ``@sampler=belief`` chooses how a
 searching agent deals the hidden cards (:mod:`parlor.ai.belief`), e.g.
-``expert@iters=100@sampler=belief:expert@iters=100@sampler=uniform``. ``perfect`` (or
+``expert@iters=100@sampler=belief:expert@iters=100@sampler=uniform``; a search setting
+(``horizon``, ``look``, ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``,
+``decisive``: :data:`parlor.ai.levels.TUNING`) for tuning matches, e.g.
+``expert@iters=1150@horizon=1:greedy``. ``perfect`` (or
 ``perfect@iters=N``) is the expert's search over the true state (bench/perfect.py): the match
 runner hands it the true state, so it measures what the hidden cards are worth; no player can
 meet it. ``expert_ref`` is today's expert kept fixed
