@@ -115,6 +115,8 @@ def test_a_spec_sets_the_search_for_a_tuning_match() -> None:
     assert (agent.horizon, agent.c, agent.root_width, agent.max_iterations) == (1, 0.35, 4, 40)
     assert isinstance(agent.horizon, int) and isinstance(agent.root_width, int)
     assert agent_spec("expert@c=0.350@horizon=1") == "expert@horizon=1@c=0.35"
-    default = make_agent("expert", 2)
-    assert isinstance(default, SearchAgent)
-    assert (default.horizon, default.c) == (2, 0.7)  # a spec without settings changes none
+    default, budgeted = make_agent("expert", 2), make_agent("expert@iters=40", 2)
+    assert isinstance(default, SearchAgent) and isinstance(budgeted, SearchAgent)
+    # a spec without settings changes none of the expert's own
+    assert (budgeted.horizon, budgeted.c, budgeted.root_width) == (
+        default.horizon, default.c, default.root_width)
