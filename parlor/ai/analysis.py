@@ -1,8 +1,9 @@
 """Post-game analysis: the expert's view of each of one Rlr's decisions in a game record.
 
-For each decision the Rlr made with a real choice, the expert search
-(:class:`~parlor.ai.search.SearchAgent`) looks at the position *as that Rlr saw it* (its
-own view: hidden cards stay hidden) and estimates the win chance of every legal decision.
+For each decision the Rlr made with a real choice, the expert (level 5 of
+:mod:`parlor.ai.levels`, which gives the hints too, here fixed by iterations) looks at the
+position *as that Rlr saw it* (its own view: hidden cards stay hidden) and estimates the win
+chance of every legal decision.
 ``before`` is the estimate of the expert's preferred decision, ``after`` that of the decision
 played; the drop between them marks the decision (:data:`THRESHOLDS`).
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from parlor.ai.search import SearchAgent
+from parlor.ai.levels import make_agent
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_record
@@ -95,8 +96,7 @@ def analyse_decision(settings: str, seed: Seed, actions: list[str], ply: int, pl
     s = _state_at(Settings.parse(settings), seed, actions, ply)
     legal = legal_actions(s)
     played = str(Action.parse(actions[ply]).base)
-    agent = SearchAgent(decision_seed(analysis_seed, ply), budget=1e9,
-                        max_iterations=iterations, name="analysis")
+    agent = make_agent(f"expert@iters={iterations}", decision_seed(analysis_seed, ply))
     choices = agent.explain(view(s, player, log=False), legal, budget=1e9)
     values = {str(c.action): c.value for c in choices}
     best = str(choices[0].action)
