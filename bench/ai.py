@@ -73,6 +73,22 @@ side's median iterations at 0.3 s measured again at nice 0, 3,100-4,900 and 930-
     expert@iters=4000 vs expert_ref@iters=1200  200 games  61.3%  [54.3-67.7%]  (121-3-76)
     expert@iters=1150 vs greedy                 200 games  75.0%  [68.6-80.5%]  (150-0-50)
 
+The same expert against the perfect-information search (2026-12-01/02, seeds 940000-940199,
+``--workers 1``, niced; 42 games, then 158):
+
+    expert@iters=1150 vs perfect@iters=1150     200 games  50.5%  [43.6-57.4%]  (101-0-99)
+
+Rollouts three turns deep instead of two (2026-12-02, ``--workers 1``, nice 5 beside one other
+match; ``@horizon=2`` is the expert before). Chosen on seeds 960000+ at 1,150 iterations; then,
+on fresh seeds, at 830 iterations, the same median time per searched decision (0.076 s) as two
+turns at 1,150:
+
+    expert@iters=1150@horizon=2 vs greedy       200 games  73.8%  [67.2-79.4%]  (147-1-52, 960000+)
+    expert@iters=1150@horizon=3 vs greedy       200 games  83.5%  [77.7-88.0%]  (166-2-32, 960000+)
+    expert@iters=1150@horizon=1 vs greedy        46 games  52.2%                (24-0-22, stopped)
+    expert@iters=830 vs expert_ref@iters=500    200 games  72.5%  [65.9-78.2%]  (143-4-53, 970000+)
+    expert@iters=830 vs greedy                  200 games  77.0%  [70.7-82.3%]  (154-0-46, 980000+)
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of
