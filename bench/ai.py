@@ -86,8 +86,14 @@ turns at 1,150:
     expert@iters=1150@horizon=2 vs greedy       200 games  73.8%  [67.2-79.4%]  (147-1-52, 960000+)
     expert@iters=1150@horizon=3 vs greedy       200 games  83.5%  [77.7-88.0%]  (166-2-32, 960000+)
     expert@iters=1150@horizon=1 vs greedy        46 games  52.2%                (24-0-22, stopped)
+    expert@iters=1150@horizon=4 vs greedy       116 games  85.3%  [77.8-90.6%]  (99-0-17, stopped)
     expert@iters=830 vs expert_ref@iters=500    200 games  72.5%  [65.9-78.2%]  (143-4-53, 970000+)
+    expert@iters=1150@horizon=2 vs expert_ref@iters=500
+                                                200 games  59.8%  [52.8-66.3%]  (117-5-78, 970000+)
     expert@iters=830 vs greedy                  200 games  77.0%  [70.7-82.3%]  (154-0-46, 980000+)
+    expert@iters=1150@horizon=2 vs greedy       200 games  75.8%  [69.4-81.2%]  (151-1-48, 980000+)
+    expert@iters=830 vs expert@iters=1150@horizon=2
+                                                 72 games  69.4%  [58.0-78.9%]  (48-4-20, 990000+)
 
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
