@@ -34,9 +34,9 @@ Parlor's early game (steps 0-50 of each game) and late game (steps 400-600) are 
 separately, and a further ``--phase-games`` games time each step alone, by the phase it is
 taken in: the early game is mostly Keep or Redraw, the late one mostly combat, so the table
 also gives late/early at one mix of phases (what bookkeeping costs as the table fills)
-beside late/early as played. Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
-(``--search-tree PATH`` times another checkout's search for a ratio), and memory with
-tracemalloc (a clone; a state at step 300 without its event log). Which build runs
+beside late/early as played. Then: ISMCTS iterations per CPU-second of the search agent on
+fixed positions (``--search-tree PATH`` times another checkout's search for a ratio), and
+memory with tracemalloc (a clone; a state at step 300 without its event log). Which build runs
 (compiled or interpreted) is printed first. A missing peer is reported and skipped.
 """
 
