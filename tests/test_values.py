@@ -27,6 +27,7 @@ import parlor.ai
 import parlor.rules
 from parlor.ai.analysis import analyse_decision
 from parlor.ai.base import RandomAgent
+from parlor.ai.levels import parse_options
 from parlor.ai.match import play_game
 from parlor.ai.search import SearchAgent
 from parlor.ai.value import packaged
@@ -116,6 +117,7 @@ def roots() -> list[object]:
         analyse_decision(str(Settings()), 3, moves, 5, actor_at(3, moves, 5), 9, iterations=20),
         *tournament_examples(),
         packaged(),  # the learned evaluation's weights (parlor/ai/weights)
+        parse_options("expert@iters=40@horizon=3@c=0.5"),  # an agent spec's options
         # ranked things exist only while a comparison is made: its text forms (rule 901)
         Entity.parse("JC/2C/4H"), Entity.parse("D:6S/5C"), Group.parse("KS/4S+KC"),
         *[vars(m) for m in MODULES],  # the modules' constants: default weights, the cards...

@@ -74,6 +74,7 @@ from parlor.ai.greedy import GreedyAgent, HeuristicAgent
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SAMPLERS, SearchAgent
 from parlor.ai.value import learned
+from parlor.rules.values import Value
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
 NAMES = (*LEVEL_NAMES, "random", "greedy")
@@ -122,8 +123,8 @@ def level_name(level: int | str) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class Options:
+@dataclass(frozen=True, slots=True)
+class Options(Value):
     """What a spec says: the agent's name, and what it changes of a searching agent (None:
     the agent's own)."""
 
