@@ -82,10 +82,11 @@ NAMES = (*LEVEL_NAMES, "random", "greedy")
 #: hand-written leaf evaluation (:mod:`parlor.ai.evaluate`) instead of the learned one.
 REFERENCE_NAMES = ("expert_ref", "expert_hand")
 #: Turns the expert's rollouts run past the root's turn before the learned evaluation judges
-#: them. Three against two (2026-12-02, 1,150 iterations, seeds 960000+): 84.4% against
-#: greedy where two scored 75.6% on the same 154 seeds (27 games better, 13 worse); one turn
-#: scored 52% of 46. A three-turn rollout costs about 1.4 times the time, so at equal time it
-#: runs fewer iterations (bench/ai.py gives the matches at equal time).
+#: them. Three against two (2026-12-02, 1,150 iterations, seeds 960000+): 83.5% of 200 against
+#: greedy where two scored 73.8% on the same seeds (38 games better, 18 worse); one turn
+#: scored 52% of 46. A three-turn rollout costs about 1.4 times the time; at equal time, on
+#: fresh seeds, three turns scored 72.5% against expert_ref where two scored 59.8%, 77.0%
+#: against greedy where two scored 75.8%, and 69.4% of 72 head to head (bench/ai.py).
 EXPERT_HORIZON: Final = 3
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
