@@ -463,6 +463,10 @@ def phase_costs(seed: int, games: int) -> dict[str, dict[str, PhaseCost]]:
     return costs
 
 
+#: Steps of a phase in both parts of the game below which its costs are not compared.
+FEW = 30
+
+
 def print_phase_costs(seed: int, games: int) -> None:
     """The cost of a step by phase early and late, and the late/early ratio at either part's
     mix of phases: the early game is mostly Keep or Redraw, the late one mostly combat."""
@@ -478,19 +482,17 @@ def print_phase_costs(seed: int, games: int) -> None:
     for name in sorted(set(early) | set(late), key=lambda k: -late.get(k, PhaseCost()).steps):
         e, lt = early.get(name), late.get(name)
         cells = [f"{name:<13}"]
-        for c, total in ((e, n_early), (lt, n_late)):
+        for c, total, width in ((e, n_early, 11), (lt, n_late, 10)):
             if c is None:
-                cells.append(f"{'-':>11} {'-':>8}" if total is n_early else f"{'-':>10} {'-':>8}")
+                cells.append(f"{'-':>{width}} {'-':>8}")
             else:
                 share = f"{100.0 * c.steps / total:.1f}%"
-                width = 11 if total is n_early else 10
                 cells.append(f"{share:>{width}} {c.per_step(overhead):>8.0f}")
         ratio = (f"{lt.per_step(overhead) / e.per_step(overhead):.2f}"
-                 if e is not None and lt is not None and e.steps >= 30 and lt.steps >= 30
-                 else "-")
+                 if e is not None and lt is not None and min(e.steps, lt.steps) >= FEW else "-")
         cells.append(f"{ratio:>15}")
         print("  " + " ".join(cells))
-    both = [k for k in early if k in late and early[k].steps >= 30 and late[k].steps >= 30]
+    both = [k for k in early if k in late and min(early[k].steps, late[k].steps) >= FEW]
     for label, mix, total in (("early", early, n_early), ("late", late, n_late)):
         weight = {k: mix[k].steps / total for k in both}
         e_cost = sum(weight[k] * early[k].per_step(overhead) for k in both)
