@@ -127,11 +127,16 @@ def group_text(s: State, cids: list[int]) -> str:
 
 def lnd_yield(s: State, lnd: int) -> int:
     """The suit of mnr a Lnd gives when taxed (R21): the trump suit if it carries a trump Enh."""
-    t = s.trump
-    if t is not None:
-        for e in s.enhs.get(lnd, ()):
-            if C_SUIT[e] == t:
-                return t
+    return yield_under(lnd, s.trump, s.enhs)
+
+
+def yield_under(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
+    """:func:`lnd_yield` with the trump suit and the Enhs at hand, for callers that look at
+    several Lnds in a row (the trump is read once, not once per Lnd)."""
+    if trump is not None:
+        for e in enhs.get(lnd, ()):
+            if C_SUIT[e] == trump:
+                return trump
     return C_SUIT[lnd]
 
 
@@ -209,7 +214,7 @@ def tax(s: State, cid: int) -> None:
 
 
 #: Where :func:`mark` notes a card whose status other than taxed is set.
-CHANGED = 2
+CHANGED: Final = 2
 
 
 def mark(s: State, cid: int, slot: int = CHANGED) -> None:
@@ -221,12 +226,22 @@ def mark(s: State, cid: int, slot: int = CHANGED) -> None:
         marked[slot].append(cid)
 
 
-def untax_lnd(s: State, lnd: int) -> None:
-    """The untax step for a Lnd in its Home (R4)."""
-    t = s.untaxed
-    if t is not None and s.taxed[lnd] != NONE:
-        t[OWNER[lnd] * 4 + lnd_yield(s, lnd)] += 1
-    s.taxed[lnd] = NONE
+def untax_all(s: State, p: int, cards: list[int]) -> int:
+    """The untax step (304.1, R4): every card of ``cards`` still taxed on ``p``'s turn untaxes
+    (the others untaxed already or left play since). A Lnd in Home counts again among the
+    untaxed Lnds of the suit it yields. Returns how many untaxed."""
+    taxed = s.taxed
+    kept = s.untaxed
+    trump = s.trump  # an untax changes no yield: read once
+    enhs = s.enhs
+    n = 0
+    for cid in cards:
+        if taxed[cid] == p:
+            if kept is not None and C_KIND[cid] is LND:
+                kept[OWNER[cid] * 4 + yield_under(cid, trump, enhs)] += 1
+            taxed[cid] = NONE
+            n += 1
+    return n
 
 
 def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
@@ -370,7 +385,7 @@ def shuffle(s: State, cards: list[int]) -> None:
     """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
     rng = seeded(f"{s.shuffle_seed}/{s.shuffles}")
     s.shuffles += 1
-    fisher_yates(rng, cards)
+    fisher_yates_batched(rng, cards)
 
 
 def seeded(text: str) -> _random.Random:
@@ -396,6 +411,41 @@ def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def fisher_yates_batched(rng: _random.Random, cards: list[int]) -> None:
+    """:func:`fisher_yates` for a generator that is used for nothing else afterwards (a
+    reshuffle seeds its own): the same order, from fewer calls.
+
+    Each swap index of ``random.shuffle`` is ``getrandbits(k)`` for some k <= 32, the top k
+    bits of the generator's next 32-bit output. One ``getrandbits(32 * m)`` returns the next
+    m outputs, the first in the lowest bits, so the outputs are drawn in batches and each
+    index is read from its own (the compiled build makes a few calls per reshuffle rather
+    than one per card). Outputs drawn past the last swap are never read: they change nothing
+    but the state of the generator, which is thrown away."""
+    last = len(cards) - 1
+    if last < 1:
+        return
+    batch = _outputs(rng, last + last // 2 + 4)  # most reshuffles reject fewer draws
+    w = 0
+    for i in range(last, 0, -1):
+        n = i + 1
+        shift = 32 - n.bit_length()
+        while True:
+            if w * 4 == len(batch):
+                batch = _outputs(rng, i + 8)
+                w = 0
+            k = w * 4
+            j = (batch[k] | batch[k + 1] << 8 | batch[k + 2] << 16 | batch[k + 3] << 24) >> shift
+            w += 1
+            if j < n:
+                break
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _outputs(rng: _random.Random, m: int) -> bytes:
+    """The generator's next ``m`` 32-bit outputs, each as 4 little-endian bytes, in order."""
+    return rng.getrandbits(32 * m).to_bytes(4 * m, "little")
 
 
 def draw_one(s: State, p: int) -> int | None:
