@@ -33,6 +33,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import (
+    bump,
     counts,
     damage_rlr,
     deal_damage,
@@ -322,7 +323,7 @@ def use_ability(s: State, p: int, a: Action) -> None:
         tax(s, u)
         suit = lnd_yield(s, t)
         tax(s, t)
-        s.pool[p][suit] += 1
+        bump(s.pool[p], suit, 1)
         if log:
             emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
                  f"{rlr(p)}", p, rule="R28")

@@ -38,6 +38,7 @@ from parlor.rules.state import (
 from parlor.rules.table import (
     BASE_COUNTS,
     attach,
+    bump,
     counts,
     damage_rlr,
     domain_counts,
@@ -118,10 +119,10 @@ def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
     """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
     if kept is not None and s.taxed[lnd] == NONE:
-        kept[p * 4 + suit] -= 1
+        bump(kept, p * 4 + suit, -1)
     s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
     mark(s, lnd, s.phasing)
-    s.pool[p][suit] += 1
+    bump(s.pool[p], suit, 1)
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
         emit(s, "tax", f"{rlr(p)} taxes {card_text(lnd)}{why}: +1 {suit_name(suit)} mnr{trump}",
@@ -142,7 +143,7 @@ def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     if spend is None:
         spend = _auto_spend(pool, cost.suit, cost.suited, cost.total)
     for suit in spend:
-        pool[suit] -= 1
+        pool[suit] = pool[suit] - 1
     if cost.total and s.log is not None:
         paid = ", ".join(f"{spend.count(x)} {suit_name(x)}" for x in range(4) if x in spend)
         emit(s, "pay", f"{rlr(p)} pays {paid} mnr for {card_text(face)}", p, rule="R20")
@@ -200,7 +201,7 @@ def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
             y = yield_under(lnd, trump, enhs)
             if by_suit[y] == most:
                 _tax_yielding(s, p, lnd, y)
-                by_suit[y] -= 1
+                by_suit[y] = by_suit[y] - 1
                 return
     raise AssertionError("R3: the payment was not affordable")
 
@@ -208,7 +209,7 @@ def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
 def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
     spend = [suit] * suited
     left = pool[:]
-    left[suit] -= suited
+    left[suit] = left[suit] - suited
     for _ in range(total - suited):
         # the suit with the most points left, the cost's own suit last among equals (plain
         # comparisons, not of (points, x != suit) tuples, which the compiled build boxes)
@@ -216,7 +217,7 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
         for x in (1, 2, 3):
             if left[x] > left[other] or (left[x] == left[other] and other == suit):
                 other = x
-        left[other] -= 1
+        left[other] = left[other] - 1
         spend.append(other)
     return tuple(spend)
 

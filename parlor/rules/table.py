@@ -125,6 +125,12 @@ def group_text(s: State, cids: list[int]) -> str:
     return "+".join(entity_text(s, c) for c in cids) or "nobody"
 
 
+def bump(figures: list[int], i: int, n: int) -> None:
+    """``figures[i] += n``, written out: the compiled build runs an augmented assignment to
+    a list item as generic Python arithmetic on objects, this as machine integers."""
+    figures[i] = figures[i] + n
+
+
 def lnd_yield(s: State, lnd: int) -> int:
     """The suit of mnr a Lnd gives when taxed (R21): the trump suit if it carries a trump Enh."""
     return yield_under(lnd, s.trump, s.enhs)
@@ -158,7 +164,7 @@ def count_untaxed(s: State) -> list[int]:
     for p in (0, 1):
         for lnd in s.home[p]:
             if taxed[lnd] == NONE:
-                t[p * 4 + lnd_yield(s, lnd)] += 1
+                bump(t, p * 4 + lnd_yield(s, lnd), 1)
     return t
 
 
@@ -208,7 +214,7 @@ def tax(s: State, cid: int) -> None:
     """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
     t = s.untaxed
     if t is not None and C_KIND[cid] is LND and s.taxed[cid] == NONE:
-        t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
+        bump(t, OWNER[cid] * 4 + lnd_yield(s, cid), -1)
     s.taxed[cid] = s.phasing
     mark(s, cid, s.phasing)
 
@@ -238,7 +244,7 @@ def untax_all(s: State, p: int, cards: list[int]) -> int:
     for cid in cards:
         if taxed[cid] == p:
             if kept is not None and C_KIND[cid] is LND:
-                kept[OWNER[cid] * 4 + yield_under(cid, trump, enhs)] += 1
+                bump(kept, OWNER[cid] * 4 + yield_under(cid, trump, enhs), 1)
             taxed[cid] = NONE
             n += 1
     return n
@@ -296,7 +302,7 @@ def enter_home(s: State, lnd: int) -> None:
     s.home[OWNER[lnd]].append(lnd)
     t = s.untaxed
     if t is not None:
-        t[OWNER[lnd] * 4 + C_SUIT[lnd]] += 1
+        bump(t, OWNER[lnd] * 4 + C_SUIT[lnd], 1)
 
 
 def attach(s: State, e: int, target: int) -> None:
@@ -327,8 +333,8 @@ def _on_host(s: State, host: int, e: int, add: bool) -> None:
         if new != old:
             assert t is not None
             base = OWNER[host] * 4
-            t[base + old] -= 1
-            t[base + new] += 1
+            bump(t, base + old, -1)
+            bump(t, base + new, 1)
     _recount_entity(s, host)
 
 
@@ -351,7 +357,7 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
     else:
         t = s.untaxed
         if t is not None and kind is LND and s.taxed[cid] == NONE:
-            t[owner * 4 + lnd_yield(s, cid)] -= 1
+            bump(t, owner * 4 + lnd_yield(s, cid), -1)
         (s.field if kind is CRE else s.home)[owner].remove(cid)
         for e in s.enhs.pop(cid, ()):
             del s.host[e]
@@ -385,7 +391,7 @@ def shuffle(s: State, cards: list[int]) -> None:
     """A seeded shuffle: the n-th reshuffle of a game always gives the same order (R31)."""
     rng = seeded(f"{s.shuffle_seed}/{s.shuffles}")
     s.shuffles += 1
-    fisher_yates_batched(rng, cards)
+    fisher_yates(rng, cards)
 
 
 def seeded(text: str) -> _random.Random:
@@ -411,41 +417,6 @@ def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def fisher_yates_batched(rng: _random.Random, cards: list[int]) -> None:
-    """:func:`fisher_yates` for a generator that is used for nothing else afterwards (a
-    reshuffle seeds its own): the same order, from fewer calls.
-
-    Each swap index of ``random.shuffle`` is ``getrandbits(k)`` for some k <= 32, the top k
-    bits of the generator's next 32-bit output. One ``getrandbits(32 * m)`` returns the next
-    m outputs, the first in the lowest bits, so the outputs are drawn in batches and each
-    index is read from its own (the compiled build makes a few calls per reshuffle rather
-    than one per card). Outputs drawn past the last swap are never read: they change nothing
-    but the state of the generator, which is thrown away."""
-    last = len(cards) - 1
-    if last < 1:
-        return
-    batch = _outputs(rng, last + last // 2 + 4)  # most reshuffles reject fewer draws
-    w = 0
-    for i in range(last, 0, -1):
-        n = i + 1
-        shift = 32 - n.bit_length()
-        while True:
-            if w * 4 == len(batch):
-                batch = _outputs(rng, i + 8)
-                w = 0
-            k = w * 4
-            j = (batch[k] | batch[k + 1] << 8 | batch[k + 2] << 16 | batch[k + 3] << 24) >> shift
-            w += 1
-            if j < n:
-                break
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _outputs(rng: _random.Random, m: int) -> bytes:
-    """The generator's next ``m`` 32-bit outputs, each as 4 little-endian bytes, in order."""
-    return rng.getrandbits(32 * m).to_bytes(4 * m, "little")
 
 
 def draw_one(s: State, p: int) -> int | None:
