@@ -229,9 +229,10 @@ def ability_actions(s: State, p: int) -> list[Action]:
                 mine = side_counts(s, u, carry_counts(s, u))
                 red = IS_RED[face]
                 for lnd in s.home[q]:
-                    # a Lnd is never in a combat: its side is its own counts (706.1), kept
-                    # per entity as Enhs come and go
-                    if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == red and not (
+                    # the colour first: a tuple lookup, where the taxed flag is an array's
+                    # (a generic call when compiled). A Lnd is never in a combat: its side
+                    # is its own counts (706.1), kept per entity as Enhs come and go
+                    if IS_RED[FACE[lnd]] == red and s.taxed[lnd] == NONE and not (
                         side_beats(counts(s, lnd), mine, trump)
                     ):
                         out.append(_targets(_CARRY, "carry", face)[lnd])
