@@ -33,6 +33,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import (
+    bump,
     counts,
     damage_rlr,
     deal_damage,
@@ -226,9 +227,13 @@ def ability_actions(s: State, p: int) -> list[Action]:
             elif ab is CARRY and untaxed:
                 # a blocking Queen's side is her group (706.1), with her Carry counts
                 mine = side_counts(s, u, carry_counts(s, u))
+                red = IS_RED[face]
                 for lnd in s.home[q]:
-                    if s.taxed[lnd] == NONE and IS_RED[FACE[lnd]] == IS_RED[face] and (
-                        _works(s, sides, mine, lnd, trump)
+                    # the colour first: a tuple lookup, where the taxed flag is an array's
+                    # (a generic call when compiled). A Lnd is never in a combat: its side
+                    # is its own counts (706.1), kept per entity as Enhs come and go
+                    if IS_RED[FACE[lnd]] == red and s.taxed[lnd] == NONE and not (
+                        side_beats(counts(s, lnd), mine, trump)
                     ):
                         out.append(_targets(_CARRY, "carry", face)[lnd])
     out.append(DONE)
@@ -246,7 +251,36 @@ def _side(s: State, sides: dict[int, Counts], cid: int) -> Counts:
 def _works(s: State, sides: dict[int, Counts], mine: Counts, target: int,
            trump: int | None) -> bool:
     """An ability works unless the target's side beats the user's side ``mine`` (706, R27)."""
-    return rank_counts(_side(s, sides, target), mine, trump)[0] != 0
+    return not side_beats(_side(s, sides, target), mine, trump)
+
+
+#: Whether one side beats another (R26), by :func:`_pair_key` of the two sides' counts and
+#: the trump suit: an ability listing checks the same few pairs of sides turn after turn.
+_BEATEN: Final[dict[int, bool]] = {}
+
+
+def side_beats(a: Counts, b: Counts, trump: int | None) -> bool:
+    """Side ``a`` outranks or outtrumps side ``b`` (903, R26): the ability check of 706."""
+    key = _pair_key(a, b, trump)
+    if key < 0:
+        return rank_counts(a, b, trump)[0] == 0
+    got = _BEATEN.get(key)
+    if got is None:
+        got = rank_counts(a, b, trump)[0] == 0
+        if len(_BEATEN) > 100_000:  # a bound, never reached in play
+            _BEATEN.clear()
+        _BEATEN[key] = got
+    return got
+
+
+def _pair_key(a: Counts, b: Counts, trump: int | None) -> int:
+    """The key of :data:`_BEATEN`: each count in its own 6 bits (a count is at most 13, 17
+    with a Carry booster, 706.3), then the trump suit; -1 when a count does not fit."""
+    if (a[0] | a[1] | a[2] | a[3] | b[0] | b[1] | b[2] | b[3]) > 63:
+        return -1
+    t = 4 if trump is None else trump
+    return (a[0] | a[1] << 6 | a[2] << 12 | a[3] << 18 | b[0] << 24 | b[1] << 30
+            | b[2] << 36 | b[3] << 42 | t << 48)
 
 
 def use_ability(s: State, p: int, a: Action) -> None:
@@ -290,7 +324,7 @@ def use_ability(s: State, p: int, a: Action) -> None:
         tax(s, u)
         suit = lnd_yield(s, t)
         tax(s, t)
-        s.pool[p][suit] += 1
+        bump(s.pool[p], suit, 1)
         if log:
             emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
                  f"{rlr(p)}", p, rule="R28")

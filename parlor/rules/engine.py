@@ -56,7 +56,6 @@ from parlor.rules.state import (
     FACE,
     HAND_LIMIT,
     KEEP,
-    LND,
     NONE,
     OVER,
     SPLIT,
@@ -68,7 +67,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_lnd
+from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_all
 from parlor.rules.trail import NO_MNR, own_trail, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
@@ -364,14 +363,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
         in_play = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         marked = [[c for c in in_play if taxed[c] == 0], [c for c in in_play if taxed[c] == 1],
                   in_play]
-    untaxed = 0
-    for cid in marked[p]:
-        if taxed[cid] == p:  # else untaxed already, or out of play since
-            if C_KIND[cid] is LND:
-                untax_lnd(s, cid)
-            else:
-                taxed[cid] = NONE
-            untaxed += 1
+    untaxed = untax_all(s, p, marked[p])
     damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
     dying = False
     for cid in marked[CHANGED]:
@@ -400,7 +392,8 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
 
 def _burn(s: State, p: int) -> None:
     """Mnr burn: the phasing Rlr loses life for mnr left in the pool (R1)."""
-    left = sum(s.pool[p])
+    pool = s.pool[p]
+    left = pool[0] + pool[1] + pool[2] + pool[3]  # not sum(): a generic call when compiled
     if left:
         s.pool[p] = [0, 0, 0, 0]
         s.life[p] -= left

@@ -38,6 +38,7 @@ from parlor.rules.state import (
 from parlor.rules.table import (
     BASE_COUNTS,
     attach,
+    bump,
     counts,
     damage_rlr,
     domain_counts,
@@ -52,6 +53,7 @@ from parlor.rules.table import (
     tgh,
     to_pile,
     untaxed_lnds,
+    yield_under,
 )
 
 PASS: Final = Action("pass")
@@ -117,10 +119,10 @@ def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
     """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
     if kept is not None and s.taxed[lnd] == NONE:
-        kept[p * 4 + suit] -= 1
+        bump(kept, p * 4 + suit, -1)
     s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
     mark(s, lnd, s.phasing)
-    s.pool[p][suit] += 1
+    bump(s.pool[p], suit, 1)
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
         emit(s, "tax", f"{rlr(p)} taxes {card_text(lnd)}{why}: +1 {suit_name(suit)} mnr{trump}",
@@ -141,62 +143,73 @@ def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     if spend is None:
         spend = _auto_spend(pool, cost.suit, cost.suited, cost.total)
     for suit in spend:
-        pool[suit] -= 1
+        pool[suit] = pool[suit] - 1
     if cost.total and s.log is not None:
         paid = ", ".join(f"{spend.count(x)} {suit_name(x)}" for x in range(4) if x in spend)
         emit(s, "pay", f"{rlr(p)} pays {paid} mnr for {card_text(face)}", p, rule="R20")
 
 
 def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
+    """Tax Lnds for a payment the pool cannot make alone (R3): first the cost's own suit, from
+    the first untaxed Lnds in Home order that yield it; then one mnr at a time from the first
+    untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left.
+
+    The Home is walked only as far as each Lnd is found (a late Home holds some nine Lnds, a
+    payment taxes two or three), and the untaxed Lnds per suit are the kept figures."""
     pool = s.pool[p]
-    if pool[suit] >= suited and sum(pool) >= total:
+    if pool[suit] >= suited and _points(pool) >= total:
         return  # the pool pays: no Lnd is taxed
     home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
-    # The untaxed Lnds in Home order and the suit each yields, worked out once: taxing
-    # changes no yield. A Lnd taxed below is marked NONE in ``yields``.
-    lnds = [lnd for lnd in home if taxed[lnd] == NONE]
-    yields = [_yield(lnd, trump, enhs) for lnd in lnds]
-    # first the cost's own suit: the first untaxed Lnds (in Home order) that yield it
     need_suited = suited - pool[suit]
     if need_suited > 0:
-        for i, y in enumerate(yields):
-            if y == suit:
-                _tax_yielding(s, p, lnds[i], y)
-                yields[i] = NONE
+        for lnd in home:
+            if taxed[lnd] == NONE and yield_under(lnd, trump, enhs) == suit:
+                _tax_yielding(s, p, lnd, suit)
                 need_suited -= 1
                 if need_suited == 0:
                     break
-    need = total - sum(pool)
+    need = total - _points(pool)
     if need <= 0:
         return
     # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
     by_suit = untaxed_lnds(s)[p * 4:p * 4 + 4]
     while need > 0:
-        # the first untaxed Lnd (in Home order) of the suit with the most untaxed Lnds left
-        most = max(by_suit)
-        i = 0
-        while yields[i] == NONE or by_suit[yields[i]] != most:
-            i += 1  # (an IndexError would mean that the payment was not affordable)
-        y = yields[i]
-        _tax_yielding(s, p, lnds[i], y)
-        yields[i] = NONE
-        by_suit[y] -= 1
+        most = _most(by_suit)
+        _tax_first(s, p, home, by_suit, most, trump, enhs)
         need -= 1
 
 
-def _yield(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
-    """:func:`~parlor.rules.table.lnd_yield` with the trump suit and the Enhs at hand."""
-    if trump is not None:
-        for e in enhs.get(lnd, ()):
-            if C_SUIT[e] == trump:
-                return trump
-    return C_SUIT[lnd]
+def _points(pool: list[int]) -> int:
+    """The mnr in a pool of four suits (``sum`` is a generic call in the compiled build)."""
+    return pool[0] + pool[1] + pool[2] + pool[3]
+
+
+def _most(by_suit: list[int]) -> int:
+    """The largest of four figures (``max`` of a list is a generic call when compiled)."""
+    a = by_suit[0] if by_suit[0] > by_suit[1] else by_suit[1]
+    b = by_suit[2] if by_suit[2] > by_suit[3] else by_suit[3]
+    return a if a > b else b
+
+
+def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
+               trump: int | None, enhs: dict[int, list[int]]) -> None:
+    """Tax the first untaxed Lnd in ``home`` whose yield has ``most`` untaxed Lnds in
+    ``by_suit``, and count it off there (the payment is affordable: one exists)."""
+    taxed = s.taxed
+    for lnd in home:
+        if taxed[lnd] == NONE:
+            y = yield_under(lnd, trump, enhs)
+            if by_suit[y] == most:
+                _tax_yielding(s, p, lnd, y)
+                by_suit[y] = by_suit[y] - 1
+                return
+    raise AssertionError("R3: the payment was not affordable")
 
 
 def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
     spend = [suit] * suited
     left = pool[:]
-    left[suit] -= suited
+    left[suit] = left[suit] - suited
     for _ in range(total - suited):
         # the suit with the most points left, the cost's own suit last among equals (plain
         # comparisons, not of (points, x != suit) tuples, which the compiled build boxes)
@@ -204,7 +217,7 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
         for x in (1, 2, 3):
             if left[x] > left[other] or (left[x] == left[other] and other == suit):
                 other = x
-        left[other] -= 1
+        left[other] = left[other] - 1
         spend.append(other)
     return tuple(spend)
 

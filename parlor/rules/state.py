@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
@@ -126,22 +126,62 @@ class Settings(Value):
         return Settings(max_turns, match, (single[0], single[1]), auto)
 
 
-@dataclass(slots=True)
-class Combat:
-    """One attack of a Turn Cycle, from declaration to resolution (rule 1000)."""
+#: The fields of a :class:`Combat`, in the order of its ``__init__`` and ``repr``.
+_COMBAT_FIELDS: Final = ("attackers", "blockers", "blocking", "blocked", "used", "pending",
+                         "split_queue", "split_left", "bonus_left", "bonus_to", "o_dealt")
 
-    attackers: list[int] = field(default_factory=list)
-    blockers: dict[int, list[int]] = field(default_factory=dict)  # attacker -> its blockers
-    blocking: dict[int, int] = field(default_factory=dict)  # blocker -> attacker
-    blocked: set[int] = field(default_factory=set)  # attackers that were ever blocked (R15)
-    used: set[int] = field(default_factory=set)  # Cres that used an ability (R28)
-    # resolution bookkeeping
-    pending: dict[int, int] = field(default_factory=dict)  # combat damage not yet dealt
-    split_queue: list[int] = field(default_factory=list)  # attackers whose Pwr P splits
-    split_left: int = 0
-    bonus_left: int = 0
-    bonus_to: list[int] = field(default_factory=list)  # Cres that may take bonus points
-    o_dealt: bool = False  # O was dealt damage in this combat (R16)
+
+class Combat:
+    """One attack of a Turn Cycle, from declaration to resolution (rule 1000).
+
+    A plain class with its own ``__init__`` rather than a dataclass: the compiled build runs a
+    dataclass's generated ``__init__`` as interpreted Python (about a microsecond), and a
+    Combat is made at every attack step (rule 406) and for every clone of a state in combat.
+    Equality and ``repr`` are a dataclass's, field by field."""
+
+    __slots__ = _COMBAT_FIELDS
+
+    def __init__(self, attackers: list[int] | None = None,
+                 blockers: dict[int, list[int]] | None = None,
+                 blocking: dict[int, int] | None = None, blocked: set[int] | None = None,
+                 used: set[int] | None = None, pending: dict[int, int] | None = None,
+                 split_queue: list[int] | None = None, split_left: int = 0,
+                 bonus_left: int = 0, bonus_to: list[int] | None = None,
+                 o_dealt: bool = False) -> None:
+        self.attackers: list[int] = [] if attackers is None else attackers
+        #: attacker -> its blockers
+        self.blockers: dict[int, list[int]] = {} if blockers is None else blockers
+        #: blocker -> attacker
+        self.blocking: dict[int, int] = {} if blocking is None else blocking
+        #: attackers that were ever blocked (R15)
+        self.blocked: set[int] = set() if blocked is None else blocked
+        #: Cres that used an ability (R28)
+        self.used: set[int] = set() if used is None else used
+        # resolution bookkeeping
+        #: combat damage not yet dealt
+        self.pending: dict[int, int] = {} if pending is None else pending
+        #: attackers whose Pwr P splits
+        self.split_queue: list[int] = [] if split_queue is None else split_queue
+        self.split_left = split_left
+        self.bonus_left = bonus_left
+        #: Cres that may take bonus points
+        self.bonus_to: list[int] = [] if bonus_to is None else bonus_to
+        #: O was dealt damage in this combat (R16)
+        self.o_dealt = o_dealt
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.attackers, self.blockers, self.blocking, self.blocked, self.used,
+                self.pending, self.split_queue, self.split_left, self.bonus_left,
+                self.bonus_to, self.o_dealt)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Combat):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(_COMBAT_FIELDS, self._fields(), strict=True))
+        return f"Combat({shown})"
 
     def copy(self) -> Combat:
         return Combat(

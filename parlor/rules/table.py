@@ -125,13 +125,24 @@ def group_text(s: State, cids: list[int]) -> str:
     return "+".join(entity_text(s, c) for c in cids) or "nobody"
 
 
+def bump(figures: list[int], i: int, n: int) -> None:
+    """``figures[i] += n``, written out: the compiled build runs an augmented assignment to
+    a list item as generic Python arithmetic on objects, this as machine integers."""
+    figures[i] = figures[i] + n
+
+
 def lnd_yield(s: State, lnd: int) -> int:
     """The suit of mnr a Lnd gives when taxed (R21): the trump suit if it carries a trump Enh."""
-    t = s.trump
-    if t is not None:
-        for e in s.enhs.get(lnd, ()):
-            if C_SUIT[e] == t:
-                return t
+    return yield_under(lnd, s.trump, s.enhs)
+
+
+def yield_under(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
+    """:func:`lnd_yield` with the trump suit and the Enhs at hand, for callers that look at
+    several Lnds in a row (the trump is read once, not once per Lnd)."""
+    if trump is not None:
+        for e in enhs.get(lnd, ()):
+            if C_SUIT[e] == trump:
+                return trump
     return C_SUIT[lnd]
 
 
@@ -153,7 +164,7 @@ def count_untaxed(s: State) -> list[int]:
     for p in (0, 1):
         for lnd in s.home[p]:
             if taxed[lnd] == NONE:
-                t[p * 4 + lnd_yield(s, lnd)] += 1
+                bump(t, p * 4 + lnd_yield(s, lnd), 1)
     return t
 
 
@@ -203,13 +214,13 @@ def tax(s: State, cid: int) -> None:
     """Turn a card; it untaxes at the start of the phasing Rlr's next turn (R4)."""
     t = s.untaxed
     if t is not None and C_KIND[cid] is LND and s.taxed[cid] == NONE:
-        t[OWNER[cid] * 4 + lnd_yield(s, cid)] -= 1
+        bump(t, OWNER[cid] * 4 + lnd_yield(s, cid), -1)
     s.taxed[cid] = s.phasing
     mark(s, cid, s.phasing)
 
 
 #: Where :func:`mark` notes a card whose status other than taxed is set.
-CHANGED = 2
+CHANGED: Final = 2
 
 
 def mark(s: State, cid: int, slot: int = CHANGED) -> None:
@@ -221,12 +232,22 @@ def mark(s: State, cid: int, slot: int = CHANGED) -> None:
         marked[slot].append(cid)
 
 
-def untax_lnd(s: State, lnd: int) -> None:
-    """The untax step for a Lnd in its Home (R4)."""
-    t = s.untaxed
-    if t is not None and s.taxed[lnd] != NONE:
-        t[OWNER[lnd] * 4 + lnd_yield(s, lnd)] += 1
-    s.taxed[lnd] = NONE
+def untax_all(s: State, p: int, cards: list[int]) -> int:
+    """The untax step (304.1, R4): every card of ``cards`` still taxed on ``p``'s turn untaxes
+    (the others untaxed already or left play since). A Lnd in Home counts again among the
+    untaxed Lnds of the suit it yields. Returns how many untaxed."""
+    taxed = s.taxed
+    kept = s.untaxed
+    trump = s.trump  # an untax changes no yield: read once
+    enhs = s.enhs
+    n = 0
+    for cid in cards:
+        if taxed[cid] == p:
+            if kept is not None and C_KIND[cid] is LND:
+                bump(kept, OWNER[cid] * 4 + yield_under(cid, trump, enhs), 1)
+            taxed[cid] = NONE
+            n += 1
+    return n
 
 
 def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
@@ -281,7 +302,7 @@ def enter_home(s: State, lnd: int) -> None:
     s.home[OWNER[lnd]].append(lnd)
     t = s.untaxed
     if t is not None:
-        t[OWNER[lnd] * 4 + C_SUIT[lnd]] += 1
+        bump(t, OWNER[lnd] * 4 + C_SUIT[lnd], 1)
 
 
 def attach(s: State, e: int, target: int) -> None:
@@ -312,8 +333,8 @@ def _on_host(s: State, host: int, e: int, add: bool) -> None:
         if new != old:
             assert t is not None
             base = OWNER[host] * 4
-            t[base + old] -= 1
-            t[base + new] += 1
+            bump(t, base + old, -1)
+            bump(t, base + new, 1)
     _recount_entity(s, host)
 
 
@@ -336,7 +357,7 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
     else:
         t = s.untaxed
         if t is not None and kind is LND and s.taxed[cid] == NONE:
-            t[owner * 4 + lnd_yield(s, cid)] -= 1
+            bump(t, owner * 4 + lnd_yield(s, cid), -1)
         (s.field if kind is CRE else s.home)[owner].remove(cid)
         for e in s.enhs.pop(cid, ()):
             del s.host[e]

@@ -22,7 +22,7 @@ None): recording costs time, and only real games need it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from parlor.rules.actions import Action
 from parlor.rules.state import WINDOW1, WINDOW2, State
@@ -39,7 +39,7 @@ HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 #: building a NamedTuple costs several times as much (random playouts noticed).
 Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
 
-NO_MNR = (0, 0, 0, 0)
+NO_MNR: Final = (0, 0, 0, 0)
 
 
 class PublicStep(NamedTuple):
@@ -72,7 +72,7 @@ def record(s: State, action: Action) -> None:
     trail = own_trail(s)
     p = s.actor
     ph = s.phase
-    if action.verb == "pass" and (ph is WINDOW1 or ph is WINDOW2):
+    if (ph is WINDOW1 or ph is WINDOW2) and action.verb == "pass":
         mnr = reachable_mnr(s, p)
     else:
         mnr = NO_MNR
