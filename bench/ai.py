@@ -95,6 +95,13 @@ turns at 1,150:
     expert@iters=830 vs expert@iters=1150@horizon=2
                                                  72 games  69.4%  [58.0-78.9%]  (48-4-20, 990000+)
 
+At the play budget (2026-12-02): the expert's median iterations per searched decision at 0.3 s
+on an idle core, 1,930 (p10 1,182, p90 3,552; 433 decisions, 6 games, seeds 995000+); then
+``--workers 1`` on seeds 1000000+ (four turns at 1,500: about the same time, estimated):
+
+    expert@iters=1930 vs greedy                 200 games  82.5%  [76.6-87.1%]  (165-0-35)
+    expert@iters=1500@horizon=4 vs greedy       101 games  82.2%  [73.6-88.4%]  (83-0-18, stopped)
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of
