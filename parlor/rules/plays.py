@@ -141,6 +141,10 @@ def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
         _auto_tax(s, p, cost.suit, cost.suited, cost.total)
     pool = s.pool[p]
     if spend is None:
+        if s.log is None:
+            # nothing records the mnr spent (a playout): take it straight from the pool
+            _spend_from(pool, cost.suit, cost.suited, cost.total)
+            return
         spend = _auto_spend(pool, cost.suit, cost.suited, cost.total)
     for suit in spend:
         pool[suit] = pool[suit] - 1
@@ -207,19 +211,35 @@ def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
 
 
 def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[int, ...]:
+    """The mnr an automatic payment spends from ``pool``, suit by suit (the pool is kept):
+    the cost's own suit first, then each point from the suit with the most points left."""
     spend = [suit] * suited
     left = pool[:]
     left[suit] = left[suit] - suited
     for _ in range(total - suited):
-        # the suit with the most points left, the cost's own suit last among equals (plain
-        # comparisons, not of (points, x != suit) tuples, which the compiled build boxes)
-        other = 0
-        for x in (1, 2, 3):
-            if left[x] > left[other] or (left[x] == left[other] and other == suit):
-                other = x
+        other = _most_left(left, suit)
         left[other] = left[other] - 1
         spend.append(other)
     return tuple(spend)
+
+
+def _spend_from(pool: list[int], suit: int, suited: int, total: int) -> None:
+    """Take from ``pool`` what :func:`_auto_spend` spends, without listing it (the list and
+    the tuple are allocations for every card a playout pays for, more of them late)."""
+    pool[suit] = pool[suit] - suited
+    for _ in range(total - suited):
+        other = _most_left(pool, suit)
+        pool[other] = pool[other] - 1
+
+
+def _most_left(left: list[int], suit: int) -> int:
+    """The suit with the most points ``left``, the cost's own ``suit`` last among equals
+    (plain comparisons, not of (points, x != suit) tuples, which the compiled build boxes)."""
+    other = 0
+    for x in range(1, 4):
+        if left[x] > left[other] or (left[x] == left[other] and other == suit):
+            other = x
+    return other
 
 
 # -- which plays are legal (rules 600, 800, 1100) ---------------------------------------------
