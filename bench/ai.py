@@ -103,6 +103,8 @@ on an idle core, 1,930 (p10 1,182, p90 3,552; 433 decisions, 6 games, seeds 9950
     expert@iters=1500@horizon=4 vs greedy       101 games  82.2%  [73.6-88.4%]  (83-0-18, stopped)
     expert@iters=4000 vs greedy                  36 games  77.8%  [61.9-88.3%]  (28-0-8, stopped;
                                                  1,930 on those 36: 77.8%, --workers 2)
+    expert@iters=1930 vs strong                 200 games  83.5%  [77.7-88.0%]  (164-6-30, seeds
+                                                 1010000+, --workers 2; strong 0.05 s a decision)
 
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
