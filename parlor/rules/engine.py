@@ -67,7 +67,7 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import CHANGED, draw_one, emit, leave_play, rlr, untax_all
+from parlor.rules.table import CHANGED, draw_one, emit, leave_play, points, rlr, untax_all
 from parlor.rules.trail import NO_MNR, own_trail, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
@@ -392,8 +392,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
 
 def _burn(s: State, p: int) -> None:
     """Mnr burn: the phasing Rlr loses life for mnr left in the pool (R1)."""
-    pool = s.pool[p]
-    left = pool[0] + pool[1] + pool[2] + pool[3]  # not sum(): a generic call when compiled
+    left = points(s.pool[p])
     if left:
         s.pool[p] = [0, 0, 0, 0]
         s.life[p] -= left

@@ -48,6 +48,7 @@ from parlor.rules.table import (
     leave_play,
     lnd_yield,
     mark,
+    points,
     rlr,
     suit_name,
     tgh,
@@ -161,7 +162,7 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     The Home is walked only as far as each Lnd is found (a late Home holds some nine Lnds, a
     payment taxes two or three), and the untaxed Lnds per suit are the kept figures."""
     pool = s.pool[p]
-    if pool[suit] >= suited and _points(pool) >= total:
+    if pool[suit] >= suited and points(pool) >= total:
         return  # the pool pays: no Lnd is taxed
     home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
     need_suited = suited - pool[suit]
@@ -172,7 +173,7 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
                 need_suited -= 1
                 if need_suited == 0:
                     break
-    need = total - _points(pool)
+    need = total - points(pool)
     if need <= 0:
         return
     # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
@@ -181,11 +182,6 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
         most = _most(by_suit)
         _tax_first(s, p, home, by_suit, most, trump, enhs)
         need -= 1
-
-
-def _points(pool: list[int]) -> int:
-    """The mnr in a pool of four suits (``sum`` is a generic call in the compiled build)."""
-    return pool[0] + pool[1] + pool[2] + pool[3]
 
 
 def _most(by_suit: list[int]) -> int:

@@ -125,6 +125,11 @@ def group_text(s: State, cids: list[int]) -> str:
     return "+".join(entity_text(s, c) for c in cids) or "nobody"
 
 
+def points(pool: list[int]) -> int:
+    """The mnr in a pool of four suits (``sum`` is a generic call in the compiled build)."""
+    return pool[0] + pool[1] + pool[2] + pool[3]
+
+
 def bump(figures: list[int], i: int, n: int) -> None:
     """``figures[i] += n``, written out: the compiled build runs an augmented assignment to
     a list item as generic Python arithmetic on objects, this as machine integers."""

@@ -8,8 +8,10 @@ the next Turn Cycle's first window (play the Lnd or pass) and the result can be 
 
 from __future__ import annotations
 
+import pickle
+
 from parlor.rules.engine import apply
-from parlor.rules.state import Phase
+from parlor.rules.state import Combat, Phase
 
 from .scenario import cid, legal, refused, said, setup, zone
 
@@ -491,3 +493,19 @@ def test_1002_3_r15_an_attacker_whose_blockers_are_all_gone_stays_blocked() -> N
     assert s.life == [20, 20]
     assert zone(s, "1.field") == "KS/4S{t1}"
     assert zone(s, "2.discard") == "AS"
+
+
+def test_1000_a_combats_copy_is_equal_and_independent() -> None:
+    # Combat is a plain class for the compiled build's sake; it keeps a dataclass's equality
+    # and repr, field by field, and a state's clone must not share its lists (rule 1000)
+    cb = Combat([3, 5], {3: [60]}, {60: 3}, {3}, {60}, {3: 2}, [5], 1, 2, [3], True)
+    twin = cb.copy()
+    assert twin == cb and repr(twin) == repr(cb)
+    assert repr(cb).startswith("Combat(attackers=[3, 5], blockers={3: [60]}, blocking={60: 3}")
+    assert pickle.loads(pickle.dumps(cb)) == cb
+    twin.attackers.append(7)
+    twin.blockers[3].append(61)
+    twin.used.add(61)
+    assert twin != cb
+    assert cb.attackers == [3, 5] and cb.blockers == {3: [60]} and cb.used == {60}
+    assert Combat() == Combat() and Combat() != cb

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parlor.rules.cards import CARDS, Card, Suit
+from parlor.rules.combat import side_beats
 from parlor.rules.ranking import (
     EMPTY,
     RANK,
@@ -171,3 +172,18 @@ def test_902_r25_counts_are_the_highest_card_per_suit(host: Card, enhs: tuple[Ca
     for s in Suit:
         spots = [1 if c.is_cre else c.rank for c in (host, *enhs) if c.suit is s]
         assert e.counts[s] == max(spots, default=0)
+
+
+#: Count tuples as the engine keeps them: a spot count per suit, 0-17 in play (706.3), and
+#: beyond the 6 bits per count of the ability check's memo key, which must then work it out.
+engine_counts = st.tuples(*[st.integers(0, 80)] * 4)
+engine_trumps = st.one_of(st.none(), st.integers(0, 3))
+
+
+@given(engine_counts, engine_counts, engine_trumps)
+def test_706_r27_the_remembered_ability_check_is_rank_counts(a: Counts, b: Counts,
+                                                             trump: int | None) -> None:
+    # twice: the first call works the pair out (and may remember it), the second may read it
+    expected = rank_counts(a, b, trump)[0] == 0
+    assert side_beats(a, b, trump) is expected
+    assert side_beats(a, b, trump) is expected
