@@ -52,6 +52,13 @@ often as the reference, mostly in lost games, and with the veto the expert went 
     >>> agent_spec("expert@keep=veto@iters=1150")
     'expert@iters=1150@keep=veto'
 
+A spec may name the learned evaluation's weights, ``value=TAG`` for the package's
+``parlor/ai/weights/value-TAG.json`` (``value=v1`` is the expert's own), so that a retrained
+file can be matched against the shipped one before it replaces it:
+
+    >>> agent_spec("expert@value=v1@iters=1930")
+    'expert@iters=1930@value=v1'
+
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``; see
 :class:`~parlor.ai.search.SearchAgent`):
@@ -73,7 +80,7 @@ from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SAMPLERS, SearchAgent
-from parlor.ai.value import learned
+from parlor.ai.value import learned, packaged, weights_file
 from parlor.rules.values import Value
 
 LEVEL_NAMES = ("novice", "casual", "intermediate", "strong", "expert")
@@ -135,6 +142,8 @@ class Options(Value):
     iters: int | None = None
     sampler: str | None = None
     keep: str | None = None
+    #: the learned evaluation's weights file, ``value-TAG.json`` in parlor/ai/weights
+    value: str | None = None
     #: search settings (TUNING), in TUNING's order: for tuning matches in bench/ai.py
     tuning: tuple[tuple[str, float], ...] = ()
 
@@ -174,6 +183,7 @@ def parse_options(spec: int | str) -> Options:
     iters: int | None = None
     sampler: str | None = None
     keep: str | None = None
+    value_tag: str | None = None
     tuning: dict[str, float] = {}
     for option in options:
         key, eq, value = (x.strip() for x in option.partition("="))
@@ -183,18 +193,22 @@ def parse_options(spec: int | str) -> Options:
             sampler = value
         elif key == "keep" and value in KEEP_RULES:
             keep = value
+        elif key == "value" and eq:
+            weights_file(value)  # ValueError, naming the files there, if there is none
+            value_tag = value
         elif key in TUNING and eq:
             tuning[key] = _setting(spec, key, value)
         else:
             raise ValueError(f"{spec!r}: write an iteration budget as {name}@iters=N (N >= 1),"
                              f" a sampler as sampler={'|'.join(SAMPLERS)},"
-                             f" a keep/Redraw rule as keep={'|'.join(KEEP_RULES)}"
+                             f" a keep/Redraw rule as keep={'|'.join(KEEP_RULES)},"
+                             " learned weights as value=TAG (parlor/ai/weights/value-TAG.json)"
                              f" and a search setting as one of {', '.join(TUNING)}=N")
     if not isinstance(_FACTORIES[name](0), SearchAgent):
-        raise ValueError(f"{name} does not search, so it takes no iteration budget, sampler "
-                         "or search setting")
+        raise ValueError(f"{name} does not search, so it takes no iteration budget, sampler, "
+                         "weights or search setting")
     ordered = tuple((k, tuning[k]) for k in TUNING if k in tuning)
-    return Options(name, iters, sampler, keep, ordered)
+    return Options(name, iters, sampler, keep, value_tag, ordered)
 
 
 def _setting(spec: int | str, key: str, value: str) -> float:
@@ -215,6 +229,7 @@ def agent_spec(spec: int | str) -> str:
     options = [*([f"iters={o.iters}"] if o.iters is not None else []),
                *([f"keep={o.keep}"] if o.keep is not None else []),
                *([f"sampler={o.sampler}"] if o.sampler is not None else []),
+               *([f"value={o.value}"] if o.value is not None else []),
                *(f"{k}={v:g}" for k, v in o.tuning)]
     return "@".join([o.name, *options])
 
@@ -237,6 +252,8 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     if o.keep is not None:
         agent.search_keep = o.keep != "look"
         agent.keep_veto = o.keep == "veto"
+    if o.value is not None:
+        agent.evaluate = learned(packaged(weights_file(o.value)))
     for key, value in o.tuning:
         setattr(agent, key, int(value) if TUNING[key][2] else value)
     return agent

@@ -96,12 +96,25 @@ def load_packaged(name: str = WEIGHTS_FILE) -> ValueModel:
 _CACHE: dict[str, ValueModel] = {}
 
 
-def packaged() -> ValueModel:
-    """The package's weights (:data:`WEIGHTS_FILE`), read on the first call only."""
-    model = _CACHE.get(WEIGHTS_FILE)
+def packaged(name: str = WEIGHTS_FILE) -> ValueModel:
+    """The package's weights file ``name`` (:data:`WEIGHTS_FILE` unless a benchmark names
+    another, ``expert@value=v2``), read on the first call only."""
+    model = _CACHE.get(name)
     if model is None:
-        model = _CACHE[WEIGHTS_FILE] = load_packaged()
+        model = _CACHE[name] = load_packaged(name)
     return model
+
+
+def weights_file(tag: str) -> str:
+    """The weights file a spec's ``value=TAG`` names: ``value-TAG.json`` in the package's
+    weights folder; ValueError, naming the files there, if there is no such file."""
+    name = f"value-{tag}.json"
+    folder = resources.files("parlor.ai").joinpath("weights")
+    if not tag.replace("-", "").isalnum() or not folder.joinpath(name).is_file():
+        there = sorted(f.name for f in folder.iterdir() if f.name.endswith(".json"))
+        raise ValueError(f"no weights file {name!r} in parlor/ai/weights (there: "
+                         f"{', '.join(there)})")
+    return name
 
 
 def learned_win_prob(s: State, p: int, model: ValueModel) -> float:
@@ -137,4 +150,4 @@ def draw_pull(turns_left: int) -> float:
 
 __all__ = ["FORMAT", "WEIGHTS_FILE", "ValueModel", "draw_pull",
            "learned", "learned_win_prob", "load_packaged", "model_from_dict",
-           "packaged"]
+           "packaged", "weights_file"]

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from parlor.training.selfplay import PAIRINGS
+
 #: Where the package's weights live (what ``parlor train`` writes by default).
 PACKAGED = Path(__file__).resolve().parent.parent / "ai" / "weights" / "value-v1.json"
 DEFAULT_SEED = 17
@@ -26,6 +28,18 @@ def _positive(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
     return n
+
+
+def _pairing(text: str) -> tuple[str, str]:
+    from parlor.ai.levels import agent_spec
+
+    a, colon, b = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a pairing as A:B, two agent specs")
+    try:
+        return agent_spec(a), agent_spec(b)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_parser(sub: Any) -> None:
@@ -41,6 +55,12 @@ def add_parser(sub: Any) -> None:
                     help="optimisation steps (default 1500)")
     tr.add_argument("--hidden", type=int, default=0, metavar="N",
                     help="tanh units besides the linear part (default 0: linear)")
+    tr.add_argument("--pairing", action="append", type=_pairing, metavar="A:B",
+                    help="agents of the self-play games, as agent specs (repeat it: the games "
+                    "cycle through them; default: "
+                    f"{' '.join(f'{a}:{b}' for a, b in PAIRINGS)})")
+    tr.add_argument("--workers", type=_positive, default=1, metavar="N",
+                    help="processes playing the games (the same data however many)")
     tr.add_argument("--out", type=Path, default=PACKAGED,
                     help="the weights file to write (default: the package's, "
                     "parlor/ai/weights/value-v1.json)")
@@ -49,8 +69,9 @@ def add_parser(sub: Any) -> None:
 
 def command_text(args: argparse.Namespace) -> str:
     """The command that reproduces a run (the output path left out: it does not matter)."""
+    pairings = "".join(f" --pairing {a}:{b}" for a, b in args.pairing or ())
     return (f"parlor train --seed {args.seed} --games {args.games} --steps {args.steps} "
-            f"--hidden {args.hidden}")
+            f"--hidden {args.hidden}{pairings}")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -60,11 +81,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     t0 = time.process_time()
     print(f"playing {args.games} self-play games from seed {args.seed} ...", flush=True)
-    data = positions(args.seed, args.games)
+    pairings = tuple(args.pairing or PAIRINGS)
+    data = positions(args.seed, args.games, pairings, args.workers)
     print(f"{len(data.rows)} positions ({time.process_time() - t0:.0f} CPU-s); fitting ...",
           flush=True)
     weights = train(data, args.seed, Settings(hidden=args.hidden, steps=args.steps),
-                    command_text(args))
+                    command_text(args), pairings)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dumps(weights), encoding="utf-8")

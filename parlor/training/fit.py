@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,8 +131,10 @@ def arrays(data: Positions) -> tuple[Array, Array, Array, NDArray[np.int64]]:
     return x, y, pull, np.array(data.games, dtype=np.int64)
 
 
-def train(data: Positions, seed: int, settings: Settings, command: str) -> dict[str, Any]:
-    """Fit on ``data`` and return the weights file's contents (see :mod:`parlor.ai.value`)."""
+def train(data: Positions, seed: int, settings: Settings, command: str,
+          pairings: Sequence[tuple[str, str]] = PAIRINGS) -> dict[str, Any]:
+    """Fit on ``data`` (played by ``pairings``) and return the weights file's contents (see
+    :mod:`parlor.ai.value`)."""
     x, y, pull, games = arrays(data)
     val = games % settings.holdout == settings.holdout - 1
     tr = ~val
@@ -150,7 +153,7 @@ def train(data: Positions, seed: int, settings: Settings, command: str) -> dict[
         "command": command,
         "games": int(games.max()) + 1,
         "positions": len(y),
-        "pairings": [f"{a}:{b}" for a, b in PAIRINGS],
+        "pairings": [f"{a}:{b}" for a, b in pairings],
         "settings": settings.__dict__,
         "validation": {
             "positions": int(val.sum()),

@@ -1,12 +1,13 @@
 """Self-play positions for the learned evaluation, with the outcome as the target.
 
-Games between fast existing agents (Greedy and the Greedy-based levels, and the cheap
-policy's novice, whose careless play reaches the kind of positions the search's rollouts
-reach), each dealt from its own seed; seats alternate. At the start of every turn both Rlrs'
-:func:`~parlor.ai.features.features` are recorded, each with that Rlr's result of the game
-(1 a win, 0 a loss, 0.5 a draw): the search evaluates its leaves at the start of a turn
-(:mod:`parlor.ai.search`), so those are the positions to learn. Everything is seeded, so the
-same ``seed`` and ``games`` give the same rows.
+Games between fast existing agents (by default Greedy and the Greedy-based levels, and the
+cheap policy's novice, whose careless play reaches the kind of positions the search's
+rollouts reach; ``parlor train --pairing`` names others, such as the expert at a fixed
+iteration budget against Greedy), each dealt from its own seed; seats alternate. At the
+start of every turn both Rlrs' :func:`~parlor.ai.features.features` are recorded, each
+with that Rlr's result of the game (1 a win, 0 a loss, 0.5 a draw): the search evaluates
+its leaves at the start of a turn (:mod:`parlor.ai.search`), so those are the positions to
+learn. Everything is seeded, so the same ``seed`` and ``games`` give the same rows.
 
     >>> data = positions(seed=5, games=1)
     >>> len(data.rows) == len(data.targets) == len(data.games) > 0
@@ -16,6 +17,7 @@ same ``seed`` and ``games`` give the same rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from parlor.ai.features import features
@@ -75,14 +77,35 @@ def play_and_record(index: int, seed: int, pairing: Sequence[str], out: Position
             out.turns_left.append(left)
 
 
-def positions(seed: int, games: int,
-              pairings: Sequence[tuple[str, str]] = PAIRINGS) -> Positions:
+def positions(seed: int, games: int, pairings: Sequence[tuple[str, str]] = PAIRINGS,
+              workers: int = 1) -> Positions:
     """The positions of ``games`` games, game i dealt from ``seed + i`` and played by the
-    pairing ``i % len(pairings)`` (seats alternating)."""
+    pairing ``i % len(pairings)`` (seats alternating), on ``workers`` processes: the same
+    rows in the same order however many (each game has its own seeds)."""
+    jobs = [(i, seed + i, tuple(pairings[i % len(pairings)])) for i in range(games)]
     out = Positions()
-    for i in range(games):
-        play_and_record(i, seed + i, pairings[i % len(pairings)], out)
+    if workers <= 1:
+        for job in jobs:
+            _merge(out, _one_game(job))
+        return out
+    with ProcessPoolExecutor(workers) as pool:
+        for part in pool.map(_one_game, jobs, chunksize=4):
+            _merge(out, part)
     return out
+
+
+def _one_game(job: tuple[int, int, tuple[str, ...]]) -> Positions:
+    index, seed, pairing = job
+    out = Positions()
+    play_and_record(index, seed, pairing, out)
+    return out
+
+
+def _merge(out: Positions, part: Positions) -> None:
+    out.rows += part.rows
+    out.targets += part.targets
+    out.games += part.games
+    out.turns_left += part.turns_left
 
 
 __all__ = ["PAIRINGS", "Positions", "play_and_record", "positions"]

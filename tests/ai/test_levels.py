@@ -41,7 +41,9 @@ def test_a_spec_chooses_the_determinization_sampler() -> None:
                                  "expert_ref@", "expert@sampler=magic",
                                  "greedy@sampler=belief", "expert@horizon=0",
                                  "expert@horizon=1.5", "expert@c=x", "expert@c=nan",
-                                 "expert@epsilon=2", "expert@depth=3", "greedy@horizon=2"])
+                                 "expert@epsilon=2", "expert@depth=3", "greedy@horizon=2",
+                                 "expert@value=", "expert@value=v0", "expert@value=../v1",
+                                 "greedy@value=v1"])
 def test_a_faulty_spec_is_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_spec(bad)
@@ -120,3 +122,21 @@ def test_a_spec_sets_the_search_for_a_tuning_match() -> None:
     # a spec without settings changes none of the expert's own
     assert (budgeted.horizon, budgeted.c, budgeted.root_width) == (
         default.horizon, default.c, default.root_width)
+
+
+def test_a_spec_names_the_learned_evaluations_weights() -> None:
+    """``value=v1`` is the file the expert ships with: at fixed iterations the two agents take
+    the same decisions; a tag without a file is refused, naming the files there are."""
+    assert agent_spec("expert@value=v1@iters=40") == "expert@iters=40@value=v1"
+    with pytest.raises(ValueError, match=r"value-v1\.json"):
+        make_agent("expert@value=v9", 1)
+    s = new_game(31)
+    for _ in range(40):
+        legal = legal_actions(s)
+        if len(legal) > 2:
+            break
+        apply(s, legal[0])
+    named, plain = make_agent("expert@value=v1@iters=60", 4), make_agent("expert@iters=60", 4)
+    v = view(s, s.actor)
+    assert named.act(v, list(legal_actions(s)), math.inf) == plain.act(
+        v, list(legal_actions(s)), math.inf)

@@ -29,3 +29,22 @@ def test_parlor_train_on_a_tiny_seed_reproduces_identical_weights(tmp_path: Path
     assert data["command"] == "parlor train --seed 4 --games 5 --steps 30 --hidden 2"
     model = model_from_dict(data)  # what it wrote, the agents can read
     assert len(model.hidden) == 2
+
+
+def test_selfplay_on_two_processes_gives_the_same_rows() -> None:
+    pairings = (("greedy", "novice"), ("expert@iters=3", "greedy"))
+    one, two = positions(21, 3, pairings), positions(21, 3, pairings, workers=2)
+    assert (one.rows, one.targets, one.games, one.turns_left) == (
+        two.rows, two.targets, two.games, two.turns_left)
+    assert sorted(set(one.games)) == [0, 1, 2]
+
+
+def test_parlor_train_names_its_pairings_in_the_command_and_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "w.json"
+    args = ["train", "--seed", "4", "--games", "5", "--steps", "5", "--pairing",
+            "greedy:Novice", "--pairing", "5@iters=3:greedy", "--workers", "2"]
+    assert main([*args, "--out", str(out)]) == 0
+    data = json.loads(out.read_bytes())
+    assert data["pairings"] == ["greedy:novice", "expert@iters=3:greedy"]
+    assert data["command"] == ("parlor train --seed 4 --games 5 --steps 5 --hidden 0 "
+                               "--pairing greedy:novice --pairing expert@iters=3:greedy")
