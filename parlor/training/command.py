@@ -76,24 +76,29 @@ def command_text(args: argparse.Namespace) -> str:
 
 def cmd_train(args: argparse.Namespace) -> int:
     # numpy is the train extra: imported here so that `parlor` itself never needs it.
-    from parlor.training.fit import Settings, dumps, train
+    from parlor.training.fit import Settings, check_pairings, dumps, train
     from parlor.training.selfplay import positions
 
-    t0 = time.process_time()
-    print(f"playing {args.games} self-play games from seed {args.seed} ...", flush=True)
     pairings = tuple(args.pairing or PAIRINGS)
+    settings = Settings(hidden=args.hidden, steps=args.steps)
+    try:
+        check_pairings(len(pairings), settings)  # before hours of games, not after
+    except ValueError as e:
+        print(f"parlor train: {e}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()  # wall time: with --workers the games run in other processes
+    print(f"playing {args.games} self-play games from seed {args.seed} ...", flush=True)
     data = positions(args.seed, args.games, pairings, args.workers)
-    print(f"{len(data.rows)} positions ({time.process_time() - t0:.0f} CPU-s); fitting ...",
+    print(f"{len(data.rows)} positions ({time.perf_counter() - t0:.0f} s); fitting ...",
           flush=True)
-    weights = train(data, args.seed, Settings(hidden=args.hidden, steps=args.steps),
-                    command_text(args), pairings)
+    weights = train(data, args.seed, settings, command_text(args), pairings)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dumps(weights), encoding="utf-8")
     v = weights["validation"]
     print(f"wrote {out}: held-out log loss {v['log_loss']} (the hand-written prior "
           f"{v['log_loss_prior']}), winner called on {v['winner_called']} of decided "
-          f"positions; {time.process_time() - t0:.0f} CPU-s in all", file=sys.stdout)
+          f"positions; {time.perf_counter() - t0:.0f} s in all", file=sys.stdout)
     return 0
 
 

@@ -131,6 +131,17 @@ def arrays(data: Positions) -> tuple[Array, Array, Array, NDArray[np.int64]]:
     return x, y, pull, np.array(data.games, dtype=np.int64)
 
 
+def check_pairings(n: int, settings: Settings) -> None:
+    """ValueError if holding out every ``holdout``-th game would leave one of ``n`` pairings
+    out of training: game i is played by pairing i % n, so with 5 pairings and every 5th game
+    held out, the fifth pairing's games would all be validation and never learned from."""
+    if math.gcd(n, settings.holdout) != 1:
+        raise ValueError(f"{n} pairings: every {settings.holdout}th game is held out for "
+                         "validation, so some pairings would never be trained on; use a "
+                         f"number of pairings that {settings.holdout} does not divide "
+                         "(repeat one)")
+
+
 def train(data: Positions, seed: int, settings: Settings, command: str,
           pairings: Sequence[tuple[str, str]] = PAIRINGS) -> dict[str, Any]:
     """Fit on ``data`` (played by ``pairings``) and return the weights file's contents (see
@@ -141,6 +152,7 @@ def train(data: Positions, seed: int, settings: Settings, command: str,
     if not tr.any() or not val.any():
         raise ValueError(f"need at least {settings.holdout} games (every "
                          f"{settings.holdout}th is held out for validation)")
+    check_pairings(len(pairings), settings)
     p = fit(x[tr], y[tr], pull[tr], seed, settings).rounded()
     prior = Params(0.0, prior_vector(), np.zeros((0, x.shape[1])), np.zeros(0), np.zeros(0))
     z_val = p.logits(x[val], pull[val])
@@ -176,4 +188,5 @@ def dumps(weights: dict[str, Any]) -> str:
     return json.dumps(weights, indent=1) + "\n"
 
 
-__all__ = ["PRIOR", "Params", "Settings", "dumps", "fit", "log_loss", "prior_vector", "train"]
+__all__ = ["PRIOR", "Params", "Settings", "check_pairings", "dumps", "fit", "log_loss",
+           "prior_vector", "train"]

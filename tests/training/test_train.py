@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from parlor.ai.features import FEATURE_NAMES
 from parlor.ai.value import model_from_dict
 from parlor.cli import main
@@ -48,3 +50,16 @@ def test_parlor_train_names_its_pairings_in_the_command_and_the_file(tmp_path: P
     assert data["pairings"] == ["greedy:novice", "expert@iters=3:greedy"]
     assert data["command"] == ("parlor train --seed 4 --games 5 --steps 5 --hidden 0 "
                                "--pairing greedy:novice --pairing expert@iters=3:greedy")
+
+
+def test_parlor_train_refuses_pairings_the_holdout_would_never_train_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Game i is played by pairing i % 5 and held out when i % 5 == 4: the fifth pairing's
+    games would all be validation."""
+    args = ["train", "--seed", "4", "--games", "5", "--steps", "5",
+            *[x for p in ("greedy:novice", "novice:greedy", "greedy:greedy",
+                          "novice:novice", "random:greedy") for x in ("--pairing", p)]]
+    assert main([*args, "--out", str(tmp_path / "w.json")]) == 2
+    assert "never be trained on" in capsys.readouterr().err
+    assert not (tmp_path / "w.json").exists()
+    assert main([*args, "--pairing", "greedy:novice", "--out", str(tmp_path / "w.json")]) == 0
