@@ -106,6 +106,12 @@ on an idle core, 1,930 (p10 1,182, p90 3,552; 433 decisions, 6 games, seeds 9950
     expert@iters=1930 vs strong                 200 games  83.5%  [77.7-88.0%]  (164-6-30, seeds
                                                  1010000+, --workers 2; strong 0.05 s a decision)
 
+With the learned evaluation v2 (16 tanh units fitted to 2,000 Greedy-family games, ``parlor
+train``; 2026-12-02, fresh seeds; ``expert@value=v2`` is the expert now):
+
+    expert@iters=1930@value=v2 vs greedy        200 games  86.8%  [81.4-90.8%]  (173-1-26, 1020000+,
+                                                 --workers 2)
+
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
 0.6 s (200 games, seed 1000): more time did not help. With its priors judged at the end of

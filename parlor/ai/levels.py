@@ -53,8 +53,9 @@ often as the reference, mostly in lost games, and with the veto the expert went 
     'expert@iters=1150@keep=veto'
 
 A spec may name the learned evaluation's weights, ``value=TAG`` for the package's
-``parlor/ai/weights/value-TAG.json`` (``value=v1`` is the expert's own), so that a retrained
-file can be matched against the shipped one before it replaces it:
+``parlor/ai/weights/value-TAG.json`` (``value=v2`` is the expert's own, ``value=v1`` the linear
+fit before it), so that a retrained file can be matched against the shipped one before it
+replaces it:
 
     >>> agent_spec("expert@value=v1@iters=1930")
     'expert@iters=1930@value=v1'
@@ -96,6 +97,7 @@ REFERENCE_NAMES = ("expert_ref", "expert_hand")
 #: against greedy where two scored 75.8%, and 69.4% of 72 head to head (bench/ai.py). At the
 #: play budget (1,930 iterations, the median at 0.3 s), fresh seeds 1000000+: three turns
 #: 82.5% of 200 against greedy; four at about the same time (1,500) 82.2% of 101 of them.
+#: With the learned evaluation v2 (value-v2.json), seeds 1020000+: 86.8% of 200 against greedy.
 EXPERT_HORIZON: Final = 3
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")

@@ -9,7 +9,8 @@ then, like :func:`~parlor.ai.evaluate.win_prob`, pulled toward a draw over the l
 before the turn limit and squashed into [0, 1]. Inference is plain Python (it runs at every
 leaf of the search, compiled with the rest of parlor.ai; no numpy, no deep-learning runtime).
 
-The weights are package data, ``parlor/ai/weights/value-v1.json``: the format version, the
+The weights are package data, ``parlor/ai/weights/value-v2.json`` (``value-v1.json``, the linear
+fit the expert used before, is kept for matches, ``expert@value=v1``): the format version, the
 feature names they were trained on, the seed and command that reproduce them, the data size
 and the validation figures. They are read once, by the first agent that uses them
 (:func:`packaged`, cached), from the installed package (never from the working directory);
@@ -38,7 +39,7 @@ from parlor.rules.values import Value
 #: The weights file format this module reads.
 FORMAT = "parlor-value/1"
 #: The file in the package the agents use.
-WEIGHTS_FILE = "value-v1.json"
+WEIGHTS_FILE = "value-v2.json"
 
 
 @dataclass(frozen=True, slots=True)

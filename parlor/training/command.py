@@ -1,6 +1,6 @@
 """``parlor train``: regenerate the learned evaluation's weights from a seed.
 
-    parlor train --seed 17 --games 240      # writes parlor/ai/weights/value-v1.json
+    parlor train     # --seed 17 --games 2000 --steps 3000 --hidden 16: writes value-v2.json
 
 The games are played in this process (seeded, so the same seed and game count give the same
 data and the same weights, byte for byte on one machine); fitting needs numpy (the
@@ -15,12 +15,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from parlor.ai.value import WEIGHTS_FILE
 from parlor.training.selfplay import PAIRINGS
 
 #: Where the package's weights live (what ``parlor train`` writes by default).
-PACKAGED = Path(__file__).resolve().parent.parent / "ai" / "weights" / "value-v1.json"
+PACKAGED = Path(__file__).resolve().parent.parent / "ai" / "weights" / WEIGHTS_FILE
+#: The defaults are the settings of the package's weights: ``parlor train`` rebuilds them.
 DEFAULT_SEED = 17
-DEFAULT_GAMES = 240
+DEFAULT_GAMES = 2000
+DEFAULT_STEPS = 3000
+DEFAULT_HIDDEN = 16
 
 
 def _positive(text: str) -> int:
@@ -51,10 +55,11 @@ def add_parser(sub: Any) -> None:
                     help=f"seed of the games and of the fit (default {DEFAULT_SEED})")
     tr.add_argument("--games", type=_positive, default=DEFAULT_GAMES, metavar="N",
                     help=f"self-play games (default {DEFAULT_GAMES})")
-    tr.add_argument("--steps", type=_positive, default=1500, metavar="N",
-                    help="optimisation steps (default 1500)")
-    tr.add_argument("--hidden", type=int, default=0, metavar="N",
-                    help="tanh units besides the linear part (default 0: linear)")
+    tr.add_argument("--steps", type=_positive, default=DEFAULT_STEPS, metavar="N",
+                    help=f"optimisation steps (default {DEFAULT_STEPS})")
+    tr.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, metavar="N",
+                    help=f"tanh units besides the linear part (default {DEFAULT_HIDDEN}; "
+                    "0: linear)")
     tr.add_argument("--pairing", action="append", type=_pairing, metavar="A:B",
                     help="agents of the self-play games, as agent specs (repeat it: the games "
                     "cycle through them; default: "
@@ -63,7 +68,7 @@ def add_parser(sub: Any) -> None:
                     help="processes playing the games (the same data however many)")
     tr.add_argument("--out", type=Path, default=PACKAGED,
                     help="the weights file to write (default: the package's, "
-                    "parlor/ai/weights/value-v1.json)")
+                    f"parlor/ai/weights/{WEIGHTS_FILE})")
     tr.set_defaults(func=cmd_train)
 
 
@@ -102,4 +107,5 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_SEED", "PACKAGED", "add_parser", "cmd_train"]
+__all__ = ["DEFAULT_GAMES", "DEFAULT_HIDDEN", "DEFAULT_SEED", "DEFAULT_STEPS", "PACKAGED",
+           "add_parser", "cmd_train"]

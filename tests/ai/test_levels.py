@@ -125,7 +125,7 @@ def test_a_spec_sets_the_search_for_a_tuning_match() -> None:
 
 
 def test_a_spec_names_the_learned_evaluations_weights() -> None:
-    """``value=v1`` is the file the expert ships with: at fixed iterations the two agents take
+    """``value=v2`` is the file the expert ships with: at fixed iterations the two agents take
     the same decisions; a tag without a file is refused, naming the files there are."""
     assert agent_spec("expert@value=v1@iters=40") == "expert@iters=40@value=v1"
     with pytest.raises(ValueError, match=r"value-v1\.json"):
@@ -136,7 +136,7 @@ def test_a_spec_names_the_learned_evaluations_weights() -> None:
         if len(legal) > 2:
             break
         apply(s, legal[0])
-    named, plain = make_agent("expert@value=v1@iters=60", 4), make_agent("expert@iters=60", 4)
+    named, plain = make_agent("expert@value=v2@iters=60", 4), make_agent("expert@iters=60", 4)
     v = view(s, s.actor)
     assert named.act(v, list(legal_actions(s)), math.inf) == plain.act(
         v, list(legal_actions(s)), math.inf)

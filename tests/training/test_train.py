@@ -48,7 +48,7 @@ def test_parlor_train_names_its_pairings_in_the_command_and_the_file(tmp_path: P
     assert main([*args, "--out", str(out)]) == 0
     data = json.loads(out.read_bytes())
     assert data["pairings"] == ["greedy:novice", "expert@iters=3:greedy"]
-    assert data["command"] == ("parlor train --seed 4 --games 5 --steps 5 --hidden 0 "
+    assert data["command"] == ("parlor train --seed 4 --games 5 --steps 5 --hidden 16 "
                                "--pairing greedy:novice --pairing expert@iters=3:greedy")
 
 
@@ -63,3 +63,19 @@ def test_parlor_train_refuses_pairings_the_holdout_would_never_train_on(
     assert "never be trained on" in capsys.readouterr().err
     assert not (tmp_path / "w.json").exists()
     assert main([*args, "--pairing", "greedy:novice", "--out", str(tmp_path / "w.json")]) == 0
+
+
+def test_parlor_train_with_no_options_rebuilds_the_packages_weights() -> None:
+    """The defaults are the shipped file's command, so ``parlor train`` alone remakes it."""
+    from parlor.training.command import (
+        DEFAULT_GAMES,
+        DEFAULT_HIDDEN,
+        DEFAULT_SEED,
+        DEFAULT_STEPS,
+        PACKAGED,
+    )
+
+    data = json.loads(PACKAGED.read_text("utf-8"))
+    assert data["command"] == (f"parlor train --seed {DEFAULT_SEED} --games {DEFAULT_GAMES} "
+                               f"--steps {DEFAULT_STEPS} --hidden {DEFAULT_HIDDEN}")
+    assert len(data["hidden"]) == DEFAULT_HIDDEN
