@@ -111,6 +111,11 @@ train``; 2026-12-02, fresh seeds; ``expert@value=v2`` is the expert now):
 
     expert@iters=1930@value=v2 vs greedy        200 games  86.8%  [81.4-90.8%]  (173-1-26, 1020000+,
                                                  --workers 2)
+    expert@iters=800@value=v2 vs expert_ref@iters=500
+                                                200 games  76.0%  [69.6-81.4%]  (151-2-47, 1030000+,
+                                                 --workers 1)
+    expert@iters=600 vs perfect@iters=600       200 games  51.2%  [44.4-58.1%]  (98-9-93, 1040000+,
+                                                 --workers 1; both judge with v2)
 
 Against greedy, seats alternating: with its priors judged after the opponent's turn (the
 earlier default) the search won 64.5% at 0.2 s (100 games, seeds 5000-5099) and 62.7% at
