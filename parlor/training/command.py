@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from parlor.ai.levels import agent_spec
 from parlor.ai.value import WEIGHTS_FILE
 from parlor.training.selfplay import PAIRINGS
 
@@ -35,8 +36,6 @@ def _positive(text: str) -> int:
 
 
 def _pairing(text: str) -> tuple[str, str]:
-    from parlor.ai.levels import agent_spec
-
     a, colon, b = text.partition(":")
     if not colon:
         raise argparse.ArgumentTypeError(f"{text!r}: write a pairing as A:B, two agent specs")

@@ -11,6 +11,7 @@ from parlor.ai.levels import agent_spec, make_agent, parse_spec
 from parlor.ai.match import play_game
 from parlor.ai.reference import REFERENCE_POLICY, REFERENCE_WEIGHTS, reference_expert
 from parlor.ai.search import SearchAgent
+from parlor.ai.value import learned_win_prob, packaged
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
 
@@ -140,3 +141,9 @@ def test_a_spec_names_the_learned_evaluations_weights() -> None:
     v = view(s, s.actor)
     assert named.act(v, list(legal_actions(s)), math.inf) == plain.act(
         v, list(legal_actions(s)), math.inf)
+    # the named file is the one the search judges with: v1's estimate, not the shipped one's
+    old = make_agent("expert@value=v1@iters=60", 4)
+    assert isinstance(old, SearchAgent) and isinstance(plain, SearchAgent)
+    assert old.evaluate is not None and plain.evaluate is not None
+    assert old.evaluate(s, 0) == learned_win_prob(s, 0, packaged("value-v1.json"))
+    assert old.evaluate(s, 0) != plain.evaluate(s, 0)
