@@ -34,9 +34,12 @@ Parlor's early game (steps 0-50 of each game) and late game (steps 400-600) are 
 separately, and a further ``--phase-games`` games time each step alone, by the phase it is
 taken in: the early game is mostly Keep or Redraw, the late one mostly combat, so the table
 also gives late/early at one mix of phases (what bookkeeping costs as the table fills)
-beside late/early as played. Then: ISMCTS iterations per CPU-second of the search agent on
-fixed positions (``--search-tree PATH`` times another checkout's search for a ratio), and
-memory with tracemalloc (a clone; a state at step 300 without its event log). Which build runs
+beside late/early as played, and splits a step into listing the legal actions and applying
+the chosen one, with the steps that reshuffle a Recycle pile (R29) counted apart: what the
+late game would reach with listings as cheap as the early game's, and with no reshuffles.
+Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
+(``--search-tree PATH`` times another checkout's search for a ratio), and memory with
+tracemalloc (a clone; a state at step 300 without its event log). Which build runs
 (compiled or interpreted) is printed first. A missing peer is reported and skipped.
 """
 
@@ -415,10 +418,14 @@ class PhaseCost:
     """Steps and CPU nanoseconds of one phase (the kind of decision) in one part of the game."""
 
     steps: int = 0
-    ns: int = 0
+    ns: int = 0  # the whole step: listing the legal actions and applying the one chosen
+    list_ns: int = 0  # of which listing
+    shuffles: int = 0  # steps that reshuffled a Recycle pile into its Draw pile (R29)
+    shuffle_ns: int = 0  # their whole-step time
 
     def per_step(self, overhead: float) -> float:
-        return self.ns / self.steps - overhead
+        """Nanoseconds a step (two clock reads: one closes the listing, one the step)."""
+        return self.ns / self.steps - 2 * overhead
 
 
 def clock_overhead() -> float:
@@ -436,7 +443,9 @@ def clock_overhead() -> float:
 
 def phase_costs(seed: int, games: int) -> dict[str, dict[str, PhaseCost]]:
     """Each step of ``games`` random games timed alone, by part of the game (early, late) and
-    the phase it was taken in: the same loop as :func:`parlor_player`, one clock read a step."""
+    the phase it was taken in: the same loop as :func:`parlor_player`, with a clock read after
+    the listing too (so listing and applying are timed apart) and the steps that reshuffled a
+    Recycle pile counted apart."""
     from parlor.rules.engine import apply, legal_actions, new_game
     from parlor.rules.state import Settings
 
@@ -451,14 +460,21 @@ def phase_costs(seed: int, games: int) -> dict[str, dict[str, PhaseCost]]:
         n = 0
         while not s.is_over:
             name = s.phase.name
+            shuffles = s.shuffles
             t0 = clock()
-            apply(s, rng.choice(legal_actions(s)))
+            legal = legal_actions(s)
+            t1 = clock()
+            apply(s, rng.choice(legal))
             dt = clock() - t0
             for part, span in parts.items():
                 if n in span:
                     c = costs[part].setdefault(name, PhaseCost())
                     c.steps += 1
                     c.ns += dt
+                    c.list_ns += t1 - t0
+                    if s.shuffles != shuffles:
+                        c.shuffles += 1
+                        c.shuffle_ns += dt
             n += 1
     return costs
 
@@ -500,9 +516,40 @@ def print_phase_costs(seed: int, games: int) -> None:
         print(f"  the same steps at the {label} game's mix of phases "
               f"({100.0 * sum(weight.values()):.0f}% of its steps): "
               f"late/early speed = {e_cost / l_cost:.2f}")
-    all_e = sum(c.ns for c in early.values()) / n_early - overhead
-    all_l = sum(c.ns for c in late.values()) / n_late - overhead
+    all_e = sum(c.ns for c in early.values()) / n_early - 2 * overhead
+    all_l = sum(c.ns for c in late.values()) / n_late - 2 * overhead
     print(f"  every step as played: late/early speed = {all_e / all_l:.2f}")
+    print_step_parts(early, late, overhead)
+
+
+def print_step_parts(early: dict[str, PhaseCost], late: dict[str, PhaseCost],
+                     overhead: float) -> None:
+    """Where the late game's extra cost lies: listing or applying, and the reshuffles (R29:
+    a late Draw pile is short, so its Recycle pile is shuffled in often; each reshuffle seeds
+    a generator from the game's reshuffle seed, which records need to replay). The last line
+    is a bound on what cheaper listings alone could reach: the late game with its listings
+    as cheap as the early game's, and with that and no reshuffles."""
+    def parts(mix: dict[str, PhaseCost]) -> tuple[float, float, float, float]:
+        steps = sum(c.steps for c in mix.values())
+        listing = sum(c.list_ns for c in mix.values()) / steps - overhead
+        whole = sum(c.ns for c in mix.values()) / steps - 2 * overhead
+        shuffled = sum(c.shuffles for c in mix.values())
+        # a reshuffling step's cost beyond an average step's, spread over every step
+        extra = (sum(c.shuffle_ns for c in mix.values()) / shuffled - 2 * overhead - whole
+                 if shuffled else 0.0)
+        return listing, whole - listing, shuffled / steps, extra * shuffled / steps
+
+    e_list, e_apply, e_share, e_extra = parts(early)
+    l_list, l_apply, l_share, l_extra = parts(late)
+    print(f"  a step's parts (ns): listing the legal actions early {e_list:.0f}, late {l_list:.0f}"
+          f" (late/early cost {l_list / e_list:.2f}); choosing one and applying it early "
+          f"{e_apply:.0f}, late {l_apply:.0f} ({l_apply / e_apply:.2f})")
+    print(f"  steps that reshuffle a Recycle pile: early {100 * e_share:.1f}%, late "
+          f"{100 * l_share:.1f}%, adding {e_extra:.0f} and {l_extra:.0f} ns to the average step")
+    e_all = e_list + e_apply
+    print(f"  late/early speed with late listings as cheap as early ones: "
+          f"{e_all / (e_list + l_apply):.2f}; and no reshuffles in either part: "
+          f"{(e_all - e_extra) / (e_list + l_apply - l_extra):.2f}")
 
 
 # -- the search and memory --------------------------------------------------------------------
