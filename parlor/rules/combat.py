@@ -167,14 +167,36 @@ def side_counts(s: State, cid: int, own: Counts | None = None) -> Counts:
 
 
 def carry_counts(s: State, queen: int) -> Counts:
-    """A Queen's counts for Carry: her own-suit Enhs count +4 (R27)."""
-    c = [0, 0, 0, 0]
+    """A Queen's counts for Carry: her own-suit Enhs count +4 (R27). Her kept counts with her
+    own suit raised: an Enh of her suit (2-6) is above her own spot (1) there, so her count
+    in it is 1 without one and the highest such Enh with them."""
+    c0, c1, c2, c3 = counts(s, queen)
     suit = C_SUIT[queen]
-    c[suit] = 1
-    for e in s.enhs.get(queen, ()):
-        v = C_RANK[e] + (CARRY_BOOST if C_SUIT[e] == suit else 0)
-        c[C_SUIT[e]] = max(c[C_SUIT[e]], v)
-    return (c[0], c[1], c[2], c[3])
+    if suit == 0:
+        return (c0 + CARRY_BOOST if c0 > 1 else c0), c1, c2, c3
+    if suit == 1:
+        return c0, (c1 + CARRY_BOOST if c1 > 1 else c1), c2, c3
+    if suit == 2:
+        return c0, c1, (c2 + CARRY_BOOST if c2 > 1 else c2), c3
+    return c0, c1, c2, (c3 + CARRY_BOOST if c3 > 1 else c3)
+
+
+#: Each face's abilities as bits, in the order of :data:`ABILITY_ORDER`, so that a listing
+#: passes over a Cre with none (Aces; most Cres of a Field) at one look.
+_VOLLEY_BIT: Final = 1
+_SALLY_BIT: Final = 2
+_HARRY_BIT: Final = 4
+_ALLY_BIT: Final = 8
+_CARRY_BIT: Final = 16
+_BIT_OF: Final = {VOLLEY: _VOLLEY_BIT, SALLY: _SALLY_BIT, HARRY: _HARRY_BIT, ALLY: _ALLY_BIT,
+                  CARRY: _CARRY_BIT}
+ABILITY_BITS: Final[tuple[int, ...]] = tuple(
+    sum(_BIT_OF[a] for a in ABILITY_ORDER[f]) for f in range(52))
+#: The Cres whose abilities carry a rule of their own (707.1, 709.1, by card id of either
+#: owner): the javelin-bearing JC may not Volley an unblocked attacker; the feather-bearing
+#: JH Harries only untaxed, since Harrying taxes it.
+_JAVELIN: Final[tuple[bool, ...]] = tuple(C_RANK[c] == 11 and C_SUIT[c] == 0 for c in range(104))
+_FEATHER: Final[tuple[bool, ...]] = tuple(C_RANK[c] == 11 and C_SUIT[c] == 2 for c in range(104))
 
 
 def ability_actions(s: State, p: int) -> list[Action]:
@@ -184,103 +206,68 @@ def ability_actions(s: State, p: int) -> list[Action]:
     q = 1 - p
     trump = s.trump
     out: list[Action] = []
-    # Each card's side is worked out once per listing (the table does not change while it
-    # is listed), not once per user and target pair.
-    sides: dict[int, Counts] = {}
-    combatants = [c for c in cb.attackers if OWNER[c] == q]
-    combatants += [c for c in cb.blocking if OWNER[c] == q]
+    inactive, terminal, taxed = s.inactive, s.terminal, s.taxed
+    combatants: list[int] | None = None  # q's Cres in the fight, for Volley: made once
     for u in s.field[p]:
-        if u in cb.used or s.inactive[u] or s.terminal[u]:
-            continue
         face = FACE[u]
-        untaxed = s.taxed[u] == NONE
-        for ab in ABILITY_ORDER[face]:
-            if ab is VOLLEY and untaxed:
-                for t in combatants:
-                    if C_RANK[u] == 11 and C_SUIT[u] == 0 and t in cb.attackers and (
-                        t not in cb.blocked
-                    ):
-                        continue  # the javelin may not target an unblocked attacker
-                    if _works(s, sides, _side(s, sides, u), t, trump):
-                        out.append(_targets(_VOLLEY, "volley", face)[t])
-            elif ab is SALLY and u in cb.attackers:
-                blockers = cb.blockers.get(u, [])
-                if any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
-                    # the target: all its blockers (706.2)
-                    _works(s, sides, _side(s, sides, u), blockers[0], trump)
+        bits = ABILITY_BITS[face]
+        if not bits or inactive[u] or terminal[u] or u in cb.used:
+            continue
+        untaxed = taxed[u] == NONE
+        if bits & _VOLLEY_BIT and untaxed:
+            if combatants is None:
+                combatants = [c for c in cb.attackers if OWNER[c] == q]
+                combatants += [c for c in cb.blocking if OWNER[c] == q]
+            mine = side_counts(s, u)
+            for t in combatants:
+                if _JAVELIN[u] and t not in cb.blocked and t in cb.attackers:
+                    continue  # the javelin may not target an unblocked attacker
+                if not side_beats(side_counts(s, t), mine, trump):
+                    out.append(_targets(_VOLLEY, "volley", face)[t])
+        if bits & _SALLY_BIT and u in cb.attackers:
+            blockers = cb.blockers.get(u)
+            if blockers and any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
+                # the target: all its blockers (706.2)
+                not side_beats(side_counts(s, blockers[0]), side_counts(s, u), trump)
+            ):
+                out.append(_SALLY[u])
+        if bits & _HARRY_BIT:
+            a = cb.blocking.get(u, NONE)
+            if a != NONE and IS_RED[FACE[a]] != IS_RED[face] and (
+                untaxed or not _FEATHER[u]
+            ) and (
+                # the target: the attacker it blocks (706.2)
+                not side_beats(side_counts(s, a), side_counts(s, u), trump)
+            ):
+                out.append(_HARRY[u])
+        if not untaxed:
+            continue  # Carry and Ally tax the user
+        if bits & _CARRY_BIT:
+            # a blocking Queen's side is her group (706.1), with her Carry counts
+            mine = side_counts(s, u, carry_counts(s, u))
+            red = IS_RED[face]
+            for lnd in s.home[q]:
+                # A Lnd is never in a combat: its side is its own counts (706.1), kept per
+                # entity as Enhs come and go
+                if IS_RED[FACE[lnd]] == red and taxed[lnd] == NONE and not (
+                    side_beats(counts(s, lnd), mine, trump)
                 ):
-                    out.append(_SALLY[u])
-            elif ab is HARRY and cb.blocking.get(u, NONE) != NONE:
-                a = cb.blocking[u]
-                if IS_RED[FACE[a]] != IS_RED[face] and (untaxed or C_RANK[u] != 11 or
-                                                        C_SUIT[u] != 2) and (
-                    # the target: the attacker it blocks (706.2)
-                    _works(s, sides, _side(s, sides, u), a, trump)
+                    out.append(_targets(_CARRY, "carry", face)[lnd])
+        if bits & _ALLY_BIT:
+            mine = side_counts(s, u)
+            suit = C_SUIT[u]
+            for t in s.field[q]:
+                if C_SUIT[t] == suit and taxed[t] == NONE and (
+                    not side_beats(side_counts(s, t), mine, trump)
                 ):
-                    out.append(_HARRY[u])
-            elif ab is ALLY and untaxed:
-                for t in s.field[q]:
-                    if C_SUIT[t] == C_SUIT[u] and s.taxed[t] == NONE and (
-                        _works(s, sides, _side(s, sides, u), t, trump)
-                    ):
-                        out.append(_targets(_ALLY, "ally", face)[t])
-            elif ab is CARRY and untaxed:
-                # a blocking Queen's side is her group (706.1), with her Carry counts
-                mine = side_counts(s, u, carry_counts(s, u))
-                red = IS_RED[face]
-                for lnd in s.home[q]:
-                    # the colour first: a tuple lookup, where the taxed flag is an array's
-                    # (a generic call when compiled). A Lnd is never in a combat: its side
-                    # is its own counts (706.1), kept per entity as Enhs come and go
-                    if IS_RED[FACE[lnd]] == red and s.taxed[lnd] == NONE and not (
-                        side_beats(counts(s, lnd), mine, trump)
-                    ):
-                        out.append(_targets(_CARRY, "carry", face)[lnd])
+                    out.append(_targets(_ALLY, "ally", face)[t])
     out.append(DONE)
     return out
 
 
-def _side(s: State, sides: dict[int, Counts], cid: int) -> Counts:
-    """:func:`side_counts` of ``cid``, remembered in ``sides`` for one listing."""
-    got = sides.get(cid)
-    if got is None:
-        got = sides[cid] = side_counts(s, cid)
-    return got
-
-
-def _works(s: State, sides: dict[int, Counts], mine: Counts, target: int,
-           trump: int | None) -> bool:
-    """An ability works unless the target's side beats the user's side ``mine`` (706, R27)."""
-    return not side_beats(_side(s, sides, target), mine, trump)
-
-
-#: Whether one side beats another (R26), by :func:`_pair_key` of the two sides' counts and
-#: the trump suit: an ability listing checks the same few pairs of sides turn after turn.
-_BEATEN: Final[dict[int, bool]] = {}
-
-
 def side_beats(a: Counts, b: Counts, trump: int | None) -> bool:
     """Side ``a`` outranks or outtrumps side ``b`` (903, R26): the ability check of 706."""
-    key = _pair_key(a, b, trump)
-    if key < 0:
-        return rank_counts(a, b, trump)[0] == 0
-    got = _BEATEN.get(key)
-    if got is None:
-        got = rank_counts(a, b, trump)[0] == 0
-        if len(_BEATEN) > 100_000:  # a bound, never reached in play
-            _BEATEN.clear()
-        _BEATEN[key] = got
-    return got
-
-
-def _pair_key(a: Counts, b: Counts, trump: int | None) -> int:
-    """The key of :data:`_BEATEN`: each count in its own 6 bits (a count is at most 13, 17
-    with a Carry booster, 706.3), then the trump suit; -1 when a count does not fit."""
-    if (a[0] | a[1] | a[2] | a[3] | b[0] | b[1] | b[2] | b[3]) > 63:
-        return -1
-    t = 4 if trump is None else trump
-    return (a[0] | a[1] << 6 | a[2] << 12 | a[3] << 18 | b[0] << 24 | b[1] << 30
-            | b[2] << 36 | b[3] << 42 | t << 48)
+    return rank_counts(a, b, trump)[0] == 0
 
 
 def use_ability(s: State, p: int, a: Action) -> None:
@@ -305,7 +292,7 @@ def use_ability(s: State, p: int, a: Action) -> None:
             s.tgh_mod[u] -= 1
             note = " and -1 Tgh"
             if s.damage[u] >= tgh(s, u):
-                s.terminal[u] = True
+                s.terminal[u] = 1
         if log:
             emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
     elif a.verb == "harry":

@@ -161,14 +161,14 @@ def apply(s: State, action: Action | str, player: int | None = None) -> State:
             own_trail(s).append((who, s.turn, s.phase, s.lnd_played, NO_MNR,
                                  Action("resign", NONE, who)))
         _resign(s, who)
-        s.history.append(Action("resign", NONE, who))
+        s.add_history(Action("resign", NONE, who))
         return s
     if who != s.actor:
         raise WrongTurnError(f"R7: it is {rlr(s.actor)}'s decision, not {rlr(who)}'s")
     check(s, action)
     if s.trail is not None:
         record(s, action)
-    s.history.append(action)
+    s.add_history(action)
     _dispatch(s, action)
     _advance(s)
     return s
@@ -221,7 +221,7 @@ def step(s: State) -> bool:
     if s.trail is not None:
         record(s, legal[0])
     _dispatch(s, legal[0])
-    s.history.append(legal[0])
+    s.add_history(legal[0])
     return True
 
 
@@ -367,7 +367,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
     dying = False
     for cid in marked[CHANGED]:
-        inactive[cid] = False
+        inactive[cid] = 0
         if C_KIND[cid] is CRE:
             if terminal[cid]:
                 dying = True

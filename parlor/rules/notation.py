@@ -250,11 +250,11 @@ def _read_table_card(s: State, p: int, item: str, put: Callable[[int], int]) -> 
         if flag[0] == "t":
             s.taxed[cid] = int(flag[1:]) - 1
         elif flag == "i":
-            s.inactive[cid] = True
+            s.inactive[cid] = 1
         elif flag[0] == "d":
             s.damage[cid] = int(flag[1:])
         elif flag == "x":
-            s.terminal[cid] = True
+            s.terminal[cid] = 1
         elif flag[0] == "p":
             s.pwr_mod[cid] = int(flag[1:])
         elif flag[0] == "g":

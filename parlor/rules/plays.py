@@ -82,6 +82,19 @@ def affordable(face: int, avail: list[int], total: int) -> bool:
     return avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]
 
 
+def _reach(s: State, p: int) -> tuple[int, int, int, int]:
+    """:func:`available` per suit as four machine integers (no list to build: the play
+    window lists it at every step)."""
+    pool = s.pool[p]
+    t = untaxed_lnds(s)
+    b = p * 4
+    return pool[0] + t[b], pool[1] + t[b + 1], pool[2] + t[b + 2], pool[3] + t[b + 3]
+
+
+def _in_suit(suit: int, c0: int, c1: int, c2: int, c3: int) -> int:
+    return c0 if suit == 0 else c1 if suit == 1 else c2 if suit == 2 else c3
+
+
 def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
                   spend: tuple[int, ...] | None) -> str | None:
     """Why an explicit payment cannot pay for ``face`` (None when it can). Checked before any
@@ -278,32 +291,42 @@ _SLOT_D2: Final = 105
 _SLOT_STACK: Final = 106
 
 
-#: Which Enh faces expel a target, as a bit mask over faces, by what decides it: the target's
-#: counts, the trump suit and the target's kind and suit (R23), packed into one int by
-#: :func:`_situation`. A few thousand such situations arise; each is worked out once by
-#: :func:`_expel_how` itself.
-_EXPELLERS: Final[dict[int, int]] = {}
+#: Which Enh faces expel a Cre or Lnd that has Enhs on it, as a bit mask over faces, by what
+#: decides it (R23): the target's counts, its suit and the trump suit, in one dense table
+#: indexed by :func:`_situation` (-1: not worked out yet). Each entry is worked out once by
+#: :func:`_expel_how` itself; a listing reads it where a dict would box and hash a key.
+_EXPELLERS: Final[list[int]] = [-1] * (4 * 10 * 7 * 7 * 7 * 5)
 _ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is ENH)
-#: Each card's kind and suit as one small int (kind 0-2, then suit), for :func:`_situation`.
-_KIND_CODE: Final = {ENH: 0, LND: 1, CRE: 2}
-_KIND_SUIT: Final[tuple[int, ...]] = tuple(_KIND_CODE[C_KIND[c]] * 4 + C_SUIT[c]
-                                           for c in range(104))
 
 
 def _situation(target: int, ct: Counts, trump: int | None) -> int:
-    """The key of :data:`_EXPELLERS`: every count (at most 10, a spot) in its own byte, then
-    the trump suit and the target's kind and suit. An int, not a tuple of them: hashing a
-    tuple that holds a :class:`Kind` calls the enum's ``__hash__``, interpreted Python, once
-    per host with Enhs at every listing."""
+    """The index of :data:`_EXPELLERS`, or -1 for counts outside it. A host's count in its
+    own suit is 1-10 (a Cre's spot 1 or an Enh of its suit up to 6; a Lnd's spot 7-10,
+    which no Enh exceeds), so that count and the suit also tell a Cre from a Lnd; in each
+    other suit it holds only Enhs (0 or 2-6). A lone Enh (expelled by outshowing too) has a
+    table of its own (:func:`_bare_expellers`)."""
+    if C_KIND[target] is ENH:
+        return -1
+    suit = C_SUIT[target]
+    c0, c1, c2, c3 = ct
+    if suit == 0:
+        own, x, y, z = c0, c1, c2, c3
+    elif suit == 1:
+        own, x, y, z = c1, c0, c2, c3
+    elif suit == 2:
+        own, x, y, z = c2, c0, c1, c3
+    else:
+        own, x, y, z = c3, c0, c1, c2
+    if own < 1 or own > 10 or x > 6 or y > 6 or z > 6:
+        return -1
     t = 4 if trump is None else trump
-    return (ct[0] | ct[1] << 8 | ct[2] << 16 | ct[3] << 24 | t << 32
-            | _KIND_SUIT[target] << 35)
+    return (((((suit * 10 + own - 1) * 7 + x) * 7 + y) * 7 + z) * 5) + t
 
 
 def _expellers(target: int, ct: Counts, trump: int | None) -> int:
     key = _situation(target, ct, trump)
-    mask = _EXPELLERS.get(key)
-    if mask is None:
+    mask = _EXPELLERS[key] if key >= 0 else -1
+    if mask < 0:
         mask = 0
         for f in _ENH_FACES:
             mine = [0, 0, 0, 0]
@@ -311,9 +334,8 @@ def _expellers(target: int, ct: Counts, trump: int | None) -> int:
             ce = (mine[0], mine[1], mine[2], mine[3])
             if _expel_how(f, ce, target, ct, trump)[0] != LEVEL:
                 mask |= 1 << f
-        if len(_EXPELLERS) > 100_000:  # a bound, never reached in play
-            _EXPELLERS.clear()
-        _EXPELLERS[key] = mask
+        if key >= 0:
+            _EXPELLERS[key] = mask
     return mask
 
 
@@ -339,7 +361,8 @@ _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 def window_actions(s: State, p: int) -> list[Action]:
     """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
     out: list[Action] = []
-    avail, total = available(s, p)
+    a0, a1, a2, a3 = _reach(s, p)
+    total = a0 + a1 + a2 + a3
     enh_faces = []
     lnd_ok = p == s.phasing and not s.lnd_played
     for cid in s.hand[p]:
@@ -348,7 +371,8 @@ def window_actions(s: State, p: int) -> list[Action]:
         if kind is LND:
             if lnd_ok:
                 out.append(_PLAY[face])
-        elif avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]:
+        elif (total >= COST_TOTAL[face]
+              and _in_suit(COST_SUIT[face], a0, a1, a2, a3) >= COST_SUITED[face]):
             if kind is CRE:
                 out.append(_PLAY[face])
             else:
@@ -368,15 +392,22 @@ def window_actions(s: State, p: int) -> list[Action]:
             counts(s, 0)  # count the entities once (a state read from a position)
             kept = s.ecounts
             assert kept is not None
+        # The hosts with Enhs on them (those with kept counts) as two bit sets over faces,
+        # one per owner: a test per host instead of a dict lookup.
+        with0 = with1 = 0
+        for h in kept:
+            if h < 52:
+                with0 |= 1 << h
+            else:
+                with1 |= 1 << (h - 52)
         hits = []
         lone: list[int] = []  # the Enhs on hosts, in host order, then the Domains'
         for t in hosts:
-            ct = kept.get(t)
-            if ct is None:  # no Enh on it: a host has kept counts exactly when one is
-                m = bare[t] & in_hand
-            else:
-                m = _expellers(t, ct, trump) & in_hand
+            if (with0 >> t if t < 52 else with1 >> (t - 52)) & 1:
+                m = _expellers(t, kept[t], trump) & in_hand
                 lone += enhs[t]
+            else:
+                m = bare[t] & in_hand
             if m:
                 hits.append((t, m))
         lone += s.domain[0]
@@ -428,7 +459,7 @@ def play_card(s: State, p: int, a: Action) -> None:
     pay(s, p, a.card, a.tax, a.spend)
     if kind is CRE:
         s.field[p].append(cid)
-        s.inactive[cid] = True
+        s.inactive[cid] = 1
         mark(s, cid)
         if s.log is not None:
             emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,

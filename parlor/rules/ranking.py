@@ -190,43 +190,70 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
 
     ``winner`` is 0, 1 or -1 (level); ``how`` is TRUMP, RANK or LEVEL; ``suit`` is the
     deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 903.5).
-    """
-    if not (a[0] or a[1] or a[2] or a[3]) or not (b[0] or b[1] or b[2] or b[3]):
+
+    The four suits are written out, one local per count: the compiled build keeps them as
+    machine integers, where a list or a tuple indexed by a variable suit is an object for
+    every count read (tests/rules/test_ranking_properties.py holds it to the loop over suits
+    it replaced, on every pair of sides)."""
+    a0, a1, a2, a3 = a
+    b0, b1, b2, b3 = b
+    if not (a0 or a1 or a2 or a3) or not (b0 or b1 or b2 or b3):
         return -1, LEVEL, 0, -1
-    # The loops index lists: the compiled build keeps a count tuple unboxed and builds a new
-    # tuple object for each a[s] with a variable s (some forty per call, most of its time).
-    ca = [a[0], a[1], a[2], a[3]]
-    cb = [b[0], b[1], b[2], b[3]]
     if trump is not None:
-        ta, tb = ca[trump], cb[trump]
+        ta = a0 if trump == 0 else a1 if trump == 1 else a2 if trump == 2 else a3
+        tb = b0 if trump == 0 else b1 if trump == 1 else b2 if trump == 2 else b3
         if ta != tb:
             return (0, TRUMP, ta - tb, trump) if ta > tb else (1, TRUMP, tb - ta, trump)
-        if ta:
-            ca[trump] = cb[trump] = 0  # an equal trump count decides nothing (903.5)
-    top = 0
-    for s in range(4):
-        x, y = ca[s], cb[s]
-        if x and y and x != y:
-            hi = x if x > y else y
-            if hi > top:
-                top = hi
+        if ta:  # an equal trump count decides nothing (903.5)
+            if trump == 0:
+                a0 = b0 = 0
+            elif trump == 1:
+                a1 = b1 = 0
+            elif trump == 2:
+                a2 = b2 = 0
+            else:
+                a3 = b3 = 0
+    # the highest count in a suit both hold, with the two counts unequal
+    top = _contest(a0, b0, _contest(a1, b1, _contest(a2, b2, _contest(a3, b3, 0))))
     if not top:
         return -1, LEVEL, 0, -1
-    lead_a = lead_b = 99
-    suit_a = suit_b = -1
-    for s in range(4):
-        x, y = ca[s], cb[s]
-        if x and y:
-            if x == top and y < top and top - y < lead_a:
-                lead_a, suit_a = top - y, s
-            elif y == top and x < top and top - x < lead_b:
-                lead_b, suit_b = top - x, s
+    # each side's smallest lead at that count, the first suit among equals
+    lead_a, suit_a, lead_b, suit_b = 99, -1, 99, -1
+    if a0 and b0:
+        if a0 == top and b0 < top:
+            lead_a, suit_a = top - b0, 0
+        elif b0 == top and a0 < top:
+            lead_b, suit_b = top - a0, 0
+    if a1 and b1:
+        if a1 == top and b1 < top and top - b1 < lead_a:
+            lead_a, suit_a = top - b1, 1
+        elif b1 == top and a1 < top and top - a1 < lead_b:
+            lead_b, suit_b = top - a1, 1
+    if a2 and b2:
+        if a2 == top and b2 < top and top - b2 < lead_a:
+            lead_a, suit_a = top - b2, 2
+        elif b2 == top and a2 < top and top - a2 < lead_b:
+            lead_b, suit_b = top - a2, 2
+    if a3 and b3:
+        if a3 == top and b3 < top and top - b3 < lead_a:
+            lead_a, suit_a = top - b3, 3
+        elif b3 == top and a3 < top and top - a3 < lead_b:
+            lead_b, suit_b = top - a3, 3
     if lead_a == lead_b:
         return -1, LEVEL, 0, -1
-    a, b = (ca[0], ca[1], ca[2], ca[3]), (cb[0], cb[1], cb[2], cb[3])
+    ca, cb = (a0, a1, a2, a3), (b0, b1, b2, b3)
     if lead_a < lead_b:
-        return (-1, LEVEL, 0, suit_a) if outshows(b, a) else (0, RANK, lead_a, suit_a)
-    return (-1, LEVEL, 0, suit_b) if outshows(a, b) else (1, RANK, lead_b, suit_b)
+        return (-1, LEVEL, 0, suit_a) if outshows(cb, ca) else (0, RANK, lead_a, suit_a)
+    return (-1, LEVEL, 0, suit_b) if outshows(ca, cb) else (1, RANK, lead_b, suit_b)
+
+
+def _contest(x: int, y: int, top: int) -> int:
+    """``top`` raised to the higher of ``x`` and ``y`` when both are held and unequal."""
+    if x and y and x != y:
+        hi = x if x > y else y
+        if hi > top:
+            return hi
+    return top
 
 
 def _drop(c: Counts, suit: int) -> Counts:

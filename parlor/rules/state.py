@@ -216,6 +216,7 @@ class State:
         "field",
         "hand",
         "history",
+        "history_shared",
         "home",
         "host",
         "inactive",
@@ -261,10 +262,8 @@ class State:
         self.stack: list[int] = []
         self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
-        # Small per-card integers live in signed-byte arrays: 104 bytes each instead of 832
-        # bytes of pointers, which keeps a clone (one per search iteration) small.
-        self.taxed = array("b", [NONE]) * N_CARDS  # the Rlr on whose turn it was taxed (R4)
-        self.inactive = array("b", bytes(N_CARDS))  # R5 (0 or 1)
+        self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn it was taxed (R4)
+        self.inactive = [0] * N_CARDS  # R5 (0 or 1)
         self.damage = array("b", bytes(N_CARDS))  # R12
         self.terminal = array("b", bytes(N_CARDS))  # R12 (0 or 1)
         self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
@@ -295,6 +294,11 @@ class State:
         self.result = ""
         self.log: list[Event] | None = []
         self.history: list[object] = []
+        #: True while ``history`` is one list shared with a clone (:meth:`add_history`
+        #: copies it before the first append), as the trail is: a clone at move 300 would
+        #: otherwise copy 300 pointers, a third of its size, for a list a playout only
+        #: appends to.
+        self.history_shared = False
         #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
         self.trail: list[Step] | None = None
         #: True while ``trail`` is one list shared with a clone: whichever appends first
@@ -355,11 +359,20 @@ class State:
         s.combat = self.combat.copy() if self.combat else None
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
-        s.history = self.history[:]
+        s.history = self.history  # copied on write (add_history)
+        s.history_shared = self.history_shared = True
         s.trail = self.trail  # copied on write (trail.own_trail)
         s.trail_shared = self.trail_shared = self.trail is not None
         s._legal = self._legal
         return s
+
+    def add_history(self, action: object) -> None:
+        """Append an applied decision to ``history``, first taking a copy of a list shared
+        with a clone."""
+        if self.history_shared:
+            self.history = self.history[:]
+            self.history_shared = False
+        self.history.append(action)
 
     def __deepcopy__(self, memo: dict[int, object]) -> State:
         """``copy.deepcopy`` is :meth:`clone` (the OpenSpiel game's clone deep-copies its

@@ -263,7 +263,7 @@ def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
     mark(s, cid)
     note = ""
     if s.damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
-        s.terminal[cid] = True
+        s.terminal[cid] = 1
         note = ", terminal"
     if s.log is not None:
         emit(s, "damage", f"{card_text(cid)} of {rlr(OWNER[cid])} takes {amount} damage "
@@ -295,9 +295,9 @@ def to_pile(s: State, cid: int, discard: bool, face_up: bool = True) -> None:
 
 def clear_status(s: State, cid: int) -> None:
     s.taxed[cid] = NONE
-    s.inactive[cid] = False
+    s.inactive[cid] = 0
     s.damage[cid] = 0
-    s.terminal[cid] = False
+    s.terminal[cid] = 0
     s.pwr_mod[cid] = 0
     s.tgh_mod[cid] = 0
 

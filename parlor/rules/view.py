@@ -242,7 +242,7 @@ def resample(v: View, rng: random.Random) -> State:
                 zone.append(cid)
                 s.taxed[cid] = NONE if tc.taxed_on is None else tc.taxed_on - 1
                 s.inactive[cid], s.damage[cid], s.terminal[cid] = (
-                    tc.inactive, tc.damage, tc.terminal)
+                    int(tc.inactive), tc.damage, int(tc.terminal))
                 s.pwr_mod[cid] = tc.pwr - PWR_OF[cid]
                 s.tgh_mod[cid] = tc.tgh - TGH_OF[cid]
                 for e in tc.enhs:

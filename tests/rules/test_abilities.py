@@ -11,7 +11,9 @@ import textwrap
 
 import pytest
 
+from parlor.rules import combat, ranking
 from parlor.rules.engine import apply
+from parlor.rules.ranking import Entity
 from parlor.rules.state import Phase, State
 
 from .scenario import cid, legal, refused, said, setup, zone
@@ -516,6 +518,18 @@ def test_711_3_r27_hearts_enhs_on_the_queen_count_4_more() -> None:
     assert carries("QH/3H", "8H") == []  # H7
     assert carries("QH/6H", "10H") == ["carry QH 2:10H"]  # H10
     assert carries("QH/5H", "10H") == []  # H9
+
+
+@pytest.mark.parametrize("queen", ["QC", "QD", "QH", "QS"])
+def test_711_3_r27_the_engines_carry_counts_are_the_rulebooks(queen: str) -> None:
+    # every set of up to two Enhs from a spread of suits and values, on each Queen
+    enhs = ["2C", "5C", "3D", "6D", "2H", "4H", "3S", "6S"]
+    sets: list[list[str]] = [[]] + [[e] for e in enhs] + [[e, f] for i, e in enumerate(enhs) for f in enhs[i + 1:]]
+    for on in sets:
+        text = "/".join([queen, *on])
+        s = carry_position(text, "9D")
+        assert combat.carry_counts(s, cid(f"1:{queen}")) == ranking.carry_counts(
+            Entity.parse(text)), text
 
 
 @pytest.mark.parametrize(("queen", "lnd", "trumps", "pool"), [

@@ -6,6 +6,8 @@ Entities are Cres and Lnds with 0-3 Enhs, Domains with 0-3 Enhs, lone Enhs, and 
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -175,15 +177,63 @@ def test_902_r25_counts_are_the_highest_card_per_suit(host: Card, enhs: tuple[Ca
 
 
 #: Count tuples as the engine keeps them: a spot count per suit, 0-17 in play (706.3), and
-#: beyond the 6 bits per count of the ability check's memo key, which must then work it out.
-engine_counts = st.tuples(*[st.integers(0, 80)] * 4)
+#: beyond.
+engine_counts = st.tuples(*[st.integers(0, 20)] * 4)
 engine_trumps = st.one_of(st.none(), st.integers(0, 3))
 
 
+def loop_rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int, int]:
+    """R26 as a loop over the suits: what the engine's unrolled :func:`rank_counts` was
+    written from, kept as its reference."""
+    if not any(a) or not any(b):
+        return -1, 0, 0, -1
+    ca, cb = list(a), list(b)
+    if trump is not None:
+        ta, tb = ca[trump], cb[trump]
+        if ta != tb:
+            return (0, TRUMP, ta - tb, trump) if ta > tb else (1, TRUMP, tb - ta, trump)
+        if ta:
+            ca[trump] = cb[trump] = 0
+    top = max((max(x, y) for x, y in zip(ca, cb, strict=True) if x and y and x != y),
+              default=0)
+    if not top:
+        return -1, 0, 0, -1
+    lead_a = lead_b = 99
+    suit_a = suit_b = -1
+    for s in range(4):
+        x, y = ca[s], cb[s]
+        if x and y:
+            if x == top and y < top and top - y < lead_a:
+                lead_a, suit_a = top - y, s
+            elif y == top and x < top and top - x < lead_b:
+                lead_b, suit_b = top - x, s
+    if lead_a == lead_b:
+        return -1, 0, 0, -1
+    sa: Counts = (ca[0], ca[1], ca[2], ca[3])
+    sb: Counts = (cb[0], cb[1], cb[2], cb[3])
+    if lead_a < lead_b:
+        return (-1, 0, 0, suit_a) if outshows(sb, sa) else (0, RANK, lead_a, suit_a)
+    return (-1, 0, 0, suit_b) if outshows(sa, sb) else (1, RANK, lead_b, suit_b)
+
+
 @given(engine_counts, engine_counts, engine_trumps)
-def test_706_r27_the_remembered_ability_check_is_rank_counts(a: Counts, b: Counts,
-                                                             trump: int | None) -> None:
-    # twice: the first call works the pair out (and may remember it), the second may read it
-    expected = rank_counts(a, b, trump)[0] == 0
-    assert side_beats(a, b, trump) is expected
-    assert side_beats(a, b, trump) is expected
+def test_r26_rank_counts_is_the_loop_over_suits(a: Counts, b: Counts, trump: int | None) -> None:
+    assert rank_counts(a, b, trump) == loop_rank_counts(a, b, trump)
+
+
+def test_r26_rank_counts_is_the_loop_over_suits_on_many_pairs() -> None:
+    # seeded pairs with few distinct counts, where ties and shared suits are common
+    rng = random.Random(26)
+    for _ in range(20_000):
+        a = (rng.choice((0, 0, 1, 3, 5, 7)), rng.choice((0, 0, 1, 3, 5, 8)),
+             rng.choice((0, 0, 2, 3, 6, 9)), rng.choice((0, 0, 1, 4, 6, 10)))
+        b = (rng.choice((0, 0, 1, 3, 5, 7)), rng.choice((0, 0, 1, 3, 5, 8)),
+             rng.choice((0, 0, 2, 3, 6, 9)), rng.choice((0, 0, 1, 4, 6, 10)))
+        trump = rng.choice((None, 0, 1, 2, 3))
+        assert rank_counts(a, b, trump) == loop_rank_counts(a, b, trump), (a, b, trump)
+
+
+@given(engine_counts, engine_counts, engine_trumps)
+def test_706_r27_the_ability_check_is_rank_counts(a: Counts, b: Counts,
+                                                  trump: int | None) -> None:
+    assert side_beats(a, b, trump) is (rank_counts(a, b, trump)[0] == 0)
