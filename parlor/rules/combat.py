@@ -100,8 +100,14 @@ def attack_actions(s: State) -> list[Action]:
     assert cb is not None
     out: list[Action] = []
     if len(cb.attackers) < MAX_ATTACKERS:
+        # the declared attackers (all P's) as a bit set over faces: a test per Cre, where
+        # ``in`` a list compares it with every attacker through generic calls
+        declared = 0
+        for a in cb.attackers:
+            declared |= 1 << FACE[a]
+        taxed, inactive = s.taxed, s.inactive
         for c in s.field[s.phasing]:
-            if s.taxed[c] == NONE and not s.inactive[c] and c not in cb.attackers:
+            if taxed[c] == NONE and not inactive[c] and not (declared >> FACE[c]) & 1:
                 out.append(_ATTACK[c])
     out.append(DONE if cb.attackers else END)
     return out
@@ -112,8 +118,13 @@ def block_actions(s: State) -> list[Action]:
     assert cb is not None
     out: list[Action] = []
     open_attackers = [a for a in cb.attackers if len(cb.blockers.get(a, ())) < MAX_BLOCKERS]
+    # the declared blockers (all O's) as a bit set over faces, as for the attackers
+    blocking = 0
+    for b in cb.blocking:
+        blocking |= 1 << FACE[b]
+    taxed = s.taxed
     for b in s.field[s.opponent]:
-        if s.taxed[b] == NONE and b not in cb.blocking:
+        if taxed[b] == NONE and not (blocking >> FACE[b]) & 1:
             row = _targets(_BLOCK, "block", FACE[b])
             for a in open_attackers:
                 out.append(row[a])

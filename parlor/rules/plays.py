@@ -38,7 +38,6 @@ from parlor.rules.state import (
 from parlor.rules.table import (
     BASE_COUNTS,
     attach,
-    bump,
     counts,
     damage_rlr,
     domain_counts,
@@ -132,11 +131,17 @@ def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
 def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
     """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
-    if kept is not None and s.taxed[lnd] == NONE:
-        bump(kept, p * 4 + suit, -1)
-    s.taxed[lnd] = s.phasing  # as tax() does, with the yield worked out once
-    mark(s, lnd, s.phasing)
-    bump(s.pool[p], suit, 1)
+    taxed = s.taxed
+    if kept is not None and taxed[lnd] == NONE:
+        i = p * 4 + suit
+        kept[i] = kept[i] - 1  # written out, as bump() is, without the call
+    phasing = s.phasing
+    taxed[lnd] = phasing  # as tax() does, with the yield worked out once
+    marked = s.marked
+    if marked is not None:  # mark(s, lnd, phasing)
+        marked[phasing].append(lnd)
+    pool = s.pool[p]
+    pool[suit] = pool[suit] + 1
     if s.log is not None:
         trump = " (trump)" if suit != C_SUIT[lnd] else ""
         emit(s, "tax", f"{rlr(p)} taxes {card_text(lnd)}{why}: +1 {suit_name(suit)} mnr{trump}",

@@ -145,9 +145,11 @@ def yield_under(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
     """:func:`lnd_yield` with the trump suit and the Enhs at hand, for callers that look at
     several Lnds in a row (the trump is read once, not once per Lnd)."""
     if trump is not None:
-        for e in enhs.get(lnd, ()):
-            if C_SUIT[e] == trump:
-                return trump
+        on = enhs.get(lnd)
+        if on is not None:
+            for e in on:
+                if C_SUIT[e] == trump:
+                    return trump
     return C_SUIT[lnd]
 
 
