@@ -204,8 +204,9 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
 
 def _most(by_suit: list[int]) -> int:
     """The largest of four figures (``max`` of a list is a generic call when compiled)."""
-    a = by_suit[0] if by_suit[0] > by_suit[1] else by_suit[1]
-    b = by_suit[2] if by_suit[2] > by_suit[3] else by_suit[3]
+    n0, n1, n2, n3 = by_suit[0], by_suit[1], by_suit[2], by_suit[3]
+    a = n0 if n0 > n1 else n1
+    b = n2 if n2 > n3 else n3
     return a if a > b else b
 
 
@@ -248,11 +249,18 @@ def _spend_from(pool: list[int], suit: int, suited: int, total: int) -> None:
 
 def _most_left(left: list[int], suit: int) -> int:
     """The suit with the most points ``left``, the cost's own ``suit`` last among equals
-    (plain comparisons, not of (points, x != suit) tuples, which the compiled build boxes)."""
-    other = 0
-    for x in range(1, 4):
-        if left[x] > left[other] or (left[x] == left[other] and other == suit):
-            other = x
+    (plain comparisons of the four figures read once, not of (points, x != suit) tuples,
+    which the compiled build boxes)."""
+    other, best = 0, left[0]
+    x = left[1]
+    if x > best or (x == best and other == suit):
+        other, best = 1, x
+    x = left[2]
+    if x > best or (x == best and other == suit):
+        other, best = 2, x
+    x = left[3]
+    if x > best or (x == best and other == suit):
+        other = 3
     return other
 
 
@@ -425,8 +433,7 @@ def window_actions(s: State, p: int) -> list[Action]:
             row = _PLAY_ROWS[face]
             if row is None:
                 row = _PLAY_ROWS[face] = target_row("play", face)
-            for h in hosts:
-                out.append(row[h])
+            out += [row[h] for h in hosts]  # built at its size, then copied in at once
             out.append(row[_SLOT_D1])
             out.append(row[_SLOT_D2])
             if top == NONE or C_RANK[face] >= C_RANK[top]:

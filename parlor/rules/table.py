@@ -64,12 +64,27 @@ def counts(s: State, cid: int) -> Counts:
 
 def entity_counts(s: State, cid: int) -> Counts:
     """:func:`counts` worked out from the cards (what the kept figure must equal)."""
-    c = [0, 0, 0, 0]
-    c[C_SUIT[cid]] = SPOT[cid]
-    for e in s.enhs.get(cid, ()):
-        if C_RANK[e] > c[C_SUIT[e]]:
-            c[C_SUIT[e]] = C_RANK[e]
-    return (c[0], c[1], c[2], c[3])
+    c = BASE_COUNTS[cid]
+    on = s.enhs.get(cid)
+    if on is not None:
+        for e in on:
+            c = raised(c, C_SUIT[e], C_RANK[e])
+    return c
+
+
+def raised(c: Counts, suit: int, value: int) -> Counts:
+    """Counts ``c`` with ``suit``'s count raised to ``value`` if that is higher: a card joins
+    an entity or a group (R25). Written out suit by suit, so that the compiled build keeps
+    the counts as machine integers (a list or a tuple indexed by a variable suit is an
+    object for every count)."""
+    c0, c1, c2, c3 = c
+    if suit == 0:
+        return (value if value > c0 else c0), c1, c2, c3
+    if suit == 1:
+        return c0, (value if value > c1 else c1), c2, c3
+    if suit == 2:
+        return c0, c1, (value if value > c2 else c2), c3
+    return c0, c1, c2, (value if value > c3 else c3)
 
 
 def _count_entities(s: State) -> dict[int, Counts]:
@@ -90,26 +105,22 @@ def _recount_entity(s: State, host: int) -> None:
 
 
 def domain_counts(s: State, p: int) -> Counts:
-    c = [0, 0, 0, 0]
+    c = EMPTY
     for e in s.domain[p]:
-        if C_RANK[e] > c[C_SUIT[e]]:
-            c[C_SUIT[e]] = C_RANK[e]
-    return (c[0], c[1], c[2], c[3])
+        c = raised(c, C_SUIT[e], C_RANK[e])
+    return c
 
 
 def group_counts(s: State, cids: list[int]) -> Counts:
-    if not cids:
-        return EMPTY
-    out = [0, 0, 0, 0]
+    out = EMPTY
     enhs = s.enhs
     for cid in cids:
-        suit, value = C_SUIT[cid], SPOT[cid]
-        if value > out[suit]:
-            out[suit] = value
-        for e in enhs.get(cid, ()):
-            if C_RANK[e] > out[C_SUIT[e]]:
-                out[C_SUIT[e]] = C_RANK[e]
-    return (out[0], out[1], out[2], out[3])
+        out = raised(out, C_SUIT[cid], SPOT[cid])
+        on = enhs.get(cid)
+        if on is not None:
+            for e in on:
+                out = raised(out, C_SUIT[e], C_RANK[e])
+    return out
 
 
 def entity_text(s: State, cid: int) -> str:
