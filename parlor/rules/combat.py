@@ -296,18 +296,20 @@ def use_ability(s: State, p: int, a: Action) -> None:
             emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
         deal_damage(s, t, 1, f"Volley by {name}" if log else "")
     elif a.verb == "sally":
-        s.pwr_mod[u] += 1
+        s.own_combat_status()
+        s.pwr_mod[u] = s.pwr_mod[u] + 1
         mark(s, u)
         note = ""
         if C_SUIT[u] == 2:  # the awkward KH pays Tgh for it
-            s.tgh_mod[u] -= 1
+            s.tgh_mod[u] = s.tgh_mod[u] - 1
             note = " and -1 Tgh"
             if s.damage[u] >= tgh(s, u):
                 s.terminal[u] = 1
         if log:
             emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
     elif a.verb == "harry":
-        s.tgh_mod[u] += 1
+        s.own_combat_status()
+        s.tgh_mod[u] = s.tgh_mod[u] + 1
         mark(s, u)
         if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
             tax(s, u)

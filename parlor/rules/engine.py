@@ -67,7 +67,16 @@ from parlor.rules.state import (
     State,
     card_text,
 )
-from parlor.rules.table import CHANGED, draw_one, emit, leave_play, points, rlr, untax_all
+from parlor.rules.table import (
+    CHANGED,
+    clear_combat_status,
+    draw_one,
+    emit,
+    leave_play,
+    points,
+    rlr,
+    untax_all,
+)
 from parlor.rules.trail import NO_MNR, own_trail, record
 
 # -- setup (rule 100) -------------------------------------------------------------------------
@@ -357,22 +366,21 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     # Only Lnds in a Home and Cres on a Field ever have a status (R4, R5, R12), and leaving
     # play clears it. The cards whose status was set are marked as it happens (table.mark),
     # so only those need a look; a state that marked none looks at every card in play.
-    taxed, inactive, terminal = s.taxed, s.inactive, s.terminal
+    taxed, inactive = s.taxed, s.inactive
     marked = s.marked
     if marked is None:
         in_play = s.home[0] + s.home[1] + s.field[0] + s.field[1]
         marked = [[c for c in in_play if taxed[c] == 0], [c for c in in_play if taxed[c] == 1],
                   in_play]
     untaxed = untax_all(s, p, marked[p])
-    damage, pwr_mod, tgh_mod = s.damage, s.pwr_mod, s.tgh_mod
     dying = False
     for cid in marked[CHANGED]:
         inactive[cid] = 0
         if C_KIND[cid] is CRE:
-            if terminal[cid]:
+            if s.terminal[cid]:
                 dying = True
-            else:
-                damage[cid] = pwr_mod[cid] = tgh_mod[cid] = 0
+            elif s.damage[cid] or s.pwr_mod[cid] or s.tgh_mod[cid]:  # most were only summoned
+                clear_combat_status(s, cid)  # (a clone's first write copies the lists)
     marked[p] = []
     marked[CHANGED] = []
     s.marked = marked
@@ -381,7 +389,7 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     if dying:
         for q in (0, 1):
             for cre in list(s.field[q]):
-                if terminal[cre]:
+                if s.terminal[cre]:
                     leave_play(s, cre, discard=True)
                     if s.log is not None:
                         emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: "

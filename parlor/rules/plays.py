@@ -405,22 +405,15 @@ def window_actions(s: State, p: int) -> list[Action]:
             counts(s, 0)  # count the entities once (a state read from a position)
             kept = s.ecounts
             assert kept is not None
-        # The hosts with Enhs on them (those with kept counts) as two bit sets over faces,
-        # one per owner: a test per host instead of a dict lookup.
-        with0 = with1 = 0
-        for h in kept:
-            if h < 52:
-                with0 |= 1 << h
-            else:
-                with1 |= 1 << (h - 52)
         hits = []
         lone: list[int] = []  # the Enhs on hosts, in host order, then the Domains'
         for t in hosts:
-            if (with0 >> t if t < 52 else with1 >> (t - 52)) & 1:
-                m = _expellers(t, kept[t], trump) & in_hand
-                lone += enhs[t]
-            else:
+            ct = kept[t]
+            if ct is None:  # no Enh on it: a host has kept counts exactly when one is
                 m = bare[t] & in_hand
+            else:
+                m = _expellers(t, ct, trump) & in_hand
+                lone += enhs[t]
             if m:
                 hits.append((t, m))
         lone += s.domain[0]

@@ -10,7 +10,6 @@ of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in 
 from __future__ import annotations
 
 import enum
-from array import array
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -206,12 +205,14 @@ class State:
         "_legal",
         "actor",
         "combat",
+        "combat_status_shared",
         "damage",
         "discard",
         "domain",
         "draw",
         "drawn",
         "ecounts",
+        "ecounts_shared",
         "enhs",
         "field",
         "hand",
@@ -264,14 +265,22 @@ class State:
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
         self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn it was taxed (R4)
         self.inactive = [0] * N_CARDS  # R5 (0 or 1)
-        self.damage = array("b", bytes(N_CARDS))  # R12
-        self.terminal = array("b", bytes(N_CARDS))  # R12 (0 or 1)
-        self.pwr_mod = array("b", bytes(N_CARDS))  # Sally (R28)
-        self.tgh_mod = array("b", bytes(N_CARDS))  # Sally, Harry (R28)
+        # A Cre's combat status, set only in a combat and cleared at the next start of a
+        # turn: lists shared with a clone until either writes (own_combat_status), so
+        # that a clone, one per search iteration, copies none of them.
+        self.damage = [0] * N_CARDS  # R12
+        self.terminal = [0] * N_CARDS  # R12 (0 or 1)
+        self.pwr_mod = [0] * N_CARDS  # Sally (R28)
+        self.tgh_mod = [0] * N_CARDS  # Sally, Harry (R28)
+        self.combat_status_shared = False
         # Kept up to date as cards move (parlor.rules.table), so that listing the legal
         # actions does not rescan the table: None means "not counted yet" (a state built
         # by the notation or view readers), and the first query counts it.
-        self.ecounts: dict[int, tuple[int, int, int, int]] | None = None  # host -> counts
+        #: By card id: the counts of a host with Enhs on it, None for any other card.
+        self.ecounts: list[tuple[int, int, int, int] | None] | None = None
+        #: True while ``ecounts`` is one list shared with a clone: whichever writes first
+        #: copies it (table._own_counts); it changes only as Enhs come and go.
+        self.ecounts_shared = False
         self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
         # The cards whose status the next start of a turn may clear, noted as it is set, so
         # that the untax step does not look at the whole table (R4, R5, R12): [taxed on Rlr
@@ -342,11 +351,11 @@ class State:
         s.host = dict(self.host)
         s.taxed = self.taxed[:]
         s.inactive = self.inactive[:]
-        s.damage = self.damage[:]
-        s.terminal = self.terminal[:]
-        s.pwr_mod = self.pwr_mod[:]
-        s.tgh_mod = self.tgh_mod[:]
-        s.ecounts = None if self.ecounts is None else dict(self.ecounts)
+        s.damage, s.terminal = self.damage, self.terminal  # copied on write
+        s.pwr_mod, s.tgh_mod = self.pwr_mod, self.tgh_mod  # (own_combat_status)
+        s.combat_status_shared = self.combat_status_shared = True
+        s.ecounts = self.ecounts  # copied on write (table._own_counts)
+        s.ecounts_shared = self.ecounts_shared = self.ecounts is not None
         s.untaxed = None if self.untaxed is None else self.untaxed[:]
         m = self.marked
         s.marked = None if m is None else [m[0][:], m[1][:], m[2][:]]
@@ -365,6 +374,14 @@ class State:
         s.trail_shared = self.trail_shared = self.trail is not None
         s._legal = self._legal
         return s
+
+    def own_combat_status(self) -> None:
+        """Take copies of the combat status lists (``damage``, ``terminal``, ``pwr_mod``,
+        ``tgh_mod``) before writing one, if a clone shares them."""
+        if self.combat_status_shared:
+            self.damage, self.terminal = self.damage[:], self.terminal[:]
+            self.pwr_mod, self.tgh_mod = self.pwr_mod[:], self.tgh_mod[:]
+            self.combat_status_shared = False
 
     def add_history(self, action: object) -> None:
         """Append an applied decision to ``history``, first taking a copy of a list shared

@@ -58,7 +58,7 @@ def counts(s: State, cid: int) -> Counts:
     ec = s.ecounts
     if ec is None:
         ec = _count_entities(s)
-    got = ec.get(cid)
+    got = ec[cid]
     return BASE_COUNTS[cid] if got is None else got
 
 
@@ -87,21 +87,31 @@ def raised(c: Counts, suit: int, value: int) -> Counts:
     return c0, c1, c2, (value if value > c3 else c3)
 
 
-def _count_entities(s: State) -> dict[int, Counts]:
-    ec = {h: entity_counts(s, h) for h, es in s.enhs.items() if es}
+def _count_entities(s: State) -> list[Counts | None]:
+    ec: list[Counts | None] = [None] * 104
+    for h, es in s.enhs.items():
+        if es:
+            ec[h] = entity_counts(s, h)
     s.ecounts = ec
+    s.ecounts_shared = False
+    return ec
+
+
+def _own_counts(s: State) -> list[Counts | None] | None:
+    """``s.ecounts`` to write to: copied first when a clone shares it (as the trail)."""
+    ec = s.ecounts
+    if ec is not None and s.ecounts_shared:
+        ec = s.ecounts = ec[:]
+        s.ecounts_shared = False
     return ec
 
 
 def _recount_entity(s: State, host: int) -> None:
     """After an Enh joined or left ``host``."""
-    ec = s.ecounts
+    ec = _own_counts(s)
     if ec is None:
         return
-    if s.enhs.get(host):
-        ec[host] = entity_counts(s, host)
-    else:
-        ec.pop(host, None)
+    ec[host] = entity_counts(s, host) if s.enhs.get(host) else None
 
 
 def domain_counts(s: State, p: int) -> Counts:
@@ -193,9 +203,13 @@ def bookkeeping_errors(s: State) -> list[str]:
     out = []
     if s.untaxed is not None and s.untaxed != count_untaxed(s):
         out.append(f"untaxed Lnds kept as {s.untaxed}, counted {count_untaxed(s)}")
-    if s.ecounts is not None:
-        for h in set(s.ecounts) | {h for h, es in s.enhs.items() if es}:
-            if counts(s, h) != entity_counts(s, h):
+    ec = s.ecounts
+    if ec is not None:
+        for h in range(104):
+            if (ec[h] is not None) != bool(s.enhs.get(h)):
+                out.append(f"{card_text(h)}: counts kept {'without' if ec[h] is None else 'with'}"
+                           " Enhs on it")
+            elif counts(s, h) != entity_counts(s, h):
                 out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
                            f"counted {entity_counts(s, h)}")
     m = s.marked
@@ -272,10 +286,12 @@ def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
     """Mark damage on a Cre; at its Tgh it becomes terminal but stays until untax (R12)."""
     if amount <= 0:
         return
-    s.damage[cid] += amount
+    s.own_combat_status()
+    damage = s.damage
+    damage[cid] = damage[cid] + amount
     mark(s, cid)
     note = ""
-    if s.damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
+    if damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
         s.terminal[cid] = 1
         note = ", terminal"
     if s.log is not None:
@@ -309,10 +325,14 @@ def to_pile(s: State, cid: int, discard: bool, face_up: bool = True) -> None:
 def clear_status(s: State, cid: int) -> None:
     s.taxed[cid] = NONE
     s.inactive[cid] = 0
-    s.damage[cid] = 0
-    s.terminal[cid] = 0
-    s.pwr_mod[cid] = 0
-    s.tgh_mod[cid] = 0
+    if s.damage[cid] or s.terminal[cid] or s.pwr_mod[cid] or s.tgh_mod[cid]:
+        clear_combat_status(s, cid)
+
+
+def clear_combat_status(s: State, cid: int) -> None:
+    """Damage, terminal and Sally or Harry changes end (R12, R28)."""
+    s.own_combat_status()
+    s.damage[cid] = s.terminal[cid] = s.pwr_mod[cid] = s.tgh_mod[cid] = 0
 
 
 def enter_home(s: State, lnd: int) -> None:
@@ -380,8 +400,11 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
         for e in s.enhs.pop(cid, ()):
             del s.host[e]
             to_pile(s, e, discard)
-        if s.ecounts is not None:
-            s.ecounts.pop(cid, None)
+        ec = s.ecounts
+        if ec is not None and ec[cid] is not None:
+            ec = _own_counts(s)
+            assert ec is not None
+            ec[cid] = None
         if s.combat is not None:
             leave_combat(s, cid)
     clear_status(s, cid)

@@ -524,7 +524,8 @@ def test_711_3_r27_hearts_enhs_on_the_queen_count_4_more() -> None:
 def test_711_3_r27_the_engines_carry_counts_are_the_rulebooks(queen: str) -> None:
     # every set of up to two Enhs from a spread of suits and values, on each Queen
     enhs = ["2C", "5C", "3D", "6D", "2H", "4H", "3S", "6S"]
-    sets: list[list[str]] = [[]] + [[e] for e in enhs] + [[e, f] for i, e in enumerate(enhs) for f in enhs[i + 1:]]
+    pairs = [[e, f] for i, e in enumerate(enhs) for f in enhs[i + 1:]]
+    sets: list[list[str]] = [[], *([e] for e in enhs), *pairs]
     for on in sets:
         text = "/".join([queen, *on])
         s = carry_position(text, "9D")

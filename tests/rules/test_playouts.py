@@ -16,6 +16,7 @@ from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import position, record, replay
 from parlor.rules.state import DOMAIN, NONE, STACK, State, ref_text
+from parlor.rules.table import bookkeeping_errors
 from parlor.rules.view import resample, view
 
 GAMES = 2000
@@ -68,13 +69,19 @@ def check_views_hide(s: State) -> None:
 
 
 def check_clone_independent(s: State, rng: random.Random) -> None:
-    before = position(s)
+    """A clone's moves change neither the state it was cloned from nor a clone of its own:
+    the lists a clone shares until written (history, trail, kept counts, combat status) are
+    copied by whichever writes first, original or clone."""
+    before, history = position(s), list(s.history)
     c = s.clone()
+    twin = c.clone()
     for _ in range(10):
         if c.is_over:
             break
         apply(c, rng.choice(legal_actions(c)))
-    assert position(s) == before
+    assert position(s) == before and s.history == history
+    assert position(twin) == before and twin.history == history
+    assert not bookkeeping_errors(s) and not bookkeeping_errors(twin)
 
 
 @pytest.mark.parametrize("chunk", range(GAMES // CHUNK))
