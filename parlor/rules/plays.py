@@ -405,24 +405,32 @@ def window_actions(s: State, p: int) -> list[Action]:
             counts(s, 0)  # count the entities once (a state read from a position)
             kept = s.ecounts
             assert kept is not None
-        hits = []
-        lone: list[int] = []  # the Enhs on hosts, in host order, then the Domains'
+        # what each Enh face of the Hand can expel, in target order: hosts, then the
+        # Enhs on hosts (host by host), then those in the Domains
+        faces = len(enh_faces)
+        hits: list[list[int]] = [[] for _ in range(faces)]
+        hosted: list[int] = []  # the hosts with Enhs on them
         for t in hosts:
             ct = kept[t]
             if ct is None:  # no Enh on it: a host has kept counts exactly when one is
                 m = bare[t] & in_hand
             else:
                 m = _expellers(t, ct, trump) & in_hand
-                lone += enhs[t]
+                hosted.append(t)
             if m:
-                hits.append((t, m))
-        lone += s.domain[0]
-        lone += s.domain[1]
-        for t in lone:
-            m = bare[t] & in_hand
-            if m:
-                hits.append((t, m))
-        for face in enh_faces:
+                _hit(hits, enh_faces, t, m)
+        for h in hosted:
+            for t in enhs[h]:
+                m = bare[t] & in_hand
+                if m:
+                    _hit(hits, enh_faces, t, m)
+        for d in (0, 1):
+            for t in s.domain[d]:
+                m = bare[t] & in_hand
+                if m:
+                    _hit(hits, enh_faces, t, m)
+        for k in range(faces):
+            face = enh_faces[k]
             row = _PLAY_ROWS[face]
             if row is None:
                 row = _PLAY_ROWS[face] = target_row("play", face)
@@ -436,12 +444,16 @@ def window_actions(s: State, p: int) -> list[Action]:
                 expel = _EXPEL_ROWS[face] = target_row("expel", face)
             if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
                 out.append(expel[_SLOT_STACK])
-            bit = 1 << face
-            for t, m in hits:
-                if m & bit:
-                    out.append(expel[t])
+            out += [expel[t] for t in hits[k]]
     out.append(PASS)
     return out
+
+
+def _hit(hits: list[list[int]], faces: list[int], target: int, mask: int) -> None:
+    """Note ``target`` for each face of ``faces`` whose bit is set in ``mask``."""
+    for k in range(len(faces)):
+        if (mask >> faces[k]) & 1:
+            hits[k].append(target)
 
 
 # -- carrying a play out ----------------------------------------------------------------------
