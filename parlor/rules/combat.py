@@ -15,11 +15,13 @@ from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
 from parlor.rules.state import (
     BONUS,
+    C_KIND,
     C_RANK,
     C_SUIT,
     DOMAIN,
     DOMAIN_BONUS,
     FACE,
+    LND,
     MAX_ATTACKERS,
     MAX_BLOCKERS,
     NONE,
@@ -33,6 +35,7 @@ from parlor.rules.state import (
     ref_text,
 )
 from parlor.rules.table import (
+    BASE_COUNTS,
     bump,
     counts,
     damage_rlr,
@@ -257,12 +260,21 @@ def ability_actions(s: State, p: int) -> list[Action]:
             # a blocking Queen's side is her group (706.1), with her Carry counts
             mine = side_counts(s, u, carry_counts(s, u))
             red = IS_RED[face]
+            bare = -1  # the bare Lnd faces that beat her side: looked up at the first
+            kept = s.ecounts
             for lnd in s.home[q]:
                 # A Lnd is never in a combat: its side is its own counts (706.1), kept per
                 # entity as Enhs come and go
-                if IS_RED[FACE[lnd]] == red and taxed[lnd] == NONE and not (
-                    side_beats(counts(s, lnd), mine, trump)
-                ):
+                if IS_RED[FACE[lnd]] != red or taxed[lnd] != NONE:
+                    continue
+                ct = None if kept is None else kept[lnd]
+                if ct is None and kept is not None:
+                    if bare < 0:
+                        bare = _bare_lnds_beating(mine, trump)
+                    beaten = (bare >> FACE[lnd]) & 1 == 1
+                else:
+                    beaten = side_beats(counts(s, lnd), mine, trump)
+                if not beaten:
                     out.append(_targets(_CARRY, "carry", face)[lnd])
         if bits & _ALLY_BIT:
             mine = side_counts(s, u)
@@ -274,6 +286,31 @@ def ability_actions(s: State, p: int) -> list[Action]:
                     out.append(_targets(_ALLY, "ally", face)[t])
     out.append(DONE)
     return out
+
+
+#: Which Lnd faces, bare (no Enh on them), beat a side (R26), as a bit mask over faces, by
+#: the side's counts and the trump suit in one dense table (-1: not worked out yet), for the
+#: Carry listing (711): a Queen's side has at most 10 in a suit (an Enh of 6 and her
+#: booster), so the counts index it in base 11.
+_LNDS_BEATING: Final[list[int]] = [-1] * (11 * 11 * 11 * 11 * 5)
+_LND_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is LND)
+
+
+def _bare_lnds_beating(side: Counts, trump: int | None) -> int:
+    c0, c1, c2, c3 = side
+    key = -1
+    if c0 <= 10 and c1 <= 10 and c2 <= 10 and c3 <= 10:
+        key = (((c0 * 11 + c1) * 11 + c2) * 11 + c3) * 5 + (4 if trump is None else trump)
+        mask = _LNDS_BEATING[key]
+        if mask >= 0:
+            return mask
+    mask = 0
+    for f in _LND_FACES:
+        if side_beats(BASE_COUNTS[f], side, trump):
+            mask |= 1 << f
+    if key >= 0:
+        _LNDS_BEATING[key] = mask
+    return mask
 
 
 def side_beats(a: Counts, b: Counts, trump: int | None) -> bool:
