@@ -37,9 +37,10 @@ also gives late/early at one mix of phases (what bookkeeping costs as the table 
 beside late/early as played, and splits a step into listing the legal actions and applying
 the chosen one, with the steps that reshuffle a Recycle pile (R29) counted apart: what the
 late game would reach with listings as cheap as the early game's, and with no reshuffles.
-Then: ISMCTS iterations per CPU-second of the search agent on fixed positions
-(``--search-tree PATH`` times another checkout's search for a ratio), and memory with
-tracemalloc (a clone; a state at step 300 without its event log). Which build runs
+Then: ISMCTS iterations per CPU-second of the search agent on fixed positions, and memory
+with tracemalloc (a clone; a state at step 300 without its event log). The same early and
+late steps counted in instructions, which the machine's load does not move:
+``bench/instructions.py``. Which build runs
 (compiled or interpreted) is printed first. A missing peer is reported and skipped.
 """
 
