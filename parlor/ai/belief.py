@@ -47,7 +47,7 @@ class Clue:
 
     __slots__ = ("lnd_open", "mnr", "played_after", "total")
 
-    def __init__(self, lnd_open: bool, mnr: tuple[int, int, int, int],
+    def __init__(self, lnd_open: bool, mnr: tuple[int, ...],
                  played_after: frozenset[int]) -> None:
         self.lnd_open = lnd_open
         self.mnr = list(mnr)

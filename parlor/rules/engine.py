@@ -126,7 +126,7 @@ def legal_actions(s: State) -> list[Action]:
     """Exactly the decisions open to ``s.actor`` now (empty when the game is over).
 
     A fresh list: callers may shuffle or sort it without touching the engine's cache."""
-    return list(_legal(s))
+    return _legal(s)[:]
 
 
 def _legal(s: State) -> list[Action]:

@@ -36,10 +36,13 @@ HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 #: the turn, the phase (a Phase value), whether P had played its Lnd, the mnr within the
 #: decider's reach (at a pass in a window: pool + untaxed Lnds, per suit; else zeros) and the
 #: action. A plain tuple, not a NamedTuple: a dealt game records one per applied action, and
-#: building a NamedTuple costs several times as much (random playouts noticed).
-Step = tuple[int, int, int, bool, tuple[int, int, int, int], Action]
+#: building a NamedTuple costs several times as much (random playouts noticed). The mnr is
+#: typed as a tuple of any length (it always has four): the compiled build then keeps
+#: :data:`NO_MNR` as one object, where a four-int tuple type is unboxed and built anew for
+#: every step that records it.
+Step = tuple[int, int, int, bool, tuple[int, ...], Action]
 
-NO_MNR: Final = (0, 0, 0, 0)
+NO_MNR: Final[tuple[int, ...]] = (0, 0, 0, 0)
 
 
 class PublicStep(NamedTuple):
@@ -49,7 +52,7 @@ class PublicStep(NamedTuple):
     turn: int
     phase: int
     lnd_played: bool
-    mnr: tuple[int, int, int, int]
+    mnr: tuple[int, ...]  # four suits
     action: str
 
 
@@ -72,10 +75,9 @@ def record(s: State, action: Action) -> None:
     trail = own_trail(s)
     p = s.actor
     ph = s.phase
+    mnr: tuple[int, ...] = NO_MNR
     if (ph is WINDOW1 or ph is WINDOW2) and action.verb == "pass":
         mnr = reachable_mnr(s, p)
-    else:
-        mnr = NO_MNR
     trail.append((p, s.turn, ph, s.lnd_played, mnr, action))
 
 
