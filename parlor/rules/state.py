@@ -263,6 +263,8 @@ class State:
         self.stack: list[int] = []
         self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
+        # Per-card status in lists: the compiled build reads and writes a list's items as
+        # machine code, an array's through generic calls (several times the instructions).
         self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn it was taxed (R4)
         self.inactive = [0] * N_CARDS  # R5 (0 or 1)
         # A Cre's combat status, set only in a combat and cleared at the next start of a
