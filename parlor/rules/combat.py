@@ -12,7 +12,15 @@ from typing import Final
 
 from parlor.rules.actions import DONE, END, Action, action_of, target_row
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
-from parlor.rules.ranking import TRUMP, Counts, bonus, compare_counts, rank_counts
+from parlor.rules.ranking import (
+    TRUMP,
+    Counts,
+    bonus,
+    compare_counts,
+    count_in,
+    raised,
+    rank_counts,
+)
 from parlor.rules.state import (
     BONUS,
     C_KIND,
@@ -45,6 +53,7 @@ from parlor.rules.table import (
     entity_text,
     group_counts,
     group_text,
+    kept_counts,
     lnd_yield,
     mark,
     pwr,
@@ -184,15 +193,10 @@ def carry_counts(s: State, queen: int) -> Counts:
     """A Queen's counts for Carry: her own-suit Enhs count +4 (R27). Her kept counts with her
     own suit raised: an Enh of her suit (2-6) is above her own spot (1) there, so her count
     in it is 1 without one and the highest such Enh with them."""
-    c0, c1, c2, c3 = counts(s, queen)
+    c = counts(s, queen)
     suit = C_SUIT[queen]
-    if suit == 0:
-        return (c0 + CARRY_BOOST if c0 > 1 else c0), c1, c2, c3
-    if suit == 1:
-        return c0, (c1 + CARRY_BOOST if c1 > 1 else c1), c2, c3
-    if suit == 2:
-        return c0, c1, (c2 + CARRY_BOOST if c2 > 1 else c2), c3
-    return c0, c1, c2, (c3 + CARRY_BOOST if c3 > 1 else c3)
+    own = count_in(c, suit)
+    return raised(c, suit, own + CARRY_BOOST) if own > 1 else c
 
 
 #: Each face's abilities as bits, in the order of :data:`ABILITY_ORDER`, so that a listing
@@ -261,19 +265,19 @@ def ability_actions(s: State, p: int) -> list[Action]:
             mine = side_counts(s, u, carry_counts(s, u))
             red = IS_RED[face]
             bare = -1  # the bare Lnd faces that beat her side: looked up at the first
-            kept = s.ecounts
+            kept = kept_counts(s)
             for lnd in s.home[q]:
                 # A Lnd is never in a combat: its side is its own counts (706.1), kept per
                 # entity as Enhs come and go
                 if IS_RED[FACE[lnd]] != red or taxed[lnd] != NONE:
                     continue
-                ct = None if kept is None else kept[lnd]
-                if ct is None and kept is not None:
+                ct = kept[lnd]
+                if ct is None:
                     if bare < 0:
                         bare = _bare_lnds_beating(mine, trump)
                     beaten = (bare >> FACE[lnd]) & 1 == 1
                 else:
-                    beaten = side_beats(counts(s, lnd), mine, trump)
+                    beaten = side_beats(ct, mine, trump)
                 if not beaten:
                     out.append(_targets(_CARRY, "carry", face)[lnd])
         if bits & _ALLY_BIT:
@@ -297,6 +301,7 @@ _LND_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is LND)
 
 
 def _bare_lnds_beating(side: Counts, trump: int | None) -> int:
+    """The bit mask of :data:`_LNDS_BEATING` for ``side`` (worked out once, then read)."""
     c0, c1, c2, c3 = side
     key = -1
     if c0 <= 10 and c1 <= 10 and c2 <= 10 and c3 <= 10:

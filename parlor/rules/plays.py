@@ -13,6 +13,7 @@ from parlor.rules.ranking import (
     Counts,
     bonus,
     compare_counts,
+    count_in,
     outshows,
     rank_counts,
 )
@@ -44,6 +45,7 @@ from parlor.rules.table import (
     emit,
     enter_home,
     entity_text,
+    kept_counts,
     leave_play,
     lnd_yield,
     mark,
@@ -64,11 +66,17 @@ PASS: Final = Action("pass")
 
 def available(s: State, p: int) -> tuple[list[int], int]:
     """Mnr ``p`` could raise now, per suit and in all: the pool plus every untaxed Lnd."""
+    a0, a1, a2, a3 = reach(s, p)
+    return [a0, a1, a2, a3], a0 + a1 + a2 + a3
+
+
+def reach(s: State, p: int) -> Counts:
+    """:func:`available` per suit as four machine integers in the compiled build (no list to
+    build: the play window asks at every step)."""
     pool = s.pool[p]
     t = untaxed_lnds(s)
     b = p * 4
-    avail = [pool[0] + t[b], pool[1] + t[b + 1], pool[2] + t[b + 2], pool[3] + t[b + 3]]
-    return avail, avail[0] + avail[1] + avail[2] + avail[3]
+    return pool[0] + t[b], pool[1] + t[b + 1], pool[2] + t[b + 2], pool[3] + t[b + 3]
 
 
 #: Each face's cost as plain ints, for the listing's affordability test (R20).
@@ -79,19 +87,6 @@ COST_TOTAL: Final[tuple[int, ...]] = tuple(c.total for c in COST)
 
 def affordable(face: int, avail: list[int], total: int) -> bool:
     return avail[COST_SUIT[face]] >= COST_SUITED[face] and total >= COST_TOTAL[face]
-
-
-def _reach(s: State, p: int) -> tuple[int, int, int, int]:
-    """:func:`available` per suit as four machine integers (no list to build: the play
-    window lists it at every step)."""
-    pool = s.pool[p]
-    t = untaxed_lnds(s)
-    b = p * 4
-    return pool[0] + t[b], pool[1] + t[b + 1], pool[2] + t[b + 2], pool[3] + t[b + 3]
-
-
-def _in_suit(suit: int, c0: int, c1: int, c2: int, c3: int) -> int:
-    return c0 if suit == 0 else c1 if suit == 1 else c2 if suit == 2 else c3
 
 
 def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
@@ -374,8 +369,8 @@ _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 def window_actions(s: State, p: int) -> list[Action]:
     """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
     out: list[Action] = []
-    a0, a1, a2, a3 = _reach(s, p)
-    total = a0 + a1 + a2 + a3
+    avail = reach(s, p)
+    total = avail[0] + avail[1] + avail[2] + avail[3]
     enh_faces = []
     lnd_ok = p == s.phasing and not s.lnd_played
     for cid in s.hand[p]:
@@ -384,8 +379,7 @@ def window_actions(s: State, p: int) -> list[Action]:
         if kind is LND:
             if lnd_ok:
                 out.append(_PLAY[face])
-        elif (total >= COST_TOTAL[face]
-              and _in_suit(COST_SUIT[face], a0, a1, a2, a3) >= COST_SUITED[face]):
+        elif total >= COST_TOTAL[face] and count_in(avail, COST_SUIT[face]) >= COST_SUITED[face]:
             if kind is CRE:
                 out.append(_PLAY[face])
             else:
@@ -400,11 +394,7 @@ def window_actions(s: State, p: int) -> list[Action]:
         for face in enh_faces:
             in_hand |= 1 << face
         bare = _bare_expellers(trump)
-        kept = s.ecounts
-        if kept is None:
-            counts(s, 0)  # count the entities once (a state read from a position)
-            kept = s.ecounts
-            assert kept is not None
+        kept = kept_counts(s)
         # what each Enh face of the Hand can expel, in target order: hosts, then the
         # Enhs on hosts (host by host), then those in the Domains
         faces = len(enh_faces)

@@ -200,8 +200,7 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     if not (a0 or a1 or a2 or a3) or not (b0 or b1 or b2 or b3):
         return -1, LEVEL, 0, -1
     if trump is not None:
-        ta = a0 if trump == 0 else a1 if trump == 1 else a2 if trump == 2 else a3
-        tb = b0 if trump == 0 else b1 if trump == 1 else b2 if trump == 2 else b3
+        ta, tb = count_in(a, trump), count_in(b, trump)
         if ta != tb:
             return (0, TRUMP, ta - tb, trump) if ta > tb else (1, TRUMP, tb - ta, trump)
         if ta:  # an equal trump count decides nothing (903.5)
@@ -245,6 +244,26 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     if lead_a < lead_b:
         return (-1, LEVEL, 0, suit_a) if outshows(cb, ca) else (0, RANK, lead_a, suit_a)
     return (-1, LEVEL, 0, suit_b) if outshows(ca, cb) else (1, RANK, lead_b, suit_b)
+
+
+def count_in(c: Counts, suit: int) -> int:
+    """``c[suit]``, written out: the compiled build keeps a count tuple as four machine
+    integers, and indexing it by a variable suit would build the tuple object first."""
+    c0, c1, c2, c3 = c
+    return c0 if suit == 0 else c1 if suit == 1 else c2 if suit == 2 else c3
+
+
+def raised(c: Counts, suit: int, value: int) -> Counts:
+    """Counts ``c`` with ``suit``'s count raised to ``value`` if that is higher: a card joins
+    an entity or a group (R25). Written out suit by suit, as :func:`count_in` is."""
+    c0, c1, c2, c3 = c
+    if suit == 0:
+        return (value if value > c0 else c0), c1, c2, c3
+    if suit == 1:
+        return c0, (value if value > c1 else c1), c2, c3
+    if suit == 2:
+        return c0, c1, (value if value > c2 else c2), c3
+    return c0, c1, c2, (value if value > c3 else c3)
 
 
 def _contest(x: int, y: int, top: int) -> int:
@@ -403,9 +422,11 @@ __all__ = [
     "carry_counts",
     "compare",
     "compare_counts",
+    "count_in",
     "counts_of",
     "merge",
     "outshows",
     "parse_side",
+    "raised",
     "rank_counts",
 ]

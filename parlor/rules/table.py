@@ -9,7 +9,7 @@ from typing import Final
 
 from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
-from parlor.rules.ranking import EMPTY, Comparison, Counts
+from parlor.rules.ranking import EMPTY, Comparison, Counts, raised
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -55,11 +55,16 @@ def counts(s: State, cid: int) -> Counts:
 
     Kept per entity as Enhs come and go (:func:`attach`, :func:`leave_play`): a card with no
     Enh on it shows its own spot only."""
-    ec = s.ecounts
-    if ec is None:
-        ec = _count_entities(s)
-    got = ec[cid]
+    got = kept_counts(s)[cid]
     return BASE_COUNTS[cid] if got is None else got
+
+
+def kept_counts(s: State) -> list[Counts | None]:
+    """The kept counts by card id: a host's counts while it has Enhs on it, None for every
+    other card (counted once for a state read from a position, then kept as Enhs come and
+    go)."""
+    ec = s.ecounts
+    return _count_entities(s) if ec is None else ec
 
 
 def entity_counts(s: State, cid: int) -> Counts:
@@ -70,21 +75,6 @@ def entity_counts(s: State, cid: int) -> Counts:
         for e in on:
             c = raised(c, C_SUIT[e], C_RANK[e])
     return c
-
-
-def raised(c: Counts, suit: int, value: int) -> Counts:
-    """Counts ``c`` with ``suit``'s count raised to ``value`` if that is higher: a card joins
-    an entity or a group (R25). Written out suit by suit, so that the compiled build keeps
-    the counts as machine integers (a list or a tuple indexed by a variable suit is an
-    object for every count)."""
-    c0, c1, c2, c3 = c
-    if suit == 0:
-        return (value if value > c0 else c0), c1, c2, c3
-    if suit == 1:
-        return c0, (value if value > c1 else c1), c2, c3
-    if suit == 2:
-        return c0, c1, (value if value > c2 else c2), c3
-    return c0, c1, c2, (value if value > c3 else c3)
 
 
 def _count_entities(s: State) -> list[Counts | None]:

@@ -7,11 +7,13 @@ line, and use ``settings: step`` so that every decision is written out: P's abil
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import pytest
 
 from parlor.rules import combat, ranking
+from parlor.rules.cards import CARDS
 from parlor.rules.engine import apply
 from parlor.rules.ranking import Entity
 from parlor.rules.state import Phase, State
@@ -531,6 +533,22 @@ def test_711_3_r27_the_engines_carry_counts_are_the_rulebooks(queen: str) -> Non
         s = carry_position(text, "9D")
         assert combat.carry_counts(s, cid(f"1:{queen}")) == ranking.carry_counts(
             Entity.parse(text)), text
+
+
+def test_711_r27_the_table_of_bare_lnds_beating_a_side_is_the_ability_check() -> None:
+    """The Carry listing reads which bare Lnds beat a Queen's side from a table by the
+    side's counts and the trump (combat._bare_lnds_beating): it must give the ability check
+    of 706 for every Lnd, read the first time and again."""
+    values = (0, 1, 2, 5, 6, 8, 10)
+    lnds = [c for c in CARDS if c.is_lnd]
+    for side in itertools.product(values, repeat=4):
+        for trump in (None, 0, 1, 2, 3):
+            expected = 0
+            for lnd in lnds:
+                if combat.side_beats(Entity(lnd).counts, side, trump):
+                    expected |= 1 << lnd.index
+            assert combat._bare_lnds_beating(side, trump) == expected, (side, trump)
+            assert combat._bare_lnds_beating(side, trump) == expected, (side, trump)
 
 
 @pytest.mark.parametrize(("queen", "lnd", "trumps", "pool"), [

@@ -8,7 +8,10 @@ by itself after the expel; Rlr 1 is P.
 
 from __future__ import annotations
 
+from parlor.rules import plays
+from parlor.rules.cards import CARDS
 from parlor.rules.engine import apply
+from parlor.rules.ranking import LEVEL, Entity
 from parlor.rules.state import NONE
 
 from .scenario import cid, legal, refused, said, setup, zone
@@ -379,3 +382,31 @@ def test_1002_2_r15_expel_a_blocker_whose_attacker_already_left() -> None:
     apply(s, "expel 5H at 2:JH")
     assert s.combat is not None and s.combat.blocking == {}
     assert cid("1:KS") in s.discard[0] and cid("2:JH") in s.discard[1]  # both eliminated
+
+
+# --- 1102, R23: the table of which Enhs expel a host is the rule worked out -----------------------
+
+def test_1102_r23_the_expel_table_agrees_with_working_each_expel_out() -> None:
+    """The window listing reads which Enh faces expel a host with Enhs from a table shared by
+    every host of the same counts, suit and trump (plays._situation); each host, Cre or Lnd
+    of either Rlr, with each set of up to two Enhs and each trump, must read what working
+    every Enh out against it gives."""
+    hosts = [c for c in CARDS if c.is_cre or c.is_lnd]
+    enhs = ["2C", "6C", "3D", "5D", "2H", "6H", "4S", "5S"]
+    sets = [[e] for e in enhs] + [[e, f] for i, e in enumerate(enhs) for f in enhs[i + 1:]]
+    for host in hosts:
+        for on in sets:
+            ct = Entity.parse("/".join([str(host), *on])).counts
+            for trump in (None, 0, 1, 2, 3):
+                for owner in (0, 1):
+                    target = owner * 52 + host.index
+                    expected = 0
+                    for face in range(52):
+                        if CARDS[face].is_enh:
+                            ce = [0, 0, 0, 0]
+                            ce[CARDS[face].suit] = CARDS[face].rank
+                            how = plays._expel_how(face, (ce[0], ce[1], ce[2], ce[3]), target,
+                                                   ct, trump)[0]
+                            if how != LEVEL:
+                                expected |= 1 << face
+                    assert plays._expellers(target, ct, trump) == expected, (host, on, trump)

@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parlor.rules.cards import CARDS, Card, Suit
-from parlor.rules.combat import side_beats
 from parlor.rules.ranking import (
     EMPTY,
     RANK,
@@ -232,8 +231,3 @@ def test_r26_rank_counts_is_the_loop_over_suits_on_many_pairs() -> None:
         trump = rng.choice((None, 0, 1, 2, 3))
         assert rank_counts(a, b, trump) == loop_rank_counts(a, b, trump), (a, b, trump)
 
-
-@given(engine_counts, engine_counts, engine_trumps)
-def test_706_r27_the_ability_check_is_rank_counts(a: Counts, b: Counts,
-                                                  trump: int | None) -> None:
-    assert side_beats(a, b, trump) is (rank_counts(a, b, trump)[0] == 0)
