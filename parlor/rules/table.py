@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import _random
 from hashlib import sha512
-from typing import Final
+from typing import Final, cast
 
 from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
@@ -434,20 +434,47 @@ def seeded(text: str) -> _random.Random:
     return _random.Random(int.from_bytes(raw + sha512(raw).digest(), "big"))
 
 
+#: 2**53: ``random()`` times this is the integer its two 32-bit words make (below).
+_TWO_WORDS: Final = 9007199254740992.0
+
+
 def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it (each
-    swap index by ``getrandbits``, rejecting draws past the range), so the same seed gives
-    the same order; written out because the compiled build runs it as native code, several
-    times faster than random.py's interpreted loop (tests/rules/test_bookkeeping.py checks
-    it against ``random.shuffle``)."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
+    """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it, so the
+    same seed gives the same order (tests/rules/test_bookkeeping.py checks it against
+    ``random.shuffle`` for every pile size): written out because the compiled build runs it
+    as native code, several times faster than random.py's interpreted loop.
+
+    ``random.shuffle`` draws each swap index as ``getrandbits(k)``, the top ``k`` bits of
+    the next 32-bit word of the Mersenne Twister, and draws again past the range. A call
+    costs more than the bits, so the words are read two at a time from ``random()``, which
+    is ``(a >> 5) * 2**26 + (b >> 6)`` over 2**53 for the next two words ``a`` and ``b``:
+    the top 27 bits of one and 26 of the other, and a pile of up to 2**26 cards needs at
+    most 26."""
+    if len(cards) > 1 << 26:
+        raise ValueError("R31: a pile of more than 2**26 cards")
+    draw = rng.random
+    # The cards move as objects: typed as ints, each swap would unbox and rebox both.
+    pile = cast("list[object]", cards)
+    n = len(pile)
+    k = n.bit_length()  # the bits of n, kept as n falls: n has k bits while n >= low
+    low = 1 << k >> 1
+    spare = -1  # the top 26 bits of the second word of the last draw, until used
+    while n > 1:
+        if n < low:
+            k -= 1
+            low >>= 1
+        j = n
         while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+            if spare >= 0:
+                j = spare >> (26 - k)
+                spare = -1
+            else:
+                both = int(draw() * _TWO_WORDS)
+                j = both >> (53 - k)
+                spare = both & 0x3FFFFFF
+        i = n - 1
+        pile[i], pile[j] = pile[j], pile[i]
+        n = i
 
 
 def draw_one(s: State, p: int) -> int | None:
