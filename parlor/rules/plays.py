@@ -385,65 +385,94 @@ def window_actions(s: State, p: int) -> list[Action]:
             else:
                 enh_faces.append(face)
     if enh_faces:
-        hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
-        enhs = s.enhs
-        top = s.stack[-1] if s.stack else NONE
-        trump = s.trump
-        # The targets some Enh in the Hand can expel, each judged once per listing.
-        in_hand = 0
-        for face in enh_faces:
-            in_hand |= 1 << face
-        bare = _bare_expellers(trump)
-        kept = kept_counts(s)
-        # what each Enh face of the Hand can expel, in target order: hosts, then the
-        # Enhs on hosts (host by host), then those in the Domains
-        faces = len(enh_faces)
-        hits: list[list[int]] = [[] for _ in range(faces)]
-        hosted: list[int] = []  # the hosts with Enhs on them
-        for t in hosts:
-            ct = kept[t]
-            if ct is None:  # no Enh on it: a host has kept counts exactly when one is
-                m = bare[t] & in_hand
-            else:
-                m = _expellers(t, ct, trump) & in_hand
-                hosted.append(t)
-            if m:
-                _hit(hits, enh_faces, t, m)
-        for h in hosted:
-            for t in enhs[h]:
-                m = bare[t] & in_hand
-                if m:
-                    _hit(hits, enh_faces, t, m)
-        for d in (0, 1):
-            for t in s.domain[d]:
-                m = bare[t] & in_hand
-                if m:
-                    _hit(hits, enh_faces, t, m)
-        for k in range(faces):
-            face = enh_faces[k]
-            row = _PLAY_ROWS[face]
-            if row is None:
-                row = _PLAY_ROWS[face] = target_row("play", face)
-            out += [row[h] for h in hosts]  # built at its size, then copied in at once
-            out.append(row[_SLOT_D1])
-            out.append(row[_SLOT_D2])
-            if top == NONE or C_RANK[face] >= C_RANK[top]:
-                out.append(row[_SLOT_STACK])
-            expel = _EXPEL_ROWS[face]
-            if expel is None:
-                expel = _EXPEL_ROWS[face] = target_row("expel", face)
-            if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
-                out.append(expel[_SLOT_STACK])
-            out += [expel[t] for t in hits[k]]
+        _list_enh_plays(s, enh_faces, out)
     out.append(PASS)
     return out
 
 
-def _hit(hits: list[list[int]], faces: list[int], target: int, mask: int) -> None:
-    """Note ``target`` for each face of ``faces`` whose bit is set in ``mask``."""
-    for k in range(len(faces)):
-        if (mask >> faces[k]) & 1:
-            hits[k].append(target)
+def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
+    """The plays and expels of the affordable Enh faces ``enh_faces`` of the Hand, face by
+    face, onto ``out``: a play on every host, each Domain and (when its rank allows) the
+    stack; an expel of the stack's top, then of each target the face can expel, in target
+    order: hosts, then the Enhs on hosts (host by host), then those in the Domains."""
+    hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+    top = s.stack[-1] if s.stack else NONE
+    in_hand = 0
+    for face in enh_faces:
+        in_hand |= 1 << face
+    # The targets some face can expel, each judged once per listing; with one face (the
+    # common case) its expels directly, with more the targets and which faces hit them.
+    one = len(enh_faces) == 1
+    expel_one = _expel_row(enh_faces[0])  # read only with one face
+    hit: list[Action] = []
+    targets: list[int] = []
+    masks: list[int] = []
+    bare = _bare_expellers(s.trump)
+    kept = kept_counts(s)
+    trump = s.trump
+    hosted: list[int] = []  # the hosts with Enhs on them
+    for t in hosts:
+        ct = kept[t]
+        if ct is None:  # no Enh on it: a host has kept counts exactly when one is
+            m = bare[t] & in_hand
+        else:
+            m = _expellers(t, ct, trump) & in_hand
+            hosted.append(t)
+        if m:
+            if one:
+                hit.append(expel_one[t])
+            else:
+                targets.append(t)
+                masks.append(m)
+    enhs = s.enhs
+    for h in hosted:
+        for t in enhs[h]:
+            m = bare[t] & in_hand
+            if m:
+                if one:
+                    hit.append(expel_one[t])
+                else:
+                    targets.append(t)
+                    masks.append(m)
+    for d in (0, 1):
+        for t in s.domain[d]:
+            m = bare[t] & in_hand
+            if m:
+                if one:
+                    hit.append(expel_one[t])
+                else:
+                    targets.append(t)
+                    masks.append(m)
+    for face in enh_faces:
+        row = _play_row(face)
+        out += [row[h] for h in hosts]  # built at its size, then copied in at once
+        out.append(row[_SLOT_D1])
+        out.append(row[_SLOT_D2])
+        if top == NONE or C_RANK[face] >= C_RANK[top]:
+            out.append(row[_SLOT_STACK])
+        expel = _expel_row(face)
+        if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
+            out.append(expel[_SLOT_STACK])
+        if one:
+            out += hit
+        else:
+            for i in range(len(targets)):
+                if (masks[i] >> face) & 1:
+                    out.append(expel[targets[i]])
+
+
+def _play_row(face: int) -> list[Action]:
+    row = _PLAY_ROWS[face]
+    if row is None:
+        row = _PLAY_ROWS[face] = target_row("play", face)
+    return row
+
+
+def _expel_row(face: int) -> list[Action]:
+    row = _EXPEL_ROWS[face]
+    if row is None:
+        row = _EXPEL_ROWS[face] = target_row("expel", face)
+    return row
 
 
 # -- carrying a play out ----------------------------------------------------------------------
