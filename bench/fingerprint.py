@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fingerprints of seeded games: one line per game with a digest of everything observable.
 
-    python bench/fingerprint.py [--games N] [--first SEED] [--search N] > prints.txt
+    python bench/fingerprint.py [--games N] [--first SEED] [--search N] [--reshuffle 1|2]
+                                > prints.txt
 
 For each seed it plays a random game with the event log on and digests the record, every
 event (kind, text, player, secret text, rule and the comparison behind it), the legal
@@ -9,6 +10,9 @@ actions at every decision and the position every 25 decisions; then the same see
 log off (the playouts' path), whose record must be the same. ``--search N`` adds N short
 games of the search agent (fixed iterations, so reproducible) against Greedy, digesting
 every decision and the agents' ranked choices.
+
+``--reshuffle 1`` deals every game under reshuffle scheme 1 (rule 307.1), for comparing
+with a tree from before scheme 2, whose games all use it.
 
 Two trees give the same lines exactly when they play the same games: used to show that a
 speed change keeps behaviour (run on the old and new commit) and that the compiled build
@@ -26,13 +30,13 @@ from parlor.ai.greedy import GreedyAgent
 from parlor.ai.search import SearchAgent
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import position, record
-from parlor.rules.state import Phase
+from parlor.rules.state import Phase, Settings
 from parlor.rules.view import view
 
 
-def random_game(seed: int) -> str:
+def random_game(seed: int, settings: Settings | None) -> str:
     h = hashlib.sha256()
-    s = new_game(seed)
+    s = new_game(seed, settings)
     rng = random.Random(seed)
     n = 0
     while not s.is_over:
@@ -47,7 +51,7 @@ def random_game(seed: int) -> str:
     for e in s.log or ():
         why = "" if e.why is None else f"{e.why!r} {e.why.explain()}"
         h.update(f"{e.kind}|{e.text}|{e.player}|{e.secret}|{e.rule}|{why}\n".encode())
-    quiet = new_game(seed)
+    quiet = new_game(seed, settings)
     quiet.log = None
     rng = random.Random(seed)
     while not quiet.is_over:
@@ -56,12 +60,12 @@ def random_game(seed: int) -> str:
     return f"{seed} random {n} {h.hexdigest()}"
 
 
-def search_game(seed: int, iterations: int, max_decisions: int) -> str:
+def search_game(seed: int, iterations: int, max_decisions: int, settings: Settings | None) -> str:
     """Search (fixed iterations) against Greedy; every choice list is digested."""
     h = hashlib.sha256()
     agents = (SearchAgent(seed, budget=1e9, max_iterations=iterations),
               GreedyAgent(seed + 1, samples=1))
-    s = new_game(seed)
+    s = new_game(seed, settings)
     s.log = None
     n = 0
     while s.phase is not Phase.OVER and n < max_decisions:
@@ -82,14 +86,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--search", type=int, default=0, help="search games to add")
     ap.add_argument("--iterations", type=int, default=24)
     ap.add_argument("--decisions", type=int, default=60, help="per search game")
+    ap.add_argument("--reshuffle", type=int, choices=(1, 2), default=None,
+                    help="the reshuffle scheme (default: a new game's)")
     args = ap.parse_args(argv)
+    settings = None if args.reshuffle is None else Settings(reshuffle=args.reshuffle)
     import parlor.rules.engine as engine
 
     print(f"# engine: {engine.__spec__.origin if engine.__spec__ else engine.__file__}")
     for seed in range(args.first, args.first + args.games):
-        print(random_game(seed), flush=True)
+        print(random_game(seed, settings), flush=True)
     for seed in range(args.first, args.first + args.search):
-        print(search_game(seed, args.iterations, args.decisions), flush=True)
+        print(search_game(seed, args.iterations, args.decisions, settings), flush=True)
 
 
 if __name__ == "__main__":

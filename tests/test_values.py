@@ -33,7 +33,7 @@ from parlor.ai.search import SearchAgent
 from parlor.ai.value import packaged
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import position
-from parlor.rules.ranking import Entity, Group
+from parlor.rules.ranking import Entity, Group, compare
 from parlor.rules.seeds import DealKey
 from parlor.rules.state import Settings, State
 from parlor.rules.tournament import (
@@ -71,15 +71,17 @@ def is_frozen(cls: type) -> bool:
     return bool(cls.__dataclass_params__.frozen)  # type: ignore[attr-defined]
 
 
-def played_to_combat(seed: int) -> State:
-    """A logged game played at random until a combat is under way (blockers declared)."""
-    s = new_game(seed, Settings())
-    rng = random.Random(seed)
-    while not s.is_over:
-        if s.combat is not None and s.combat.blockers:
-            return s
-        apply(s, rng.choice(legal_actions(s)))
-    raise AssertionError(f"seed {seed}: no blocked attack in a whole game")
+def played_to_combat(first: int) -> State:
+    """A logged game played at random until a combat is under way (blockers declared): the
+    first of the seeds from ``first`` on whose game has one (most do)."""
+    for seed in range(first, first + 20):
+        s = new_game(seed, Settings())
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.combat is not None and s.combat.blockers:
+                return s
+            apply(s, rng.choice(legal_actions(s)))
+    raise AssertionError(f"seeds {first}-{first + 19}: no blocked attack in a whole game")
 
 
 def tournament_examples() -> list[object]:
@@ -111,15 +113,19 @@ def roots() -> list[object]:
     search = SearchAgent(5, budget=1e9, max_iterations=20, name="test")
     record = play_game([RandomAgent(1), RandomAgent(2)], seed=11)
     moves = [str(a) for a in s.history]
+    seed = s.seed
+    assert isinstance(seed, int)
     return [
         s, view(s, 0), view(s, 1), keyed, view(keyed, keyed.actor), record,
         search.explain(view(s, s.actor), legal_actions(s), budget=1e9),
-        analyse_decision(str(Settings()), 3, moves, 5, actor_at(3, moves, 5), 9, iterations=20),
+        analyse_decision(str(Settings()), seed, moves, 5, actor_at(seed, moves, 5), 9,
+                         iterations=20),
         *tournament_examples(),
         packaged(),  # the learned evaluation's weights (parlor/ai/weights)
         parse_options("expert@iters=40@horizon=3@c=0.5"),  # an agent spec's options
         # ranked things exist only while a comparison is made: its text forms (rule 901)
         Entity.parse("JC/2C/4H"), Entity.parse("D:6S/5C"), Group.parse("KS/4S+KC"),
+        compare("JH/4H/2S", "QH", trump="S"),  # a Comparison, as a log's bonus and expel hold
         *[vars(m) for m in MODULES],  # the modules' constants: default weights, the cards...
     ]
 

@@ -200,6 +200,9 @@ def _read_header(s: State, f: dict[str, str]) -> None:
     s.actor = int(f.get("actor", str(s.phasing + 1))) - 1
     seed, _, count = f.get("shuffle", "0 0").partition(" ")
     s.shuffle_seed, s.shuffles = int(seed), int(count or 0)
+    if not 0 <= s.shuffle_seed < 2**128 or s.shuffles < 0:
+        raise PositionError(f"307.1: the reshuffle seed is a whole number below 2**128 and the "
+                            f"count of reshuffles is not negative, not {f['shuffle']!r}")
     s.lnd_played = f.get("lnd_played", "no") == "yes"
     s.redrawn = f.get("redrawn", "no") == "yes"
     if "winner" in f:
@@ -327,7 +330,7 @@ def replay(text: str, upto: int | None = None) -> State:
 
 def parse_record(text: str) -> tuple[Settings, Seed, list[tuple[int, Action]]]:
     """Settings, seed and numbered actions of a record; RecordError naming the line."""
-    settings, seed = Settings(), None
+    settings, seed = Settings.parse(""), None  # no settings line: the defaults of text (307.1)
     actions: list[tuple[int, Action]] = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()

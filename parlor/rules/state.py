@@ -81,6 +81,13 @@ DOMAIN_BONUS: Final = Phase.DOMAIN_BONUS
 OVER: Final = Phase.OVER
 
 
+#: The reshuffle schemes (307.1): 1, CPython's Mersenne Twister seeded with the text
+#: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b keyed with the
+#: reshuffle seed over ``n`` and a counter (:func:`parlor.rules.table.keyed_fisher_yates`).
+RESHUFFLE_TWISTER: Final = 1
+RESHUFFLE_KEYED: Final = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Settings(Value):
     """Game settings (rulings that offer an option; tournament variants)."""
@@ -89,6 +96,14 @@ class Settings(Value):
     match_play: bool = False  # R30: Discard piles closed to view in match play
     single_draw: tuple[bool, bool] = (False, False)  # R32: per Rlr, single-card draws
     auto: bool = True  # forced steps and single legal choices happen by themselves
+    # 307.1: how the n-th reshuffle draws its order. A new game uses scheme 2; text that
+    # names no scheme (every record and position written before 2026-12-04) means scheme 1,
+    # so it replays as it always did.
+    reshuffle: int = RESHUFFLE_KEYED
+
+    def __post_init__(self) -> None:
+        if self.reshuffle not in (RESHUFFLE_TWISTER, RESHUFFLE_KEYED):
+            raise ValueError(f"307.1: the reshuffle schemes are 1 and 2, not {self.reshuffle!r}")
 
     def __str__(self) -> str:
         parts = [f"max_turns={self.max_turns}"]
@@ -99,11 +114,16 @@ class Settings(Value):
                 parts.append(f"single_draw={p + 1}")
         if not self.auto:
             parts.append("step")
+        if self.reshuffle != RESHUFFLE_TWISTER:  # scheme 1 is what naming none means
+            parts.append(f"reshuffle={self.reshuffle}")
         return " ".join(parts)
 
     @staticmethod
     def parse(text: str) -> Settings:
+        """Settings from their text; a text that names no reshuffle scheme was written
+        before scheme 2 existed, so it means scheme 1 (307.1)."""
         max_turns, match, single, auto = 200, False, [False, False], True
+        reshuffle = RESHUFFLE_TWISTER
         for part in text.split():
             key, _, value = part.partition("=")
             if key == "max_turns":
@@ -119,10 +139,15 @@ class Settings(Value):
                 single[int(value) - 1] = True
             elif key == "step" and part == key:
                 auto = False
+            elif key == "reshuffle":
+                if value not in ("1", "2"):
+                    raise ValueError(f"307.1: the reshuffle schemes are 1 and 2, not {value!r}")
+                reshuffle = int(value)
             else:
                 raise ValueError(f"unknown setting {part[:40]!r}: the settings are max_turns=N,"
-                                 " match_play, single_draw=1, single_draw=2 and step")
-        return Settings(max_turns, match, (single[0], single[1]), auto)
+                                 " match_play, single_draw=1, single_draw=2, step and "
+                                 "reshuffle=1 or 2")
+        return Settings(max_turns, match, (single[0], single[1]), auto, reshuffle)
 
 
 #: The fields of a :class:`Combat`, in the order of its ``__init__`` and ``repr``.
