@@ -233,9 +233,11 @@ def ability_actions(s: State, p: int) -> list[Action]:
             continue
         untaxed = taxed[u] == NONE
         if bits & _VOLLEY_BIT and untaxed:
-            if combatants is None:
+            if combatants is None:  # one list, appended to (+= of lists is a generic call)
                 combatants = [c for c in cb.attackers if OWNER[c] == q]
-                combatants += [c for c in cb.blocking if OWNER[c] == q]
+                for c in cb.blocking:
+                    if OWNER[c] == q:
+                        combatants.append(c)
             mine = side_counts(s, u)
             for t in combatants:
                 if _JAVELIN[u] and t not in cb.blocked and t in cb.attackers:

@@ -177,11 +177,11 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     pool = s.pool[p]
     if pool[suit] >= suited and points(pool) >= total:
         return  # the pool pays: no Lnd is taxed
-    home, taxed, trump, enhs = s.home[p], s.taxed, s.trump, s.enhs
+    home, taxed, trump, kept = s.home[p], s.taxed, s.trump, kept_counts(s)
     need_suited = suited - pool[suit]
     if need_suited > 0:
         for lnd in home:
-            if taxed[lnd] == NONE and yield_under(lnd, trump, enhs) == suit:
+            if taxed[lnd] == NONE and yield_under(lnd, trump, kept) == suit:
                 _tax_yielding(s, p, lnd, suit)
                 need_suited -= 1
                 if need_suited == 0:
@@ -193,7 +193,7 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     by_suit = untaxed_lnds(s)[p * 4:p * 4 + 4]
     while need > 0:
         most = _most(by_suit)
-        _tax_first(s, p, home, by_suit, most, trump, enhs)
+        _tax_first(s, p, home, by_suit, most, trump, kept)
         need -= 1
 
 
@@ -206,13 +206,13 @@ def _most(by_suit: list[int]) -> int:
 
 
 def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
-               trump: int | None, enhs: dict[int, list[int]]) -> None:
+               trump: int | None, kept: list[Counts | None]) -> None:
     """Tax the first untaxed Lnd in ``home`` whose yield has ``most`` untaxed Lnds in
     ``by_suit``, and count it off there (the payment is affordable: one exists)."""
     taxed = s.taxed
     for lnd in home:
         if taxed[lnd] == NONE:
-            y = yield_under(lnd, trump, enhs)
+            y = yield_under(lnd, trump, kept)
             if by_suit[y] == most:
                 _tax_yielding(s, p, lnd, y)
                 by_suit[y] = by_suit[y] - 1
@@ -395,7 +395,11 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     face, onto ``out``: a play on every host, each Domain and (when its rank allows) the
     stack; an expel of the stack's top, then of each target the face can expel, in target
     order: hosts, then the Enhs on hosts (host by host), then those in the Domains."""
-    hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+    # one list, extended in place (each + of two lists is a generic call and a list to free)
+    hosts = s.home[0].copy()
+    hosts.extend(s.home[1])
+    hosts.extend(s.field[0])
+    hosts.extend(s.field[1])
     top = s.stack[-1] if s.stack else NONE
     in_hand = 0
     for face in enh_faces:
@@ -434,7 +438,7 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
                 else:
                     targets.append(t)
                     masks.append(m)
-    for d in (0, 1):
+    for d in range(2):  # a range, not a tuple, which the compiled build would iterate generically
         for t in s.domain[d]:
             m = bare[t] & in_hand
             if m:

@@ -9,7 +9,7 @@ from typing import Final, cast
 
 from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
-from parlor.rules.ranking import EMPTY, Comparison, Counts, raised
+from parlor.rules.ranking import EMPTY, Comparison, Counts, count_in, raised
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -113,15 +113,22 @@ def domain_counts(s: State, p: int) -> Counts:
 
 
 def group_counts(s: State, cids: list[int]) -> Counts:
-    out = EMPTY
-    enhs = s.enhs
+    """A group's counts: in each suit the highest count of any of its entities (R25, 904).
+    From the kept counts, suit by suit (no look at the Enhs)."""
+    kept = kept_counts(s)
+    g0 = g1 = g2 = g3 = 0
     for cid in cids:
-        out = raised(out, C_SUIT[cid], SPOT[cid])
-        on = enhs.get(cid)
-        if on is not None:
-            for e in on:
-                out = raised(out, C_SUIT[e], C_RANK[e])
-    return out
+        c = kept[cid]
+        c0, c1, c2, c3 = BASE_COUNTS[cid] if c is None else c
+        if c0 > g0:
+            g0 = c0
+        if c1 > g1:
+            g1 = c1
+        if c2 > g2:
+            g2 = c2
+        if c3 > g3:
+            g3 = c3
+    return g0, g1, g2, g3
 
 
 def entity_text(s: State, cid: int) -> str:
@@ -150,18 +157,19 @@ def bump(figures: list[int], i: int, n: int) -> None:
 
 def lnd_yield(s: State, lnd: int) -> int:
     """The suit of mnr a Lnd gives when taxed (R21): the trump suit if it carries a trump Enh."""
-    return yield_under(lnd, s.trump, s.enhs)
+    return yield_under(lnd, s.trump, kept_counts(s))
 
 
-def yield_under(lnd: int, trump: int | None, enhs: dict[int, list[int]]) -> int:
-    """:func:`lnd_yield` with the trump suit and the Enhs at hand, for callers that look at
-    several Lnds in a row (the trump is read once, not once per Lnd)."""
+def yield_under(lnd: int, trump: int | None, kept: list[Counts | None]) -> int:
+    """:func:`lnd_yield` with the trump suit and the kept counts at hand, for callers that
+    look at several Lnds in a row (the trump is read once, not once per Lnd). A Lnd's count
+    in a suit other than its own comes from its Enhs alone, so a count in the trump suit
+    means a trump Enh on it; in its own suit the count is its spot, and it yields that suit
+    either way."""
     if trump is not None:
-        on = enhs.get(lnd)
-        if on is not None:
-            for e in on:
-                if C_SUIT[e] == trump:
-                    return trump
+        c = kept[lnd]
+        if c is not None and count_in(c, trump) > 0:
+            return trump
     return C_SUIT[lnd]
 
 
@@ -262,12 +270,12 @@ def untax_all(s: State, p: int, cards: list[int]) -> int:
     taxed = s.taxed
     kept = s.untaxed
     trump = s.trump  # an untax changes no yield: read once
-    enhs = s.enhs
+    counts = kept_counts(s)
     n = 0
     for cid in cards:
         if taxed[cid] == p:
             if kept is not None and C_KIND[cid] is LND:
-                bump(kept, OWNER[cid] * 4 + yield_under(cid, trump, enhs), 1)
+                bump(kept, OWNER[cid] * 4 + yield_under(cid, trump, counts), 1)
             taxed[cid] = NONE
             n += 1
     return n
@@ -357,6 +365,7 @@ def _on_host(s: State, host: int, e: int, add: bool) -> None:
         s.enhs.setdefault(host, []).append(e)
     else:
         s.enhs[host].remove(e)
+    _recount_entity(s, host)  # first: the yield is read from the kept counts
     if lnd:
         new = lnd_yield(s, host)
         if new != old:
@@ -364,7 +373,6 @@ def _on_host(s: State, host: int, e: int, add: bool) -> None:
             base = OWNER[host] * 4
             bump(t, base + old, -1)
             bump(t, base + new, 1)
-    _recount_entity(s, host)
 
 
 def leave_play(s: State, cid: int, discard: bool) -> None:
