@@ -13,6 +13,7 @@ from typing import Final
 from parlor.rules.actions import DONE, END, Action, action_of, target_row
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.ranking import (
+    EMPTY,
     TRUMP,
     Counts,
     bonus,
@@ -61,6 +62,7 @@ from parlor.rules.table import (
     suit_name,
     tax,
     tgh,
+    untaxed_lnds,
 )
 
 CARRY_BOOST: Final = 4
@@ -173,14 +175,21 @@ def fight(cb: Combat, cid: int) -> int:
     return cid if cid in cb.attackers else NONE
 
 
-def side_counts(s: State, cid: int, own: Counts | None = None) -> Counts:
+def side_counts(s: State, cid: int) -> Counts:
     """``cid``'s side in an ability check, user or target alike (706.1, R27): a blocker's
     side is the group of all blockers on its attacker; an attacker, or a card outside the
-    combat, is its own side. ``own`` stands for ``cid``'s own counts (a Queen's Carry
-    booster, 706.3)."""
+    combat, is its own side."""
+    return side_with(s, cid, counts(s, cid))
+
+
+def side_with(s: State, cid: int, mine: Counts) -> Counts:
+    """:func:`side_counts` with ``mine`` standing for ``cid``'s own counts (a Queen's Carry
+    booster, 706.3). Two functions, not an optional argument: an optional count tuple is
+    boxed at every call in the compiled build."""
     cb = s.combat
     assert cb is not None
-    mine = counts(s, cid) if own is None else own
+    if not cb.blocking:
+        return mine
     a = cb.blocking.get(cid, NONE)
     if a == NONE:
         return mine
@@ -226,10 +235,11 @@ def ability_actions(s: State, p: int) -> list[Action]:
     out: list[Action] = []
     inactive, terminal, taxed = s.inactive, s.terminal, s.taxed
     combatants: list[int] | None = None  # q's Cres in the fight, for Volley: made once
+    used = cb.used
     for u in s.field[p]:
         face = FACE[u]
         bits = ABILITY_BITS[face]
-        if not bits or inactive[u] or terminal[u] or u in cb.used:
+        if not bits or inactive[u] or terminal[u] or (used and u in used):
             continue
         untaxed = taxed[u] == NONE
         if bits & _VOLLEY_BIT and untaxed:
@@ -238,12 +248,13 @@ def ability_actions(s: State, p: int) -> list[Action]:
                 for c in cb.blocking:
                     if OWNER[c] == q:
                         combatants.append(c)
-            mine = side_counts(s, u)
-            for t in combatants:
-                if _JAVELIN[u] and t not in cb.blocked and t in cb.attackers:
-                    continue  # the javelin may not target an unblocked attacker
-                if not side_beats(side_counts(s, t), mine, trump):
-                    out.append(_targets(_VOLLEY, "volley", face)[t])
+            if combatants:
+                mine = side_counts(s, u)
+                for t in combatants:
+                    if _JAVELIN[u] and t not in cb.blocked and t in cb.attackers:
+                        continue  # the javelin may not target an unblocked attacker
+                    if not side_beats(side_counts(s, t), mine, trump):
+                        out.append(_targets(_VOLLEY, "volley", face)[t])
         if bits & _SALLY_BIT and u in cb.attackers:
             blockers = cb.blockers.get(u)
             if blockers and any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
@@ -262,9 +273,9 @@ def ability_actions(s: State, p: int) -> list[Action]:
                 out.append(_HARRY[u])
         if not untaxed:
             continue  # Carry and Ally tax the user
-        if bits & _CARRY_BIT:
+        if bits & _CARRY_BIT and _carry_candidates(s, q, IS_RED[face]):
             # a blocking Queen's side is her group (706.1), with her Carry counts
-            mine = side_counts(s, u, carry_counts(s, u))
+            mine = side_with(s, u, carry_counts(s, u))
             red = IS_RED[face]
             bare = -1  # the bare Lnd faces that beat her side: looked up at the first
             kept = kept_counts(s)
@@ -283,15 +294,33 @@ def ability_actions(s: State, p: int) -> list[Action]:
                 if not beaten:
                     out.append(_targets(_CARRY, "carry", face)[lnd])
         if bits & _ALLY_BIT:
-            mine = side_counts(s, u)
             suit = C_SUIT[u]
+            have_mine = False  # her side, worked out at the first Cre she could tax
+            mine = EMPTY
             for t in s.field[q]:
-                if C_SUIT[t] == suit and taxed[t] == NONE and (
-                    not side_beats(side_counts(s, t), mine, trump)
-                ):
-                    out.append(_targets(_ALLY, "ally", face)[t])
+                if C_SUIT[t] == suit and taxed[t] == NONE:
+                    if not have_mine:
+                        mine, have_mine = side_counts(s, u), True
+                    if not side_beats(side_counts(s, t), mine, trump):
+                        out.append(_targets(_ALLY, "ally", face)[t])
     out.append(DONE)
     return out
+
+
+def _carry_candidates(s: State, q: int, red: bool) -> bool:
+    """Whether ``q``'s Home holds an untaxed Lnd of the colour ``red``: what a Queen of that
+    colour could Carry at all (711), read from the kept figures of untaxed Lnds by the suit
+    they yield. A Lnd that yields the trump suit is counted there, not under its own, so
+    only the figures of the colour's suits and no trump say there is none."""
+    t = untaxed_lnds(s)
+    b = q * 4
+    trump = s.trump
+    if t[b] + t[b + 1] + t[b + 2] + t[b + 3] == 0:
+        return False
+    if trump is not None and t[b + trump] > 0:
+        return True  # a Lnd of either colour may yield the trump suit
+    # suits 0-3 are Clubs, Diamonds, Hearts, Spades: red are 1 and 2
+    return t[b + 1] + t[b + 2] > 0 if red else t[b] + t[b + 3] > 0
 
 
 #: Which Lnd faces, bare (no Enh on them), beat a side (R26), as a bit mask over faces, by

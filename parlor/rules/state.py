@@ -82,8 +82,8 @@ OVER: Final = Phase.OVER
 
 
 #: The reshuffle schemes (307.1): 1, CPython's Mersenne Twister seeded with the text
-#: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b keyed with the
-#: reshuffle seed over ``n`` and a counter (:func:`parlor.rules.table.keyed_fisher_yates`).
+#: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b of the reshuffle
+#: seed, ``n`` and a counter (:func:`parlor.rules.table.keyed_fisher_yates`).
 RESHUFFLE_TWISTER: Final = 1
 RESHUFFLE_KEYED: Final = 2
 

@@ -438,28 +438,30 @@ def shuffle(s: State, cards: list[int]) -> None:
         keyed_fisher_yates(s.shuffle_seed, n, cards)
 
 
-#: Bytes of the reshuffle seed as a BLAKE2b key (scheme 2): every reshuffle seed a game can
-#: have fits (64 bits for a practice seed, 128 for a deal key's, 307).
+#: Bytes of the reshuffle seed in a scheme 2 block's message: every reshuffle seed a game
+#: can have fits (64 bits for a practice seed, 128 for a deal key's, 307).
 _KEY_BYTES: Final = 16
 #: Bytes of one BLAKE2b block of the scheme 2 stream.
 _BLOCK: Final = 64
 
 
 def _stream_block(key: bytes, n: int, block: int) -> bytes:
-    return blake2b(n.to_bytes(8, "big") + block.to_bytes(8, "big"), key=key).digest()
+    # The secret seed as a prefix of one 32-byte message: BLAKE2b has no length extension,
+    # and its keyed mode would compress a whole block for the key alone.
+    return blake2b(key + n.to_bytes(8, "big") + block.to_bytes(8, "big")).digest()
 
 
 def keyed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
     """Reshuffle scheme 2 (307.1): the ``n``-th reshuffle of a game with reshuffle seed
-    ``seed``, a Fisher-Yates shuffle whose swap indexes come from BLAKE2b keyed with the
-    seed over ``n`` and a block counter, 64 bytes a block. Each index below ``m`` takes the
-    top bits of the next whole bytes, as many bits as ``m - 1`` has, and is drawn again past
-    the range, so every order is equally likely.
+    ``seed``, a Fisher-Yates shuffle whose swap indexes come from BLAKE2b of the seed, ``n``
+    and a block counter, 64 bytes a block. Each index below ``m`` takes the top bits of the
+    next whole bytes, as many bits as ``m - 1`` has, and is drawn again past the range, so
+    every order is equally likely.
 
-    Scheme 1 seeds a Mersenne Twister for every reshuffle, which costs about 35,000
-    instructions, five late-game steps' worth (bench/instructions.py); one block here costs
-    a few hundred and serves a whole pile of 52 cards most of the time. A keyed hash also
-    keeps the seed from being worked out from the orders it gives."""
+    Scheme 1 seeds a Mersenne Twister for every reshuffle, about 35,000 instructions, five
+    late-game steps' worth (bench/instructions.py); a block here costs about 2,000 and serves
+    a whole pile of 52 cards most of the time. A hash also keeps the seed from being worked
+    out from the orders it gives."""
     if not 0 <= seed < 1 << (8 * _KEY_BYTES):
         raise ValueError(f"307.1: a reshuffle seed is a whole number below 2**128, not {seed}")
     key = seed.to_bytes(_KEY_BYTES, "big")

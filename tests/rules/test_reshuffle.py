@@ -1,9 +1,9 @@
 """Rule 307.1, the reshuffle schemes: how the n-th reshuffle of a game draws its order.
 
 Scheme 1 seeds a Mersenne Twister for every reshuffle (tests/rules/test_bookkeeping.py holds
-it to ``random.shuffle``); scheme 2, every new game's, reads BLAKE2b keyed with the reshuffle
-seed. Text that names no scheme was written before scheme 2 existed and means scheme 1, so
-every older record and position replays as it did."""
+it to ``random.shuffle``); scheme 2, every new game's, reads BLAKE2b of the reshuffle seed.
+Text that names no scheme was written before scheme 2 existed and means scheme 1, so every
+older record and position replays as it did."""
 
 from __future__ import annotations
 
@@ -33,10 +33,10 @@ from .scenario import all_but, said, setup, zone
 
 def reference_order(seed: int, n: int, size: int) -> list[int]:
     """Scheme 2 as 307.1 words it, written plainly: a Fisher-Yates shuffle from the top,
-    each index below m from the top bits of the next whole bytes of the keyed stream."""
+    each index below m from the top bits of the next whole bytes of the BLAKE2b stream."""
     stream = b"".join(
-        hashlib.blake2b(n.to_bytes(8, "big") + b.to_bytes(8, "big"),
-                        key=seed.to_bytes(16, "big")).digest() for b in range(64))
+        hashlib.blake2b(seed.to_bytes(16, "big") + n.to_bytes(8, "big") + b.to_bytes(8, "big"),
+                        digest_size=64).digest() for b in range(64))
     cards, at = list(range(size)), 0
     for m in range(size, 1, -1):
         k = (m - 1).bit_length()
