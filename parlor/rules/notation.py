@@ -41,6 +41,7 @@ from parlor.rules.state import (
     NONE,
     OVER,
     OWNER,
+    RESHUFFLE_SEED_LIMIT,
     SPLIT,
     STACK,
     Combat,
@@ -200,7 +201,7 @@ def _read_header(s: State, f: dict[str, str]) -> None:
     s.actor = int(f.get("actor", str(s.phasing + 1))) - 1
     seed, _, count = f.get("shuffle", "0 0").partition(" ")
     s.shuffle_seed, s.shuffles = int(seed), int(count or 0)
-    if not 0 <= s.shuffle_seed < 2**128 or s.shuffles < 0:
+    if not 0 <= s.shuffle_seed < RESHUFFLE_SEED_LIMIT or s.shuffles < 0:
         raise PositionError(f"307.1: the reshuffle seed is a whole number below 2**128 and the "
                             f"count of reshuffles is not negative, not {f['shuffle']!r}")
     s.lnd_played = f.get("lnd_played", "no") == "yes"

@@ -83,9 +83,12 @@ OVER: Final = Phase.OVER
 
 #: The reshuffle schemes (307.1): 1, CPython's Mersenne Twister seeded with the text
 #: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b of the reshuffle
-#: seed, ``n`` and a counter (:func:`parlor.rules.table.keyed_fisher_yates`).
+#: seed, ``n`` and a counter (:func:`parlor.rules.table.hashed_fisher_yates`).
 RESHUFFLE_TWISTER: Final = 1
-RESHUFFLE_KEYED: Final = 2
+RESHUFFLE_HASHED: Final = 2
+#: Every reshuffle seed is below this (64 bits for a practice seed, 128 for a deal key's,
+#: 307): scheme 2 writes it in 16 bytes.
+RESHUFFLE_SEED_LIMIT: Final = 2**128
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +102,10 @@ class Settings(Value):
     # 307.1: how the n-th reshuffle draws its order. A new game uses scheme 2; text that
     # names no scheme (every record and position written before 2026-12-04) means scheme 1,
     # so it replays as it always did.
-    reshuffle: int = RESHUFFLE_KEYED
+    reshuffle: int = RESHUFFLE_HASHED
 
     def __post_init__(self) -> None:
-        if self.reshuffle not in (RESHUFFLE_TWISTER, RESHUFFLE_KEYED):
+        if self.reshuffle not in (RESHUFFLE_TWISTER, RESHUFFLE_HASHED):
             raise ValueError(f"307.1: the reshuffle schemes are 1 and 2, not {self.reshuffle!r}")
 
     def __str__(self) -> str:

@@ -21,6 +21,7 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     PWR_OF,
+    RESHUFFLE_SEED_LIMIT,
     RESHUFFLE_TWISTER,
     STACK,
     TGH_OF,
@@ -435,11 +436,10 @@ def shuffle(s: State, cards: list[int]) -> None:
     if s.settings.reshuffle == RESHUFFLE_TWISTER:
         fisher_yates(seeded(f"{s.shuffle_seed}/{n}"), cards)
     else:
-        keyed_fisher_yates(s.shuffle_seed, n, cards)
+        hashed_fisher_yates(s.shuffle_seed, n, cards)
 
 
-#: Bytes of the reshuffle seed in a scheme 2 block's message: every reshuffle seed a game
-#: can have fits (64 bits for a practice seed, 128 for a deal key's, 307).
+#: Bytes of the reshuffle seed in a scheme 2 block's message (below RESHUFFLE_SEED_LIMIT).
 _KEY_BYTES: Final = 16
 #: Bytes of one BLAKE2b block of the scheme 2 stream.
 _BLOCK: Final = 64
@@ -451,18 +451,19 @@ def _stream_block(key: bytes, n: int, block: int) -> bytes:
     return blake2b(key + n.to_bytes(8, "big") + block.to_bytes(8, "big")).digest()
 
 
-def keyed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
+def hashed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
     """Reshuffle scheme 2 (307.1): the ``n``-th reshuffle of a game with reshuffle seed
     ``seed``, a Fisher-Yates shuffle whose swap indexes come from BLAKE2b of the seed, ``n``
     and a block counter, 64 bytes a block. Each index below ``m`` takes the top bits of the
     next whole bytes, as many bits as ``m - 1`` has, and is drawn again past the range, so
     every order is equally likely.
 
-    Scheme 1 seeds a Mersenne Twister for every reshuffle, about 35,000 instructions, five
-    late-game steps' worth (bench/instructions.py); a block here costs about 2,000 and serves
-    a whole pile of 52 cards most of the time. A hash also keeps the seed from being worked
+    Scheme 1 costs about 59,000 instructions a reshuffle, most of it seeding a Mersenne
+    Twister, some eight late-game steps' worth (bench/instructions.py); this one about
+    16,000, of which a block, which serves a whole pile of 52 cards most of the time, about
+    5,000. A hash also keeps the seed from being worked
     out from the orders it gives."""
-    if not 0 <= seed < 1 << (8 * _KEY_BYTES):
+    if not 0 <= seed < RESHUFFLE_SEED_LIMIT:
         raise ValueError(f"307.1: a reshuffle seed is a whole number below 2**128, not {seed}")
     key = seed.to_bytes(_KEY_BYTES, "big")
     block = 0

@@ -8,15 +8,16 @@ line, and use ``settings: step`` so that every decision is written out: P's abil
 from __future__ import annotations
 
 import itertools
+import random
 import textwrap
 
 import pytest
 
 from parlor.rules import combat, ranking
-from parlor.rules.cards import CARDS
-from parlor.rules.engine import apply
+from parlor.rules.cards import CARDS, IS_RED
+from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.ranking import Entity
-from parlor.rules.state import Phase, State
+from parlor.rules.state import FACE, NONE, Phase, State
 
 from .scenario import cid, legal, refused, said, setup, zone
 
@@ -656,3 +657,25 @@ def test_1007_3_a_terminal_cre_uses_no_ability() -> None:
     apply(s, "done")
     assert legal(s) == ["done"]
     assert s.terminal[cid("2:JD")]
+
+
+def test_711_a_queen_may_carry_only_when_the_other_home_holds_an_untaxed_lnd_of_her_colour(
+) -> None:
+    """The Carry listing skips a Queen at one look when the other Rlr's Home has no untaxed
+    Lnd of her colour (combat._carry_candidates, read from the kept figures of untaxed Lnds
+    by the suit they yield, trump yields included): it must never say none where a look at
+    the Home finds one, and must say none where the Home has none and no Lnd yields trump.
+    Checked at every step of seeded random games, for both Homes and both colours."""
+    for seed in range(30):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            for q in (0, 1):
+                for red in (False, True):
+                    found = any(IS_RED[FACE[lnd]] == red and s.taxed[lnd] == NONE
+                                for lnd in s.home[q])
+                    answer = combat._carry_candidates(s, q, red)
+                    assert answer or not found, (seed, q, red)
+                    if s.trump is None:
+                        assert answer == found, (seed, q, red)
+            apply(s, rng.choice(legal_actions(s)))

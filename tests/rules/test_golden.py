@@ -16,12 +16,12 @@ import pytest
 
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import record, replay
-from parlor.rules.state import RESHUFFLE_KEYED, RESHUFFLE_TWISTER, Settings
+from parlor.rules.state import RESHUFFLE_HASHED, RESHUFFLE_TWISTER, Settings
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (1, 2, 3, 4)
 #: Where each reshuffle scheme's golden games lie.
-FOLDERS = {RESHUFFLE_KEYED: GOLDEN, RESHUFFLE_TWISTER: GOLDEN / "reshuffle-1"}
+FOLDERS = {RESHUFFLE_HASHED: GOLDEN, RESHUFFLE_TWISTER: GOLDEN / "reshuffle-1"}
 
 
 def golden_text(seed: int, reshuffle: int) -> str:
@@ -41,7 +41,7 @@ def golden_text(seed: int, reshuffle: int) -> str:
 def test_golden_game_log_is_unchanged(seed: int, reshuffle: int) -> None:
     path = FOLDERS[reshuffle] / f"seed-{seed}.txt"
     text = golden_text(seed, reshuffle)
-    if os.environ.get("PARLOR_UPDATE_GOLDEN") and reshuffle == RESHUFFLE_KEYED:
+    if os.environ.get("PARLOR_UPDATE_GOLDEN") and reshuffle == RESHUFFLE_HASHED:
         path.write_text(text)
     assert text == path.read_text(), f"behaviour changed: see {path}"
 

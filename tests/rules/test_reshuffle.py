@@ -25,8 +25,8 @@ from parlor.rules.notation import (
     replay,
 )
 from parlor.rules.seeds import DealKey
-from parlor.rules.state import RESHUFFLE_KEYED, RESHUFFLE_TWISTER, Settings
-from parlor.rules.table import keyed_fisher_yates
+from parlor.rules.state import RESHUFFLE_HASHED, RESHUFFLE_TWISTER, Settings
+from parlor.rules.table import hashed_fisher_yates
 
 from .scenario import all_but, said, setup, zone
 
@@ -54,7 +54,7 @@ def reference_order(seed: int, n: int, size: int) -> list[int]:
 
 def shuffled(seed: int, n: int, size: int) -> list[int]:
     cards = list(range(size))
-    keyed_fisher_yates(seed, n, cards)
+    hashed_fisher_yates(seed, n, cards)
     return cards
 
 
@@ -73,7 +73,7 @@ def test_307_1_a_new_game_reshuffles_by_scheme_2_and_its_record_says_so() -> Non
     text = played(9, Settings())
     assert "settings: max_turns=200 reshuffle=2\n" in text
     again = replay(text)
-    assert again.settings.reshuffle == RESHUFFLE_KEYED and again.shuffles > 0
+    assert again.settings.reshuffle == RESHUFFLE_HASHED and again.shuffles > 0
     assert record(again) == text
 
 
@@ -115,7 +115,7 @@ def test_307_1_a_position_refuses_a_reshuffle_seed_no_scheme_can_key() -> None:
         with pytest.raises(PositionError, match=r"307\.1"):
             parse_position(f"shuffle: {bad}\n")
     with pytest.raises(ValueError, match=r"307\.1"):
-        keyed_fisher_yates(2**128, 0, [1, 2])
+        hashed_fisher_yates(2**128, 0, [1, 2])
 
 
 def test_307_1_a_position_reshuffles_by_the_scheme_it_names() -> None:
@@ -140,7 +140,7 @@ def test_307_1_a_position_reshuffles_by_the_scheme_it_names() -> None:
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 52, 104, 255, 256, 257, 700])
-def test_307_1_scheme_2_is_the_keyed_fisher_yates_it_names(size: int) -> None:
+def test_307_1_scheme_2_is_the_hashed_fisher_yates_it_names(size: int) -> None:
     """Past 256 cards an index takes two bytes, and a pile of 52 or more needs a second
     block more often than not: both paths are held to the plain reference."""
     for seed in (0, 1, 2**64 - 1, 2**128 - 1):
