@@ -414,9 +414,11 @@ def start_resolution(s: State) -> bool:
         if a != NONE:
             cb.pending[a] = cb.pending.get(a, 0) + pwr(s, b)
     for a in cb.attackers:
-        blockers = cb.blockers.get(a, [])
+        blockers = cb.blockers.get(a)
+        if not blockers:
+            continue
         dealt = pwr(s, a)
-        if not blockers or not dealt:
+        if not dealt:
             continue
         if len(blockers) == 1:
             cb.pending[blockers[0]] = cb.pending.get(blockers[0], 0) + dealt
@@ -456,14 +458,15 @@ def _group_bonus(s: State) -> bool:
     """All attackers against all blockers; the winner's bonus is distributed (R13.1, R14)."""
     cb = s.combat
     assert cb is not None
-    blockers = list(cb.blocking)
-    if blockers and cb.attackers:
+    if cb.blocking and cb.attackers:
+        # a comprehension walks the dict in place (list() of a dict makes an iterator)
+        blockers = [b for b in cb.blocking]
         ca, cd = group_counts(s, cb.attackers), group_counts(s, blockers)
         winner, _how, diff, _suit = rank_counts(ca, cd, s.trump)
         if winner >= 0:
             b = bonus(diff)
             side = (s.phasing, s.opponent)[winner]
-            losers = blockers if winner == 0 else list(cb.attackers)
+            losers = blockers if winner == 0 else cb.attackers[:]
             if s.log is not None:
                 why = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
                                      ca, cd, s.trump)
@@ -554,9 +557,12 @@ def _unblocked_damage(s: State) -> bool:
     if total:
         cb.o_dealt = True
         damage_rlr(s, o, total, "unblocked attackers")
-    participants = list(cb.attackers) + list(cb.blocking)
-    for c in participants:
-        if s.taxed[c] == NONE:
+    taxed = s.taxed
+    for c in cb.attackers:  # taxing moves no card: the combat's tables are walked in place
+        if taxed[c] == NONE:
+            tax(s, c)
+    for c in cb.blocking:
+        if taxed[c] == NONE:
             tax(s, c)
     if cb.o_dealt and s.life[o] <= 0:
         s.winner = s.phasing

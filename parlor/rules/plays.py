@@ -38,6 +38,7 @@ from parlor.rules.state import (
 )
 from parlor.rules.table import (
     BASE_COUNTS,
+    NO_ENH,
     attach,
     counts,
     damage_rlr,
@@ -45,7 +46,9 @@ from parlor.rules.table import (
     emit,
     enter_home,
     entity_text,
+    expel_situation,
     kept_counts,
+    kept_keys,
     leave_play,
     lnd_yield,
     mark,
@@ -308,42 +311,32 @@ _ENH_FACES: Final = tuple(f for f in range(52) if C_KIND[f] is ENH)
 
 
 def _situation(target: int, ct: Counts, trump: int | None) -> int:
-    """The index of :data:`_EXPELLERS`, or -1 for counts outside it. A host's count in its
-    own suit is 1-10 (a Cre's spot 1 or an Enh of its suit up to 6; a Lnd's spot 7-10,
-    which no Enh exceeds), so that count and the suit also tell a Cre from a Lnd; in each
-    other suit it holds only Enhs (0 or 2-6). A lone Enh (expelled by outshowing too) has a
-    table of its own (:func:`_bare_expellers`)."""
-    if C_KIND[target] is ENH:
-        return -1
-    suit = C_SUIT[target]
-    c0, c1, c2, c3 = ct
-    if suit == 0:
-        own, x, y, z = c0, c1, c2, c3
-    elif suit == 1:
-        own, x, y, z = c1, c0, c2, c3
-    elif suit == 2:
-        own, x, y, z = c2, c0, c1, c3
-    else:
-        own, x, y, z = c3, c0, c1, c2
-    if own < 1 or own > 10 or x > 6 or y > 6 or z > 6:
-        return -1
-    t = 4 if trump is None else trump
-    return (((((suit * 10 + own - 1) * 7 + x) * 7 + y) * 7 + z) * 5) + t
+    """The index of :data:`_EXPELLERS`, or -1 for counts outside it: the host's place
+    (:func:`~parlor.rules.table.expel_situation`, kept per host as Enhs come and go) and
+    the trump suit. A lone Enh (expelled by outshowing too) has a table of its own
+    (:func:`_bare_expellers`)."""
+    key = expel_situation(target, ct)
+    return -1 if key < 0 else key + (4 if trump is None else trump)
 
 
 def _expellers(target: int, ct: Counts, trump: int | None) -> int:
     key = _situation(target, ct, trump)
     mask = _EXPELLERS[key] if key >= 0 else -1
-    if mask < 0:
-        mask = 0
-        for f in _ENH_FACES:
-            mine = [0, 0, 0, 0]
-            mine[C_SUIT[f]] = C_RANK[f]
-            ce = (mine[0], mine[1], mine[2], mine[3])
-            if _expel_how(f, ce, target, ct, trump)[0] != LEVEL:
-                mask |= 1 << f
-        if key >= 0:
-            _EXPELLERS[key] = mask
+    return mask if mask >= 0 else _work_out_expellers(target, ct, trump, key)
+
+
+def _work_out_expellers(target: int, ct: Counts, trump: int | None, key: int) -> int:
+    """:func:`_expellers` from :func:`_expel_how` of every Enh face, kept in the table at
+    ``key`` (when it has a place there)."""
+    mask = 0
+    for f in _ENH_FACES:
+        mine = [0, 0, 0, 0]
+        mine[C_SUIT[f]] = C_RANK[f]
+        ce = (mine[0], mine[1], mine[2], mine[3])
+        if _expel_how(f, ce, target, ct, trump)[0] != LEVEL:
+            mask |= 1 << f
+    if key >= 0:
+        _EXPELLERS[key] = mask
     return mask
 
 
@@ -411,16 +404,20 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     hit: list[Action] = []
     targets: list[int] = []
     masks: list[int] = []
-    bare = _bare_expellers(s.trump)
-    kept = kept_counts(s)
     trump = s.trump
+    bare = _bare_expellers(trump)
+    keys = kept_keys(s)
+    t_at = 4 if trump is None else trump  # the trump suit's place in an _EXPELLERS key
     hosted: list[int] = []  # the hosts with Enhs on them
     for t in hosts:
-        ct = kept[t]
-        if ct is None:  # no Enh on it: a host has kept counts exactly when one is
+        key = keys[t]
+        if key == NO_ENH:
             m = bare[t] & in_hand
         else:
-            m = _expellers(t, ct, trump) & in_hand
+            e = _EXPELLERS[key + t_at] if key >= 0 else -1
+            if e < 0:
+                e = _work_out_expellers(t, counts(s, t), trump, key + t_at if key >= 0 else -1)
+            m = e & in_hand
             hosted.append(t)
         if m:
             if one:

@@ -241,6 +241,7 @@ class State:
         "drawn",
         "ecounts",
         "ecounts_shared",
+        "ekeys",
         "enhs",
         "field",
         "hand",
@@ -308,8 +309,12 @@ class State:
         # by the notation or view readers), and the first query counts it.
         #: By card id: the counts of a host with Enhs on it, None for any other card.
         self.ecounts: list[tuple[int, int, int, int] | None] | None = None
-        #: True while ``ecounts`` is one list shared with a clone: whichever writes first
-        #: copies it (table._own_counts); it changes only as Enhs come and go.
+        #: By card id, beside ``ecounts``: where a host with Enhs on it sits in the table of
+        #: which Enh faces expel it (table.expel_situation), so that the window listing
+        #: reads one figure per host; NO_ENH for any other card. Kept and shared with it.
+        self.ekeys: list[int] | None = None
+        #: True while ``ecounts`` and ``ekeys`` are lists shared with a clone: whichever
+        #: writes first copies them (table._own_counts); they change only as Enhs come and go.
         self.ecounts_shared = False
         self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
         # The cards whose status the next start of a turn may clear, noted as it is set, so
@@ -384,7 +389,7 @@ class State:
         s.damage, s.terminal = self.damage, self.terminal  # copied on write
         s.pwr_mod, s.tgh_mod = self.pwr_mod, self.tgh_mod  # (own_combat_status)
         s.combat_status_shared = self.combat_status_shared = True
-        s.ecounts = self.ecounts  # copied on write (table._own_counts)
+        s.ecounts, s.ekeys = self.ecounts, self.ekeys  # copied on write (table._own_counts)
         s.ecounts_shared = self.ecounts_shared = self.ecounts is not None
         s.untaxed = None if self.untaxed is None else self.untaxed[:]
         m = self.marked

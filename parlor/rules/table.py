@@ -9,7 +9,7 @@ from typing import Final, cast
 
 from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event
-from parlor.rules.ranking import EMPTY, Comparison, Counts, count_in, raised
+from parlor.rules.ranking import EMPTY, Comparison, Counts, raised
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -79,31 +79,82 @@ def entity_counts(s: State, cid: int) -> Counts:
     return c
 
 
+def kept_keys(s: State) -> list[int]:
+    """:func:`expel_situation` of each card's kept counts, by card id (NO_ENH for a card
+    with no Enh on it): kept beside :func:`kept_counts`."""
+    keys = s.ekeys
+    if keys is None:
+        _count_entities(s)
+        keys = s.ekeys
+        assert keys is not None
+    return keys
+
+
+#: :func:`kept_keys` of a card with no Enh on it.
+NO_ENH: Final = -2
+
+
+def expel_situation(host: int, ct: Counts) -> int:
+    """Where a host (a Cre or Lnd) of counts ``ct`` sits in the table of which Enh faces
+    expel it (plays._EXPELLERS), five places a situation for the trump suit (4: none) to be
+    added; -1 for counts outside it. A host's count in its own suit is 1-10 (a Cre's spot 1
+    or an Enh of its suit up to 6; a Lnd's spot 7-10, which no Enh exceeds), so that count
+    and the suit also tell a Cre from a Lnd; in each other suit it holds only Enhs (0 or
+    2-6)."""
+    if C_KIND[host] is ENH:
+        return -1
+    suit = C_SUIT[host]
+    c0, c1, c2, c3 = ct
+    if suit == 0:
+        own, x, y, z = c0, c1, c2, c3
+    elif suit == 1:
+        own, x, y, z = c1, c0, c2, c3
+    elif suit == 2:
+        own, x, y, z = c2, c0, c1, c3
+    else:
+        own, x, y, z = c3, c0, c1, c2
+    if own < 1 or own > 10 or x > 6 or y > 6 or z > 6:
+        return -1
+    return ((((suit * 10 + own - 1) * 7 + x) * 7 + y) * 7 + z) * 5
+
+
 def _count_entities(s: State) -> list[Counts | None]:
     ec: list[Counts | None] = [None] * 104
+    keys = [NO_ENH] * 104
     for h, es in s.enhs.items():
         if es:
-            ec[h] = entity_counts(s, h)
-    s.ecounts = ec
+            ct = ec[h] = entity_counts(s, h)
+            keys[h] = expel_situation(h, ct)
+    s.ecounts, s.ekeys = ec, keys
     s.ecounts_shared = False
     return ec
 
 
-def _own_counts(s: State) -> list[Counts | None] | None:
-    """``s.ecounts`` to write to: copied first when a clone shares it (as the trail)."""
-    ec = s.ecounts
-    if ec is not None and s.ecounts_shared:
+def _own_counts(s: State) -> tuple[list[Counts | None], list[int]] | None:
+    """``s.ecounts`` and ``s.ekeys`` to write to: copied first when a clone shares them (as
+    the trail); None before they are counted."""
+    ec, keys = s.ecounts, s.ekeys
+    if ec is None or keys is None:
+        return None
+    if s.ecounts_shared:
         ec = s.ecounts = ec[:]
+        keys = s.ekeys = keys[:]
         s.ecounts_shared = False
-    return ec
+    return ec, keys
 
 
 def _recount_entity(s: State, host: int) -> None:
     """After an Enh joined or left ``host``."""
-    ec = _own_counts(s)
-    if ec is None:
+    own = _own_counts(s)
+    if own is None:
         return
-    ec[host] = entity_counts(s, host) if s.enhs.get(host) else None
+    ec, keys = own
+    if s.enhs.get(host):
+        ct = ec[host] = entity_counts(s, host)
+        keys[host] = expel_situation(host, ct)
+    else:
+        ec[host] = None
+        keys[host] = NO_ENH
 
 
 def domain_counts(s: State, p: int) -> Counts:
@@ -168,8 +219,10 @@ def yield_under(lnd: int, trump: int | None, kept: list[Counts | None]) -> int:
     means a trump Enh on it; in its own suit the count is its spot, and it yields that suit
     either way."""
     if trump is not None:
-        c = kept[lnd]
-        if c is not None and count_in(c, trump) > 0:
+        # read as a tuple of any length, the kept counts stay the boxed tuple they are, and
+        # one item is read; as Counts the compiled build would unbox all four first
+        c = cast("list[tuple[int, ...] | None]", kept)[lnd]
+        if c is not None and c[trump] > 0:
             return trump
     return C_SUIT[lnd]
 
@@ -212,6 +265,8 @@ def bookkeeping_errors(s: State) -> list[str]:
             elif counts(s, h) != entity_counts(s, h):
                 out.append(f"{card_text(h)}: counts kept as {counts(s, h)}, "
                            f"counted {entity_counts(s, h)}")
+            elif kept_keys(s)[h] != (NO_ENH if ec[h] is None else expel_situation(h, counts(s, h))):
+                out.append(f"{card_text(h)}: expel situation kept as {kept_keys(s)[h]}")
     m = s.marked
     noted = [set(m[0]), set(m[1]), set(m[2])] if m is not None else None
     in_play = set(s.home[0] + s.home[1] + s.field[0] + s.field[1])
@@ -402,9 +457,10 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
             to_pile(s, e, discard)
         ec = s.ecounts
         if ec is not None and ec[cid] is not None:
-            ec = _own_counts(s)
-            assert ec is not None
-            ec[cid] = None
+            own = _own_counts(s)
+            assert own is not None
+            own[0][cid] = None
+            own[1][cid] = NO_ENH
         if s.combat is not None:
             leave_combat(s, cid)
     clear_status(s, cid)
@@ -476,19 +532,31 @@ def hashed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
     while m > 1:
         if (m - 1) >> (k - 1) == 0:
             k -= 1
-        width = (k + 7) >> 3
-        while True:
-            if at + width > _BLOCK:
-                block += 1
-                stream = _stream_block(key, n, block)
-                at = 0
-            x = stream[at]
-            for i in range(at + 1, at + width):
-                x = (x << 8) | stream[i]
-            at += width
-            j = x >> (8 * width - k)
-            if j < m:
-                break
+        if k <= 8:  # one byte an index: every pile of up to 256 cards, so every real one
+            shift = 8 - k
+            while True:
+                if at == _BLOCK:
+                    block += 1
+                    stream = _stream_block(key, n, block)
+                    at = 0
+                j = stream[at] >> shift
+                at += 1
+                if j < m:
+                    break
+        else:
+            width = (k + 7) >> 3
+            while True:
+                if at + width > _BLOCK:
+                    block += 1
+                    stream = _stream_block(key, n, block)
+                    at = 0
+                x = stream[at]
+                for i in range(at + 1, at + width):
+                    x = (x << 8) | stream[i]
+                at += width
+                j = x >> (8 * width - k)
+                if j < m:
+                    break
         i = m - 1
         pile[i], pile[j] = pile[j], pile[i]
         m = i
