@@ -41,6 +41,7 @@ from parlor.rules.state import (
     Phase,
     State,
     card_text,
+    end_combat,
     ref_text,
 )
 from parlor.rules.table import (
@@ -569,5 +570,5 @@ def _unblocked_damage(s: State) -> bool:
         s.result = f"{rlr(s.phasing)} wins: {rlr(o)} is at {s.life[o]} life after an attack"
         s.phase = OVER
         emit(s, "win", s.result, s.phasing, rule="R16")
-    s.combat = None
+    end_combat(s)
     return True

@@ -62,10 +62,11 @@ from parlor.rules.state import (
     TRIM,
     WINDOW1,
     WINDOW2,
-    Combat,
     Settings,
     State,
+    begin_combat,
     card_text,
+    end_combat,
 )
 from parlor.rules.table import (
     CHANGED,
@@ -326,7 +327,7 @@ def _dispatch(s: State, a: Action) -> None:
 
 def _close_window(s: State) -> None:
     if s.phase is WINDOW1:
-        s.combat = Combat()
+        begin_combat(s)
         s.phase, s.actor = ATTACK, s.phasing
     else:
         s.phase = SPLIT  # resolution decides the next decision
@@ -351,7 +352,7 @@ def _resign(s: State, who: int) -> None:
 
 def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     """Untax, end inactivity and damage, burn, then trim or draw (rules 304, R1, R4, R5, R12)."""
-    s.combat = None
+    end_combat(s)
     if not first_turn:
         if s.turn >= s.settings.max_turns:
             s.phase = OVER
@@ -500,7 +501,7 @@ def _after_draw(s: State) -> None:
 def _start_cycle(s: State) -> None:
     """A new Turn Cycle: burn, then the first window with P to act (rule 400, R1)."""
     _burn(s, s.phasing)
-    s.combat = None
+    end_combat(s)
     s.phase, s.actor = WINDOW1, s.phasing
 
 

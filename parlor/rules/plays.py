@@ -340,14 +340,16 @@ def _work_out_expellers(target: int, ct: Counts, trump: int | None, key: int) ->
     return mask
 
 
-_BARE: Final[dict[int | None, list[int]]] = {}
+#: :func:`_bare_expellers` by the trump suit's place (0-3, 4 for none; filled on first use).
+_BARE: Final[list[list[int] | None]] = [None] * 5
 
 
 def _bare_expellers(trump: int | None) -> list[int]:
     """:func:`_expellers` of every card with no Enh on it, by card id, under ``trump``."""
-    row = _BARE.get(trump)
+    at = 4 if trump is None else trump
+    row = _BARE[at]
     if row is None:
-        row = _BARE[trump] = [_expellers(t, BASE_COUNTS[t], trump) for t in range(104)]
+        row = _BARE[at] = [_expellers(t, BASE_COUNTS[t], trump) for t in range(104)]
     return row
 
 
@@ -387,66 +389,63 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     """The plays and expels of the affordable Enh faces ``enh_faces`` of the Hand, face by
     face, onto ``out``: a play on every host, each Domain and (when its rank allows) the
     stack; an expel of the stack's top, then of each target the face can expel, in target
-    order: hosts, then the Enhs on hosts (host by host), then those in the Domains."""
-    # one list, extended in place (each + of two lists is a generic call and a list to free)
-    hosts = s.home[0].copy()
-    hosts.extend(s.home[1])
-    hosts.extend(s.field[0])
-    hosts.extend(s.field[1])
-    top = s.stack[-1] if s.stack else NONE
+    order: hosts, then the Enhs on hosts (host by host), then those in the Domains.
+
+    The targets some face can expel are judged once per listing, walking the zones in
+    place (no list of all hosts is built). With one face, the common case, its plays are
+    listed on the same walk and every target found is one of its expels."""
+    one = len(enh_faces) == 1
     in_hand = 0
     for face in enh_faces:
         in_hand |= 1 << face
-    # The targets some face can expel, each judged once per listing; with one face (the
-    # common case) its expels directly, with more the targets and which faces hit them.
-    one = len(enh_faces) == 1
-    expel_one = _expel_row(enh_faces[0])  # read only with one face
-    hit: list[Action] = []
-    targets: list[int] = []
-    masks: list[int] = []
+    row = _play_row(enh_faces[0])  # read only with one face
     trump = s.trump
     bare = _bare_expellers(trump)
     keys = kept_keys(s)
     t_at = 4 if trump is None else trump  # the trump suit's place in an _EXPELLERS key
+    targets: list[int] = []
+    masks: list[int] = []  # with more faces: which of them expel each target
     hosted: list[int] = []  # the hosts with Enhs on them
-    for t in hosts:
-        key = keys[t]
-        if key == NO_ENH:
-            m = bare[t] & in_hand
-        else:
-            e = _EXPELLERS[key + t_at] if key >= 0 else -1
-            if e < 0:
-                e = _work_out_expellers(t, counts(s, t), trump, key + t_at if key >= 0 else -1)
-            m = e & in_hand
-            hosted.append(t)
-        if m:
+    for zone in range(4):  # both Homes, then both Fields: a range, iterated natively
+        for t in s.home[zone] if zone < 2 else s.field[zone - 2]:
             if one:
-                hit.append(expel_one[t])
+                out.append(row[t])
+            key = keys[t]
+            if key == NO_ENH:
+                m = bare[t] & in_hand
             else:
+                e = _EXPELLERS[key + t_at] if key >= 0 else -1
+                if e < 0:
+                    e = _work_out_expellers(t, counts(s, t), trump,
+                                            key + t_at if key >= 0 else -1)
+                m = e & in_hand
+                hosted.append(t)
+            if m:
                 targets.append(t)
-                masks.append(m)
+                if not one:
+                    masks.append(m)
     enhs = s.enhs
     for h in hosted:
         for t in enhs[h]:
             m = bare[t] & in_hand
             if m:
-                if one:
-                    hit.append(expel_one[t])
-                else:
-                    targets.append(t)
+                targets.append(t)
+                if not one:
                     masks.append(m)
-    for d in range(2):  # a range, not a tuple, which the compiled build would iterate generically
+    for d in range(2):
         for t in s.domain[d]:
             m = bare[t] & in_hand
             if m:
-                if one:
-                    hit.append(expel_one[t])
-                else:
-                    targets.append(t)
+                targets.append(t)
+                if not one:
                     masks.append(m)
+    top = s.stack[-1] if s.stack else NONE
     for face in enh_faces:
         row = _play_row(face)
-        out += [row[h] for h in hosts]  # built at its size, then copied in at once
+        if not one:
+            for zone in range(4):
+                for h in s.home[zone] if zone < 2 else s.field[zone - 2]:
+                    out.append(row[h])
         out.append(row[_SLOT_D1])
         out.append(row[_SLOT_D2])
         if top == NONE or C_RANK[face] >= C_RANK[top]:
@@ -455,7 +454,8 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
         if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
             out.append(expel[_SLOT_STACK])
         if one:
-            out += hit
+            for t in targets:
+                out.append(expel[t])
         else:
             for i in range(len(targets)):
                 if (masks[i] >> face) & 1:

@@ -163,8 +163,10 @@ class Combat:
 
     A plain class with its own ``__init__`` rather than a dataclass: the compiled build runs a
     dataclass's generated ``__init__`` as interpreted Python (about a microsecond), and a
-    Combat is made at every attack step (rule 406) and for every clone of a state in combat.
-    Equality and ``repr`` are a dataclass's, field by field."""
+    Combat is made for every clone of a state in combat (a state begins each attack step,
+    rule 406, in its last one, :func:`begin_combat`). Equality and ``repr`` are a
+    dataclass's, field by field. The Combat a state holds is its own: read it between
+    steps, as the next combat empties it."""
 
     __slots__ = _COMBAT_FIELDS
 
@@ -209,6 +211,22 @@ class Combat:
     def __repr__(self) -> str:
         shown = ", ".join(f"{n}={v!r}" for n, v in zip(_COMBAT_FIELDS, self._fields(), strict=True))
         return f"Combat({shown})"
+
+    def reset(self) -> None:
+        """Empty, as a new Combat: a state keeps its last Combat to begin the next one with
+        (:func:`begin_combat`), as building one makes eight containers and freeing it frees
+        them, at every attack step."""
+        self.attackers.clear()
+        self.blockers.clear()
+        self.blocking.clear()
+        self.blocked.clear()
+        self.used.clear()
+        self.pending.clear()
+        self.split_queue.clear()
+        self.split_left = 0
+        self.bonus_left = 0
+        self.bonus_to.clear()
+        self.o_dealt = False
 
     def copy(self) -> Combat:
         return Combat(
@@ -266,6 +284,7 @@ class State:
         "settings",
         "shuffle_seed",
         "shuffles",
+        "spare_combat",
         "stack",
         "taxed",
         "terminal",
@@ -334,6 +353,9 @@ class State:
         self.lnd_played = False
         self.redrawn = False
         self.combat: Combat | None = None
+        #: The last combat, ended: the next begins in it (:func:`begin_combat`). Not part of
+        #: the position; a clone starts without one.
+        self.spare_combat: Combat | None = None
         self.winner: int | None = None
         self.result = ""
         self.log: list[Event] | None = []
@@ -401,6 +423,7 @@ class State:
         s.turn, s.phasing, s.actor, s.phase = self.turn, self.phasing, self.actor, self.phase
         s.lnd_played, s.redrawn = self.lnd_played, self.redrawn
         s.combat = self.combat.copy() if self.combat else None
+        s.spare_combat = None
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
         s.history = self.history  # copied on write (add_history)
@@ -462,3 +485,23 @@ def ref_text(cid: int) -> str:
 
 def cid_of(owner: int, card: Card) -> int:
     return owner * 52 + card.index
+
+
+def begin_combat(s: State) -> Combat:
+    """A new, empty combat for ``s`` (rule 406): the state's last one, emptied, if it has one."""
+    cb = s.spare_combat
+    if cb is None:
+        cb = Combat()
+    else:
+        s.spare_combat = None
+        cb.reset()
+    s.combat = cb
+    return cb
+
+
+def end_combat(s: State) -> None:
+    """No combat any more (R16, rule 400); the ended one is kept to begin the next in."""
+    cb = s.combat
+    if cb is not None:
+        s.spare_combat = cb
+        s.combat = None
