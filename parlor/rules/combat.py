@@ -237,10 +237,11 @@ def ability_actions(s: State, p: int) -> list[Action]:
     inactive, terminal, taxed = s.inactive, s.terminal, s.taxed
     combatants: list[int] | None = None  # q's Cres in the fight, for Volley: made once
     used = cb.used
+    any_used = len(used) > 0  # a set's truth is a generic call when compiled; its size is not
     for u in s.field[p]:
         face = FACE[u]
         bits = ABILITY_BITS[face]
-        if not bits or inactive[u] or terminal[u] or (used and u in used):
+        if not bits or inactive[u] or terminal[u] or (any_used and u in used):
             continue
         untaxed = taxed[u] == NONE
         if bits & _VOLLEY_BIT and untaxed:
@@ -256,9 +257,11 @@ def ability_actions(s: State, p: int) -> list[Action]:
                         continue  # the javelin may not target an unblocked attacker
                     if not side_beats(side_counts(s, t), mine, trump):
                         out.append(_targets(_VOLLEY, "volley", face)[t])
-        if bits & _SALLY_BIT and u in cb.attackers:
-            blockers = cb.blockers.get(u)
-            if blockers and any(IS_RED[FACE[b]] == IS_RED[face] for b in blockers) and (
+        if bits & _SALLY_BIT:
+            blockers = cb.blockers.get(u)  # looked up first: most Cres have none
+            if blockers and u in cb.attackers and any(
+                IS_RED[FACE[b]] == IS_RED[face] for b in blockers
+            ) and (
                 # the target: all its blockers (706.2)
                 not side_beats(side_counts(s, blockers[0]), side_counts(s, u), trump)
             ):

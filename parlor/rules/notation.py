@@ -176,6 +176,7 @@ def parse_position(text: str) -> State:
             cid = place(parse_ref(ref))
             s.stack.append(cid)
             s.host[cid] = STACK
+        s.restack()
         s.drawn = [place(s.phasing * 52 + Card.parse(c).index)
                    for c in fields.get("drawn", "").split()]
         if "combat" in fields:

@@ -192,33 +192,35 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
     need = total - points(pool)
     if need <= 0:
         return
-    # untaxed Lnds per suit they yield: the kept figures (taxing above kept them up to date)
-    by_suit = untaxed_lnds(s)[p * 4:p * 4 + 4]
+    # untaxed Lnds per suit they yield, p's four from ``at``: the kept figures, which each
+    # tax counts down
+    by_suit, at = untaxed_lnds(s), p * 4
     while need > 0:
-        most = _most(by_suit)
-        _tax_first(s, p, home, by_suit, most, trump, kept)
+        most = _most(by_suit, at)
+        _tax_first(s, p, home, by_suit, at, most, trump, kept)
         need -= 1
 
 
-def _most(by_suit: list[int]) -> int:
-    """The largest of four figures (``max`` of a list is a generic call when compiled)."""
-    n0, n1, n2, n3 = by_suit[0], by_suit[1], by_suit[2], by_suit[3]
+def _most(figures: list[int], at: int) -> int:
+    """The largest of the four figures from ``at`` (``max`` of a list is a generic call when
+    compiled)."""
+    n0, n1, n2, n3 = figures[at], figures[at + 1], figures[at + 2], figures[at + 3]
     a = n0 if n0 > n1 else n1
     b = n2 if n2 > n3 else n3
     return a if a > b else b
 
 
-def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], most: int,
+def _tax_first(s: State, p: int, home: list[int], by_suit: list[int], at: int, most: int,
                trump: int | None, kept: list[Counts | None]) -> None:
-    """Tax the first untaxed Lnd in ``home`` whose yield has ``most`` untaxed Lnds in
-    ``by_suit``, and count it off there (the payment is affordable: one exists)."""
+    """Tax the first untaxed Lnd in ``home`` whose yield has ``most`` untaxed Lnds in the kept
+    figures ``by_suit`` (p's from ``at``), which the tax counts down (the payment is
+    affordable: one exists)."""
     taxed = s.taxed
     for lnd in home:
         if taxed[lnd] == NONE:
             y = yield_under(lnd, trump, kept)
-            if by_suit[y] == most:
+            if by_suit[at + y] == most:
                 _tax_yielding(s, p, lnd, y)
-                by_suit[y] = by_suit[y] - 1
                 return
     raise AssertionError("R3: the payment was not affordable")
 

@@ -291,6 +291,7 @@ class State:
         "tgh_mod",
         "trail",
         "trail_shared",
+        "trump",
         "turn",
         "untaxed",
         "winner",
@@ -309,6 +310,9 @@ class State:
         self.field: list[list[int]] = [[], []]
         self.domain: list[list[int]] = [[], []]
         self.stack: list[int] = []
+        #: The current trump suit: the suit of the top card of the Trumps stack (rule 103),
+        #: kept as the stack changes (:meth:`restack`): many listings read it.
+        self.trump: int | None = None
         self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
         self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
         # Per-card status in lists: the compiled build reads and writes a list's items as
@@ -383,10 +387,9 @@ class State:
     def is_over(self) -> bool:
         return self.phase is OVER
 
-    @property
-    def trump(self) -> int | None:
-        """The current trump suit: the suit of the top card of the Trumps stack (rule 103)."""
-        return C_SUIT[self.stack[-1]] if self.stack else None
+    def restack(self) -> None:
+        """Read :attr:`trump` off the Trumps stack again, after the stack changed."""
+        self.trump = C_SUIT[self.stack[-1]] if self.stack else None
 
     def cards_of(self, host: int) -> list[int]:
         return self.enhs.get(host, [])
@@ -404,6 +407,7 @@ class State:
         s.field = [self.field[0][:], self.field[1][:]]
         s.domain = [self.domain[0][:], self.domain[1][:]]
         s.stack = self.stack[:]
+        s.trump = self.trump
         s.enhs = {h: e[:] for h, e in self.enhs.items()}
         s.host = dict(self.host)
         s.taxed = self.taxed[:]

@@ -254,6 +254,8 @@ def bookkeeping_errors(s: State) -> list[str]:
     :func:`mark`) differ from the cards: the debug check of the incremental bookkeeping
     (empty when all agree)."""
     out = []
+    if s.trump != (C_SUIT[s.stack[-1]] if s.stack else None):
+        out.append(f"trump suit kept as {s.trump}, the stack's top is of another")
     if s.untaxed is not None and s.untaxed != count_untaxed(s):
         out.append(f"untaxed Lnds kept as {s.untaxed}, counted {count_untaxed(s)}")
     ec = s.ecounts
@@ -404,6 +406,7 @@ def attach(s: State, e: int, target: int) -> None:
     if target == STACK:
         before = s.trump
         s.stack.append(e)
+        s.restack()
         if s.trump != before:
             s.untaxed = None  # every Lnd's yield may change: count afresh
     elif target in DOMAIN:
@@ -441,6 +444,7 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
         if where == STACK:
             before = s.trump
             s.stack.remove(cid)
+            s.restack()
             if s.trump != before:
                 s.untaxed = None
         elif where in DOMAIN:

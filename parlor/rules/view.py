@@ -233,6 +233,7 @@ def resample(v: View, rng: random.Random) -> State:
         cid = parse_ref(e)
         s.stack.append(cid)
         s.host[cid] = STACK
+    s.restack()
     for q, side in enumerate(v.sides):
         s.life[q] = side.life
         s.pool[q] = list(side.pool)
