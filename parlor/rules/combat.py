@@ -132,7 +132,11 @@ def block_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
-    open_attackers = [a for a in cb.attackers if len(cb.blockers.get(a, ())) < MAX_BLOCKERS]
+    open_attackers: list[int] = []
+    for a in cb.attackers:
+        on = cb.blockers.get(a)  # typed, where a default () would make len() generic
+        if on is None or len(on) < MAX_BLOCKERS:
+            open_attackers.append(a)
     # the declared blockers (all O's) as a bit set over faces, as for the attackers
     blocking = 0
     for b in cb.blocking:
