@@ -130,25 +130,24 @@ def _count_entities(s: State) -> list[Counts | None]:
     return ec
 
 
-def _own_counts(s: State) -> tuple[list[Counts | None], list[int]] | None:
-    """``s.ecounts`` and ``s.ekeys`` to write to: copied first when a clone shares them (as
-    the trail); None before they are counted."""
-    ec, keys = s.ecounts, s.ekeys
-    if ec is None or keys is None:
-        return None
+def _own_counts(s: State) -> bool:
+    """Make ``s.ecounts`` and ``s.ekeys`` the state's own to write to, copied first when a
+    clone shares them (as the trail); False before they are counted (nothing to keep)."""
+    if s.ecounts is None or s.ekeys is None:
+        return False
     if s.ecounts_shared:
-        ec = s.ecounts = ec[:]
-        keys = s.ekeys = keys[:]
+        s.ecounts = s.ecounts[:]
+        s.ekeys = s.ekeys[:]
         s.ecounts_shared = False
-    return ec, keys
+    return True
 
 
 def _recount_entity(s: State, host: int) -> None:
     """After an Enh joined or left ``host``."""
-    own = _own_counts(s)
-    if own is None:
+    if not _own_counts(s):
         return
-    ec, keys = own
+    ec, keys = s.ecounts, s.ekeys
+    assert ec is not None and keys is not None
     if s.enhs.get(host):
         ct = ec[host] = entity_counts(s, host)
         keys[host] = expel_situation(host, ct)
@@ -461,10 +460,11 @@ def leave_play(s: State, cid: int, discard: bool) -> None:
             to_pile(s, e, discard)
         ec = s.ecounts
         if ec is not None and ec[cid] is not None:
-            own = _own_counts(s)
-            assert own is not None
-            own[0][cid] = None
-            own[1][cid] = NO_ENH
+            _own_counts(s)
+            ec, keys = s.ecounts, s.ekeys
+            assert ec is not None and keys is not None
+            ec[cid] = None
+            keys[cid] = NO_ENH
         if s.combat is not None:
             leave_combat(s, cid)
     clear_status(s, cid)
