@@ -404,10 +404,14 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     trump = s.trump
     bare = _bare_expellers(trump)
     keys = kept_keys(s)
+    enhs = s.enhs
     t_at = 4 if trump is None else trump  # the trump suit's place in an _EXPELLERS key
     targets: list[int] = []
     masks: list[int] = []  # with more faces: which of them expel each target
-    hosted: list[int] = []  # the hosts with Enhs on them
+    # the Enhs on hosts that some face expels, host by host, found on the same walk: they
+    # follow every host among the targets
+    hosted: list[int] = []
+    hosted_masks: list[int] = []
     for zone in range(4):  # both Homes, then both Fields: a range, iterated natively
         for t in s.home[zone] if zone < 2 else s.field[zone - 2]:
             if one:
@@ -421,19 +425,20 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
                     e = _work_out_expellers(t, counts(s, t), trump,
                                             key + t_at if key >= 0 else -1)
                 m = e & in_hand
-                hosted.append(t)
+                for h in enhs[t]:
+                    hm = bare[h] & in_hand
+                    if hm:
+                        hosted.append(h)
+                        if not one:
+                            hosted_masks.append(hm)
             if m:
                 targets.append(t)
                 if not one:
                     masks.append(m)
-    enhs = s.enhs
-    for h in hosted:
-        for t in enhs[h]:
-            m = bare[t] & in_hand
-            if m:
-                targets.append(t)
-                if not one:
-                    masks.append(m)
+    if hosted:
+        targets.extend(hosted)
+        if not one:
+            masks.extend(hosted_masks)
     for d in range(2):
         for t in s.domain[d]:
             m = bare[t] & in_hand

@@ -215,17 +215,26 @@ class Combat:
     def reset(self) -> None:
         """Empty, as a new Combat: a state keeps its last Combat to begin the next one with
         (:func:`begin_combat`), as building one makes eight containers and freeing it frees
-        them, at every attack step."""
-        self.attackers.clear()
-        self.blockers.clear()
-        self.blocking.clear()
-        self.blocked.clear()
-        self.used.clear()
-        self.pending.clear()
-        self.split_queue.clear()
+        them, at every attack step. Only the containers that hold something are cleared:
+        most attack steps declare no attacker, and a clear is a call into the runtime."""
+        if len(self.attackers):
+            self.attackers.clear()
+        if len(self.blockers):
+            self.blockers.clear()
+        if len(self.blocking):
+            self.blocking.clear()
+        if len(self.blocked):
+            self.blocked.clear()
+        if len(self.used):
+            self.used.clear()
+        if len(self.pending):
+            self.pending.clear()
+        if len(self.split_queue):
+            self.split_queue.clear()
         self.split_left = 0
         self.bonus_left = 0
-        self.bonus_to.clear()
+        if len(self.bonus_to):
+            self.bonus_to.clear()
         self.o_dealt = False
 
     def copy(self) -> Combat:
