@@ -410,8 +410,8 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     masks: list[int] = []  # with more faces: which of them expel each target
     # the Enhs on hosts that some face expels, host by host, found on the same walk: they
     # follow every host among the targets
-    hosted: list[int] = []
-    hosted_masks: list[int] = []
+    on_hosts: list[int] = []
+    on_host_masks: list[int] = []
     for zone in range(4):  # both Homes, then both Fields: a range, iterated natively
         for t in s.home[zone] if zone < 2 else s.field[zone - 2]:
             if one:
@@ -428,17 +428,17 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
                 for h in enhs[t]:
                     hm = bare[h] & in_hand
                     if hm:
-                        hosted.append(h)
+                        on_hosts.append(h)
                         if not one:
-                            hosted_masks.append(hm)
+                            on_host_masks.append(hm)
             if m:
                 targets.append(t)
                 if not one:
                     masks.append(m)
-    if hosted:
-        targets.extend(hosted)
+    if on_hosts:
+        targets.extend(on_hosts)
         if not one:
-            masks.extend(hosted_masks)
+            masks.extend(on_host_masks)
     for d in range(2):
         for t in s.domain[d]:
             m = bare[t] & in_hand

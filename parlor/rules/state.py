@@ -216,7 +216,8 @@ class Combat:
         """Empty, as a new Combat: a state keeps its last Combat to begin the next one with
         (:func:`begin_combat`), as building one makes eight containers and freeing it frees
         them, at every attack step. Only the containers that hold something are cleared:
-        most attack steps declare no attacker, and a clear is a call into the runtime."""
+        most combats leave several empty (no split, no ability used, no bonus to share), and
+        a clear is a call into the runtime."""
         if len(self.attackers):
             self.attackers.clear()
         if len(self.blockers):

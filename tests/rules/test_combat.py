@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 
 from parlor.rules.engine import apply
-from parlor.rules.state import Combat, Phase
+from parlor.rules.state import Combat, Phase, begin_combat, end_combat
 
 from .scenario import cid, legal, refused, said, setup, zone
 
@@ -509,3 +509,17 @@ def test_1000_a_combats_copy_is_equal_and_independent() -> None:
     assert twin != cb
     assert cb.attackers == [3, 5] and cb.blockers == {3: [60]} and cb.used == {60}
     assert Combat() == Combat() and Combat() != cb
+
+
+def test_406_an_attack_step_begins_in_the_last_combat_emptied() -> None:
+    # A state begins each attack step in its last Combat (begin_combat): every field of a
+    # used one, full or left empty, must read as a new Combat's, and a clone keeps no spare
+    s = setup("phasing: 1\nphase: attack\n1.field: KS")
+    full = Combat([3, 5], {3: [60]}, {60: 3}, {3}, {60}, {3: 2}, [5], 1, 2, [3], True)
+    for used in (full, Combat([3], {}, {}, set(), {3}, {}, [], 0, 0, [], False)):
+        s.combat = used
+        end_combat(s)
+        assert s.combat is None and s.spare_combat is used
+        assert s.clone().spare_combat is None
+        assert begin_combat(s) is used and s.combat is used
+        assert used == Combat() and s.spare_combat is None
