@@ -18,9 +18,11 @@ commits and the other gets :class:`StoreConflict`. On PostgreSQL the same transa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,7 +46,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
@@ -337,6 +339,15 @@ class GameStore:
             if done.rowcount == 0:
                 conn.execute(insert(analyses).values(game_id=game_id, **values))
 
+    def analyses_running(self, since: float) -> int:
+        """Analyses running or waiting whose row moved since ``since`` (older ones stopped:
+        their server or worker went away)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(analyses)
+                .where(analyses.c.status == "running", analyses.c.updated >= since)
+            ).scalar_one())
+
     def analysis(self, game_id: str) -> dict[str, Any] | None:
         """A game's analysis row as a dict, or None."""
         with self.engine.connect() as conn:
@@ -361,13 +372,32 @@ class GameStore:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def load(self, game_id: str) -> StoredGame | None:
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[Connection]:
+        """A connection whose reads agree with each other: a game's row and its actions as
+        one commit left them. On PostgreSQL a read-only REPEATABLE READ transaction (one
+        snapshot for all its statements; READ COMMITTED takes one per statement, so a move
+        committed between them would show up in one and not the other, and a takeback could
+        replace the actions read). On SQLite writes are serialised in this process and a
+        game is read only when it is not cached, so the version bound of the readers below
+        is enough."""
         with self.engine.connect() as conn:
+            if self.is_postgres:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                              postgresql_readonly=True)
+            with conn.begin():
+                yield conn
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game's row and its actions, read together: never an action beyond the row's
+        version (see :meth:`_snapshot`)."""
+        with self._snapshot() as conn:
             r = conn.execute(select(games).where(games.c.id == game_id)).first()
             if r is None:
                 return None
             moves = conn.execute(
-                select(actions.c.action).where(actions.c.game_id == game_id)
+                select(actions.c.action)
+                .where(actions.c.game_id == game_id, actions.c.ply < r.version)
                 .order_by(actions.c.ply)).scalars().all()
         return StoredGame(_row(r), r.token_hash, list(moves))
 
@@ -407,8 +437,8 @@ class GameStore:
 
     def since(self, game_id: str, ply: int) -> tuple[GameRow, list[str]] | None:
         """The game's row and its actions from number ``ply`` on, read together (one
-        transaction, so the row's version and the actions agree)."""
-        with self.engine.begin() as conn:
+        snapshot, so the row's version and the actions agree: :meth:`_snapshot`)."""
+        with self._snapshot() as conn:
             r = conn.execute(select(games).where(games.c.id == game_id)).first()
             if r is None:
                 return None

@@ -52,6 +52,12 @@ class RecordBroken(GameError):
     status, code = 422, "record_broken"
 
 
+class AnalysesBusy(GameError):
+    """Every place in the analyses' queue is taken: the player is told to come back."""
+
+    status, code = 503, "analyses_busy"
+
+
 def _background() -> None:
     """A worker's initializer: a lower priority than the computer's workers."""
     with contextlib.suppress(OSError):
@@ -167,6 +173,10 @@ class Analyst:
             out["decisions"] = json.loads(row["result"])
         if row["error"]:
             out["error"] = row["error"]
+        if row["status"] == "running" and live.id in self.tasks:
+            # this server's own queue: how many analyses go first (0: this one runs now)
+            out["ahead"] = max(0, list(self.tasks).index(live.id)
+                               - self.config.analysis_workers + 1)
         if row["status"] == "running" and row["updated"] < time.time() - STALLED \
                 and live.id not in self.tasks:
             out["status"] = "failed"
@@ -181,6 +191,11 @@ class Analyst:
         if current["status"] == "running" or (current["status"] == "done"
                                               and current.get("seed") == seed):
             return current
+        waiting = await asyncio.to_thread(self.games.store.analyses_running,
+                                          time.time() - STALLED)
+        if waiting >= self.config.analysis_queue:
+            raise AnalysesBusy(f"the computer is busy analysing {waiting} other games: ask "
+                               "again in a minute", retry_after=60)
         await asyncio.to_thread(functools.partial(  # shown as running from now on
             self.games.store.put_analysis, live.id, seed=seed,
             iterations=self.config.analysis_iterations, player=live.human, status="running",
@@ -238,4 +253,4 @@ def install(app: FastAPI, analyst: Analyst, page: Callable[..., Response],
         return JSONResponse(await analyst.request(live, seed), status_code=202)
 
 
-__all__ = ["ITERATIONS", "Analyst", "RecordBroken", "install"]
+__all__ = ["ITERATIONS", "AnalysesBusy", "Analyst", "RecordBroken", "install"]

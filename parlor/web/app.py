@@ -65,7 +65,7 @@ from parlor.web.games import (
     seed_of,
     watch_key,
 )
-from parlor.web.guard import Guard
+from parlor.web.guard import MAX_JSON_DEPTH, Guard, too_deep
 from parlor.web.learning import install as install_learning
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
 from parlor.web.tournaments import Tournaments
@@ -173,7 +173,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """A form must carry the token its page was given for this browser's cookie."""
         browser = request.cookies.get(CSRF_COOKIE, "")
         sent = form.get("csrf", "")
-        if not browser or not hmac.compare_digest(csrf_token(browser), sent):
+        # as bytes: a non-ASCII value is simply wrong (compare_digest refuses such str)
+        if not browser or not hmac.compare_digest(csrf_token(browser).encode(),
+                                                  sent.encode()):
             raise StaleForm("this form is out of date or did not come from this site: "
                             "reload the page and try again")
 
@@ -252,6 +254,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     async def json_of(request: Request) -> dict[str, Any]:
         raw = await request.body()
+        if too_deep(raw, MAX_JSON_DEPTH):  # before decoding: json.loads recurses per level
+            raise BadAction(f"the request body nests deeper than {MAX_JSON_DEPTH} levels: "
+                            "no request of this API needs more than a few")
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, UnicodeDecodeError):
@@ -347,7 +352,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def watched(game_id: str, k: str | None) -> LiveGame:
         """The game whose spectator key this is (a wrong key is refused like a wrong token)."""
         live = await live_game(game_id)
-        if not k or not hmac.compare_digest(k, watch_key(live.token_hash)) or not live.is_play:
+        if not k or not hmac.compare_digest(k.encode(), watch_key(live.token_hash).encode()) \
+                or not live.is_play:
             raise NotYourGame("this spectator link is not valid for this game")
         return live
 
@@ -360,16 +366,17 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/api/watch/{game_id}")
     async def api_watch(game_id: str, k: str | None = None, after: str | None = None,
                         wait: str | None = None, log_from: str | None = None) -> Response:
-        live = await watched(game_id, k)
         after_v = int_param(after, "after", -1, -1, 10**7)
         wait_s = float(int_param(wait, "wait", 0, 0, 30))
         start = int_param(log_from, "log_from", 0, 0, 10**7)
-        changed = conductor.changed_event(game_id)
-        snap = games.spectator_snapshot(live, start)
-        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), timeout=wait_s)
+        live = await watched(game_id, k)
+        with conductor.watch(game_id):
+            changed = conductor.changed_event(game_id)
             snap = games.spectator_snapshot(live, start)
+            if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=wait_s)
+                snap = games.spectator_snapshot(live, start)
         return JSONResponse(snap)
 
     async def new_handover(game_id: str, token: str) -> str:
@@ -514,25 +521,26 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         start = int_param(log_from, "log_from", 0, 0, 10**7)
         if not _ID.match(game_id):
             raise GameNotFound(f"there is no game {game_id!r}")
-        changed = conductor.changed_event(game_id)  # before reading: a later change wakes us
-        live = await load(request, game_id)
-        snap = games.snapshot(live, start)
-        if snap["thinking"]:
-            conductor.kick(game_id)
-        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
-            # until the game's position or status changes: a late NOTIFY of a change this
-            # request already read wakes it without news, and then it waits on
-            seen = (live.row.version, live.row.takebacks, live.row.status)
-            end = time.monotonic() + wait_s
-            while (left := end - time.monotonic()) > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout=left)
-                changed = conductor.changed_event(game_id)  # before reading again
-                if store.shared:  # the change may be another process's: read it
-                    await asyncio.to_thread(games.refresh, live)
-                if (live.row.version, live.row.takebacks, live.row.status) != seen:
-                    break
+        with conductor.watch(game_id):  # nothing stays behind once this request is answered
+            changed = conductor.changed_event(game_id)  # before reading: a change wakes us
+            live = await load(request, game_id)
             snap = games.snapshot(live, start)
+            if snap["thinking"]:
+                conductor.kick(game_id)
+            if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+                # until the game's position or status changes: a late NOTIFY of a change
+                # this request already read wakes it without news, and then it waits on
+                seen = (live.row.version, live.row.takebacks, live.row.status)
+                end = time.monotonic() + wait_s
+                while (left := end - time.monotonic()) > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), timeout=left)
+                    changed = conductor.changed_event(game_id)  # before reading again
+                    if store.shared:  # the change may be another process's: read it
+                        await asyncio.to_thread(games.refresh, live)
+                    if (live.row.version, live.row.takebacks, live.row.status) != seen:
+                        break
+                snap = games.snapshot(live, start)
         snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
         return JSONResponse(snap)
 

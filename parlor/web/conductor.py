@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -123,6 +124,7 @@ class Conductor:
         self._held: dict[str, int] = {}  # player -> refusals being held back
         self._hint_rate = RateLimit(config.hint_rate, config.hint_burst)
         self._events: dict[str, asyncio.Event] = {}
+        self._watchers: dict[str, int] = {}  # game -> requests inside watch() now
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._pending: set[str] = set()
         self.thinking: set[str] = set()
@@ -175,12 +177,37 @@ class Conductor:
 
     # -- changes --------------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def watch(self, game_id: str) -> Iterator[None]:
+        """The span of a request that may wait for this game's changes: inside it,
+        :meth:`changed_event` gives the game's event; when the last watcher leaves, the event
+        goes too. So nothing stays behind for a game nobody waits on (an unknown id, a game
+        whose request failed), however many requests name it."""
+        self._watchers[game_id] = self._watchers.get(game_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._watchers[game_id] - 1
+            if left:
+                self._watchers[game_id] = left
+            else:
+                del self._watchers[game_id]
+                self._events.pop(game_id, None)
+
     def changed_event(self, game_id: str) -> asyncio.Event:
-        """An event set at the game's next change (call it before reading the state)."""
+        """An event set at the game's next change (call it before reading the state, inside
+        :meth:`watch`)."""
+        if game_id not in self._watchers:
+            raise RuntimeError(f"changed_event({game_id!r}) outside watch(): it would stay "
+                               "behind for good")
         ev = self._events.get(game_id)
         if ev is None:
             ev = self._events[game_id] = asyncio.Event()
         return ev
+
+    def retained(self) -> int:
+        """Per-game objects held for waiters (tests: zero once no request waits)."""
+        return len(self._events) + len(self._watchers)
 
     def _changed(self, game_id: str) -> None:
         ev = self._events.pop(game_id, None)

@@ -21,6 +21,7 @@ class WebConfig:
     default_level: str = ""
     analysis_workers: int = 1  # background processes for post-game analyses (low priority)
     analysis_iterations: int = 400  # search iterations per analysed decision
+    analysis_queue: int = 8  # analyses running or waiting at once; more are refused (503)
 
     secret: str = ""  # signs CSRF tokens (PARLOR_SECRET); "": a new one at each start
     max_body: int = 1024 * 1024  # bytes a request body may have, counted while reading
@@ -45,7 +46,7 @@ class WebConfig:
         """``PARLOR_DATABASE_URL``, ``PARLOR_PACE``, ``PARLOR_THINK``, ``PARLOR_HINT``,
         ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_COMPUTER``,
         ``PARLOR_EMBEDDED_WORKER``, ``PARLOR_QUEUE_POOL``, ``PARLOR_ANALYSIS_WORKERS``,
-        ``PARLOR_ANALYSIS_ITERATIONS`` (docs/deploy.md)."""
+        ``PARLOR_ANALYSIS_ITERATIONS``, ``PARLOR_ANALYSIS_QUEUE`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
             pace=env_number("PARLOR_PACE", 0.9),
@@ -58,6 +59,7 @@ class WebConfig:
             queue_pool=max(1, int(env_number("PARLOR_QUEUE_POOL", 4))),
             analysis_workers=max(1, int(env_number("PARLOR_ANALYSIS_WORKERS", 1))),
             analysis_iterations=max(1, int(env_number("PARLOR_ANALYSIS_ITERATIONS", 400))),
+            analysis_queue=max(1, int(env_number("PARLOR_ANALYSIS_QUEUE", 8))),
             secret=os.environ.get("PARLOR_SECRET", ""),
         )
 

@@ -192,8 +192,8 @@ def is_practice(row: GameRow) -> bool:
 class LiveGame:
     """A game in memory: its row, its state and its lock."""
 
-    __slots__ = ("actions", "changed_at", "checkpoints", "driving", "lock", "row", "state",
-                 "token_hash")
+    __slots__ = ("actions", "changed_at", "checkpoints", "driving", "last_human", "lock", "row",
+                 "state", "token_hash")
 
     def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
         self.row = row
@@ -204,6 +204,9 @@ class LiveGame:
         self.changed_at = time.monotonic()
         self.checkpoints: dict[int, State] = {}
         self.driving = False
+        #: (takebacks, version) -> index of the human's last decision in the record: worked
+        #: out once per position, for the snapshot's takeback offer and the takeback itself
+        self.last_human: tuple[tuple[int, int], int | None] | None = None
 
     @property
     def id(self) -> str:
@@ -508,14 +511,16 @@ class Games:
         if live is not None:
             self.refresh(live)
             return live
-        with loading:  # one replay per game, even when two requests race
+        try:
+            with loading:  # one replay per game, even when two requests race
+                with self._cache_lock:
+                    live = self._cache.get(game_id)
+                if live is None:
+                    live = self._load(game_id)
+                    self._remember(live)
+        finally:  # also when there is no such game: nothing is kept for an unknown id
             with self._cache_lock:
-                live = self._cache.get(game_id)
-            if live is None:
-                live = self._load(game_id)
-                self._remember(live)
-        with self._cache_lock:
-            self._loading.pop(game_id, None)
+                self._loading.pop(game_id, None)
         return live
 
     def _load(self, game_id: str) -> LiveGame:
@@ -639,8 +644,7 @@ class Games:
             "practice": is_practice(live.row),
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
-            "takeback": (live.is_play and not s.settings.match_play and live.row.version > 0
-                         and (over or s.actor == live.human)),
+            "takeback": self._can_take_back(live),
             "task": task(v.phase),
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from, live.human),
@@ -833,7 +837,7 @@ class Games:
                 raise WrongTurn("wait for the computer's move, then take back",
                                 version=live.row.version)
             keep = self._last_human_decision(live)
-            if keep is None:
+            if keep is None:  # the snapshot offered no takeback here (_can_take_back)
                 raise NoTakeback("you have made no decision yet: nothing to take back",
                                  version=live.row.version)
             state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
@@ -856,8 +860,25 @@ class Games:
             live.changed_at = time.monotonic()
             return self._snapshot(live, log_from)
 
+    def _can_take_back(self, live: LiveGame) -> bool:
+        """Whether :meth:`takeback` would take something back now (the table offers it
+        exactly then): casual play, a game that did not fail, the human to decide or the game
+        over, and a decision of the human's in the record to take back (R30)."""
+        s = live.state
+        return (live.is_play and not s.settings.match_play and not live.failed
+                and live.row.version > 0 and (s.is_over or s.actor == live.human)
+                and self._last_human_decision(live) is not None)
+
     def _last_human_decision(self, live: LiveGame) -> int | None:
-        """The index in the record of the human's last decision (None if there is none)."""
+        """The index in the record of the human's last decision (None if there is none);
+        replayed once per position (the snapshot asks at every reply)."""
+        at = (live.row.takebacks, live.row.version)
+        if live.last_human is None or live.last_human[0] != at:
+            live.last_human = (at, self._replay_last_human_decision(live))
+        return live.last_human[1]
+
+    @staticmethod
+    def _replay_last_human_decision(live: LiveGame) -> int | None:
         s = new_game(seed_of(live.row), Settings.parse(live.row.settings))
         last = None
         for i, text in enumerate(live.actions):

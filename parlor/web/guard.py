@@ -15,13 +15,18 @@ forms carry a CSRF token (:mod:`parlor.web.app`).
 from __future__ import annotations
 
 import json
+import logging
+import re
+import secrets
 import urllib.parse
 from typing import Any
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: Bytes a request body may have (a record is at most 256 KB; a form encodes it longer).
 MAX_BODY = 1024 * 1024
+log = logging.getLogger("parlor.web")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 #: No inline script anywhere (templates load /static/js files); styles may be inline
@@ -40,8 +45,48 @@ HEADERS = [
 ]
 
 
+#: Levels of arrays and objects a JSON body may nest: the API's bodies need three at most.
+MAX_JSON_DEPTH = 32
+_NOT_JSON_SYNTAX = bytes(c for c in range(256) if c not in b'[]{}"')
+
+
+def too_deep(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether a JSON text nests arrays and objects deeper than ``limit`` (brackets inside
+    strings do not count). A body with few brackets is answered by one count in C; the walk,
+    linear and stopping at the limit, is only for a body with many."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    # escaped backslashes, then escaped quotes, go first (left to right, as JSON reads
+    # them), so every quote left opens or closes a string
+    syntax = raw.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_JSON_SYNTAX)
+    depth = 0
+    in_string = False
+    for c in syntax:
+        if c == 0x22:  # a quote
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif c in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        else:  # ] }
+            depth -= 1
+    return False
+
+
 class _TooLarge(Exception):
     pass
+
+
+_RID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+
+
+def _request_id(scope: Scope) -> str:
+    """The request's id: a balancer's ``X-Request-Id`` when it looks like one (so one id
+    follows a request through nginx and the server's log), else a new one."""
+    given = _header(scope, b"x-request-id")
+    return given if given is not None and _RID.match(given) else secrets.token_hex(8)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -97,6 +142,8 @@ class Guard:
         policy = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
         started = False
 
+        rid = _request_id(scope)
+
         async def send_with_headers(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
@@ -104,6 +151,7 @@ class Guard:
                 headers = list(message.get("headers", []))
                 headers.append((b"content-security-policy", policy))
                 headers.extend(HEADERS)
+                headers.append((b"x-request-id", rid.encode()))
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -129,6 +177,18 @@ class Guard:
                 raise
             await _answer(send_with_headers, 413, "too_large",
                           f"a request body is at most {self.max_body // 1024} KB")
+        except ClientDisconnect:
+            # the client went away mid-body: nobody reads an answer, and it is no fault here
+            log.info("request %s: the client disconnected before its body was read", rid)
+        except Exception:
+            # a fault of ours: logged once, with the id the client was given, and answered as
+            # JSON with the headers of every reply (never the server's bare text "500")
+            log.exception("request %s (%s %s) failed", rid, scope.get("method"), path)
+            if started:
+                return  # the reply was under way: the connection is closed short
+            await _answer(send_with_headers, 500, "internal",
+                          f"something went wrong on our side (request {rid}); "
+                          "nothing you did caused it. Try again in a moment")
 
     def _refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         length = _header(scope, b"content-length")
@@ -158,4 +218,4 @@ async def _answer(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["CSP", "MAX_BODY", "Guard", "cross_origin"]
+__all__ = ["CSP", "MAX_BODY", "MAX_JSON_DEPTH", "Guard", "cross_origin", "too_deep"]

@@ -43,7 +43,9 @@ function show() {
   const total = status.total || 0;
   bar.max = Math.max(1, total);
   bar.value = done;
-  count.textContent = total ? `${done} of ${total} decisions` : "";
+  const ahead = status.ahead || 0;
+  count.textContent = ahead && !done ? `Waiting: ${ahead} ${ahead === 1 ? "analysis goes" : "analyses go"} first.`
+    : (total ? `${done} of ${total} decisions` : "");
   if (status.status === "failed") errEl.textContent = `The analysis failed: ${status.error || "unknown error"}`;
   if (status.status !== "done") return;
   document.getElementById("analysis-progress").hidden = true;
