@@ -375,18 +375,23 @@ class GameStore:
     @contextlib.contextmanager
     def _snapshot(self) -> Iterator[Connection]:
         """A connection whose reads agree with each other: a game's row and its actions as
-        one commit left them. On PostgreSQL a read-only REPEATABLE READ transaction (one
-        snapshot for all its statements; READ COMMITTED takes one per statement, so a move
-        committed between them would show up in one and not the other, and a takeback could
-        replace the actions read). On SQLite writes are serialised in this process and a
-        game is read only when it is not cached, so the version bound of the readers below
-        is enough."""
+        one commit left them. READ COMMITTED (PostgreSQL's default) takes a snapshot per
+        statement, and pysqlite runs each SELECT in a transaction of its own, so a move
+        committed between the two reads would show in one and not the other, and a takeback
+        could replace the actions read. So: on PostgreSQL one read-only REPEATABLE READ
+        transaction; on SQLite one read transaction (WAL: a snapshot, writers go on)."""
         with self.engine.connect() as conn:
             if self.is_postgres:
                 conn = conn.execution_options(isolation_level="REPEATABLE READ",
                                               postgresql_readonly=True)
-            with conn.begin():
-                yield conn
+                with conn.begin():
+                    yield conn
+            else:
+                conn.exec_driver_sql("BEGIN")  # pysqlite would not begin one for a SELECT
+                try:
+                    yield conn
+                finally:
+                    conn.exec_driver_sql("COMMIT")
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game's row and its actions, read together: never an action beyond the row's
