@@ -61,14 +61,25 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "-E", "UTF8", "--no-sync")
         # durability off: these tests check ordering across processes, not power cuts
+        self._pg_ctl_start()
+        self._admin(f"CREATE DATABASE {TEMPLATE}")
+        GameStore(self.url(TEMPLATE), pool_size=1).close()  # the migrations, once
+        return self
+
+    def _pg_ctl_start(self) -> None:
         options = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
                    "-c max_connections=400 -c shared_buffers=32MB")
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options,
                   "-w", "-t", "60", "start")
-        self._admin(f"CREATE DATABASE {TEMPLATE}")
-        GameStore(self.url(TEMPLATE), pool_size=1).close()  # the migrations, once
-        return self
+
+    def halt(self) -> None:
+        """Stop the server as an operator's restart does (fast: connections are cut)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start it again after :meth:`halt`, on the same port and data."""
+        self._pg_ctl_start()
 
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"

@@ -37,7 +37,7 @@ from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
-from procrastinate.exceptions import ConnectorException
+from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from procrastinate.jobs import Status
 
 from parlor.ai.failure import AgentFailed
@@ -115,11 +115,30 @@ def game_lock(game_id: str) -> str:
 RETRIES = 2
 
 
+#: The computer jobs this process runs now (procrastinate's job ids), and the worker ids its
+#: jobs were fetched under: what :func:`reap_orphans` compares the queue's ``doing`` with.
+_running: set[int] = set()
+_worker_ids: set[int] = set()
+
+
 @tasks.task(name="parlor.computer_turn", queue=QUEUE, pass_context=True,
             retry=RetryStrategy(max_attempts=RETRIES, wait=1))
 async def computer_turn(context: JobContext, game_id: str, version: int) -> None:
     """Play the computer's decisions of ``game_id`` (asked at ``version``) until it is the
     human's turn or the game is over."""
+    job_id, worker_id = context.job.id, context.job.worker_id
+    if worker_id is not None:
+        _worker_ids.add(worker_id)
+    if job_id is not None:
+        _running.add(job_id)
+    try:
+        await _turn(context, game_id)
+    finally:
+        if job_id is not None:
+            _running.discard(job_id)
+
+
+async def _turn(context: JobContext, game_id: str) -> None:
     try:
         await _play(game_id)
     except Exception as exc:
@@ -264,6 +283,51 @@ async def retry_stalled(app: App, stalled_after: float) -> int:
     return n
 
 
+async def reap_orphans(app: App, seen: dict[int, float], grace: float,
+                       now: float | None = None) -> int:
+    """End the computer jobs the queue says this process runs and it does not (returns how
+    many), and queue their games again.
+
+    Such an orphan stays ``doing`` under a worker whose heartbeat goes on, so
+    :func:`retry_stalled` never sees it, and its ``lock`` holds back every later job of its
+    game: the game would wait on the computer for good. It is left behind when the job's end
+    could not be written (the database restarting just then) or its retry clashed with a
+    newer job of the same game (procrastinate's queueing lock). A job is an orphan only
+    after ``grace`` seconds seen so (``seen``: job id -> first seen, kept by the caller), as
+    one just fetched may not have begun yet."""
+    if not _worker_ids:
+        return 0  # no job has run here yet: none can be orphaned
+    at = time.monotonic() if now is None else now
+    rows = await app.connector.execute_query_all_async(
+        "SELECT id, args FROM procrastinate_jobs WHERE status = 'doing' "
+        "AND task_name = 'parlor.computer_turn' AND worker_id = ANY(%(workers)s)",
+        workers=sorted(_worker_ids))
+    doing = {int(r["id"]): r["args"] for r in rows if int(r["id"]) not in _running}
+    for job_id in list(seen):
+        if job_id not in doing:
+            del seen[job_id]
+    reaped = 0
+    for job_id, kwargs in doing.items():
+        first = seen.setdefault(job_id, at)
+        if at - first < grace:
+            continue
+        del seen[job_id]
+        game_id = str(kwargs.get("game_id", ""))
+        with contextlib.suppress(ConnectorException):  # ended meanwhile: nothing to do
+            await app.job_manager.finish_job_by_id_async(job_id, Status.FAILED,
+                                                         delete_job=False)
+        log.warning("job %s of game %s was left running by nobody (its end was never "
+                    "written): ended, and the game's computer asked again", job_id, game_id)
+        if game_id:
+            lock = game_lock(game_id)
+            with contextlib.suppress(AlreadyEnqueued):  # a newer job waits: it plays
+                await app.configure_task("parlor.computer_turn", lock=lock,
+                                         queueing_lock=lock).defer_async(
+                    game_id=game_id, version=int(kwargs.get("version", -1)))
+        reaped += 1
+    return reaped
+
+
 @dataclass(frozen=True, slots=True)
 class WorkerSettings:
     """``parlor worker``'s settings (docs/deploy.md)."""
@@ -298,12 +362,15 @@ async def run_worker(app: App, settings: WorkerSettings, *,
     """Run jobs of the ``computer`` and ``analysis`` queues (or ``settings.queues``) until
     cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile."""
     async def watch_stalled() -> None:
+        orphans: dict[int, float] = {}
         while True:
             await asyncio.sleep(settings.heartbeat)
             try:
                 await retry_stalled(app, settings.stalled_after)
-            except Exception:  # the database away for a moment: try again next round
-                log.exception("looking for stalled jobs failed")
+                await reap_orphans(app, orphans, settings.stalled_after)
+            except Exception as exc:  # the database away for a moment: try again next round
+                log.warning("looking for stalled and orphaned jobs failed (%s): again in "
+                            "%s s", short_error(exc), settings.heartbeat)
 
     watcher = asyncio.create_task(watch_stalled())
     try:
@@ -321,6 +388,13 @@ async def run_worker(app: App, settings: WorkerSettings, *,
             _runtime.close()
 
 
+def short_error(exc: BaseException) -> str:
+    """An error in one line (a database going away says several)."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:200]
+
+
 __all__ = ["ANALYSIS_QUEUE", "QUEUE", "RETRIES", "HintAnswer", "WorkerSettings", "analysis",
            "analysis_lock", "computer_turn", "connect", "game_lock", "hint", "install",
-           "match_move", "read_hint", "retry_stalled", "run_worker", "tasks"]
+           "match_move", "read_hint", "reap_orphans", "retry_stalled", "run_worker",
+           "short_error", "tasks"]

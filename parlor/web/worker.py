@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import psycopg
+    from procrastinate.exceptions import ConnectorException
+
     from parlor.store import GameStore
     from parlor.web import jobs
     from parlor.web.config import WebConfig
@@ -64,15 +67,27 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, queues=tuple(args.queues))
     logging.basicConfig(level=os.environ.get("PARLOR_LOG_LEVEL", "INFO").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("parlor.worker")
     store = GameStore(config.database_url)
     jobs.install(Games(store, config.max_cached), config)
 
     async def main() -> None:
-        with jobs.connect(config.database_url, config.queue_pool) as app:
-            async with app.open_async():
-                print(f"parlor worker {os.getpid()}: jobs of {store.engine.url.database}",
-                      flush=True)
-                await jobs.run_worker(app, settings)
+        pause = 1.0
+        while True:
+            try:
+                with jobs.connect(config.database_url, config.queue_pool) as app:
+                    async with app.open_async():
+                        print(f"parlor worker {os.getpid()}: jobs of "
+                              f"{store.engine.url.database}", flush=True)
+                        await jobs.run_worker(app, settings)
+                return  # SIGTERM or SIGINT: the running jobs ended
+            except (OSError, ConnectorException, psycopg.Error) as exc:
+                # the database restarting or away: a worker rides it out, never exits (its
+                # unfinished jobs are another worker's, or its own, once it is back)
+                log.warning("the work queue's database is away (%s): again in %.0f s",
+                            jobs.short_error(exc), pause)
+                await asyncio.sleep(pause)
+                pause = min(30.0, pause * 2)
 
     try:
         asyncio.run(main())

@@ -98,7 +98,7 @@ def test_a_non_ascii_spectator_key_or_csrf_field_is_simply_wrong(client: TestCli
         assert r.status_code == 403, (path, r.status_code)
         assert has_security_headers(r)
     client.get("/")  # the browser's CSRF cookie
-    r = client.post("/games", content="level=random&csrf=%C3%A9t%C3%A9".encode(),
+    r = client.post("/games", content=b"level=random&csrf=%C3%A9t%C3%A9",
                     headers={"content-type": "application/x-www-form-urlencoded"})
     assert r.status_code == 403 and has_security_headers(r)
     assert form_post(client, "/games", {"level": "random"},

@@ -1,0 +1,62 @@
+"""A computer job left ``doing`` under a live worker (its end never written: the database
+restarted just then, or its retry clashed with a newer job of the game) holds its game's lock
+for good unless someone notices (issue 38): the worker that holds it ends it and asks for
+the game's computer again, so the game moves on."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from parlor.web import jobs
+from parlor.web.app import create_app
+
+from .helpers import config_for, wait_for_human
+from .helpers import new_game as new_web_game
+from .test_computer import first_to_act_computer
+
+
+def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARLOR_WORKER_HEARTBEAT", "0.3")
+    monkeypatch.setenv("PARLOR_WORKER_STALLED", "2")
+    with TestClient(create_app(config_for(pg_url))) as c:  # with a worker of its own
+        queue = c.app.state.conductor.app  # type: ignore[attr-defined]
+        g = new_web_game(c, seed=first_to_act_computer())
+        gid, token = g["id"], g["token"]
+        snap = wait_for_human(c, gid, token)  # the worker has run this game's computer
+        assert jobs._worker_ids
+        worker = max(jobs._worker_ids)
+
+        async def plant() -> int:
+            """A computer job of this game marked running under the live worker, which
+            does not run it (as a job whose end could not be written)."""
+            job_id = await queue.configure_task(
+                "parlor.computer_turn", lock=jobs.game_lock(gid), queueing_lock="planted",
+                schedule_in={"hours": 1}).defer_async(game_id=gid, version=snap["version"])
+            await queue.connector.execute_query_async(
+                "UPDATE procrastinate_jobs SET status = 'doing', worker_id = %(w)s "
+                "WHERE id = %(id)s", w=worker, id=job_id)
+            return int(job_id)
+
+        job_id = c.portal.call(plant)  # type: ignore[attr-defined]
+        moved = snap
+        while not moved["thinking"]:  # the human's moves, until the computer is to act
+            r = c.post(f"/api/games/{gid}/actions",
+                       json={"action": moved["view"]["legal"][0], "version": moved["version"]},
+                       headers={"X-Parlor-Token": token})
+            assert r.status_code == 200, r.text
+            moved = r.json()
+        start = time.monotonic()
+        after = wait_for_human(c, gid, token, timeout=30)
+        assert after["version"] > moved["version"]
+        assert time.monotonic() - start < 30
+
+        async def status() -> str:
+            row = await queue.connector.execute_query_one_async(
+                "SELECT status FROM procrastinate_jobs WHERE id = %(id)s", id=job_id)
+            return str(row["status"])
+
+        assert c.portal.call(status) == "failed"  # type: ignore[attr-defined]
