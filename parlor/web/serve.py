@@ -53,15 +53,24 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, pace=max(0.0, args.pace))
     if args.workers is not None:
         config = replace(config, workers=max(1, args.workers))
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    level = os.environ.get("PARLOR_LOG_LEVEL", "").strip().lower()
+    logging.basicConfig(level=(level or "info").upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
     app = create_app(config)
-    print(f"Parlor Magic at http://{args.host}:{args.port}  (games in {config.database_url})",
-          flush=True)
+    print(f"Parlor Magic at http://{args.host}:{args.port}  (games in "
+          f"{shown_url(config.database_url)})", flush=True)
     # A stop waits at most STOP_GRACE for open requests: a page's long poll holds its request
     # open for up to 20 s, also after its browser is gone, and the page polls again anyway.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get(
-        "PARLOR_LOG_LEVEL", "warning"), access_log=False, timeout_graceful_shutdown=STOP_GRACE)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=level or "warning",
+                access_log=False, timeout_graceful_shutdown=STOP_GRACE)
     return 0
+
+
+def shown_url(url: str) -> str:
+    """The database URL as a log may show it: never its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,32 @@
+"""Requests for games that do not exist leave nothing in a server (issue 39): a real server
+process, its resident memory read from /proc (bench/memory.py measures 40,000 requests on
+every game route; this holds the worst route, the game's state, to a generous bound)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "memory.py"
+
+
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_memory", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ten_thousand_unknown_ids_grow_a_server_by_less_than_5_mb(tmp_path: Path) -> None:
+    """Before issue 39 each left about 1.1 KB for good: 10,000 made 11 MB."""
+    m = bench()
+    port = m.free_port()
+    proc = m.start_server(tmp_path / "games.db", port)
+    try:
+        mb, _per = m.growth(port, proc.pid, 10_000, 2_000, routes=("/api/games/{}",))
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert mb < 5, f"the server grew {mb:.1f} MB"
