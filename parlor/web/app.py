@@ -67,6 +67,7 @@ from parlor.web.games import (
 )
 from parlor.web.guard import MAX_JSON_DEPTH, Guard, too_deep
 from parlor.web.learning import install as install_learning
+from parlor.web.metrics import Metrics, Timing
 from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
 from parlor.web.tournaments import Tournaments
 from parlor.web.tournaments import router as tournament_router
@@ -131,7 +132,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.conductor = conductor
     app.state.tournaments = tournaments
     app.state.config = config
+    metrics = Metrics(games.cached_count, conductor.waiting)
+    app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(Timing, metrics=metrics)
     app.add_middleware(Guard, max_body=config.max_body)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -471,6 +475,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         count = await asyncio.to_thread(games.health)
         return {"ok": True, "version": __version__, "games": count}
 
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page() -> Response:
+        """Prometheus's text (parlor.web.metrics): counts and times, no game id, no card."""
+        body = await asyncio.to_thread(metrics.exposition)
+        return Response(body, media_type="text/plain; version=0.0.4; charset=utf-8")
+
     @app.get("/readyz")
     async def readyz() -> Response:
         """Ready for traffic: the database answers, and (PostgreSQL) the work queue's
@@ -563,6 +573,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             snap = await asyncio.to_thread(games.act, live, version, action, start, line)
         else:
             snap = games.act(live, version, action, start, line)
+        metrics.actions.labels("human").inc()
         conductor.notify(game_id)
         if snap["thinking"]:
             conductor.kick(game_id)

@@ -278,6 +278,13 @@ class Conductor:
         """The computer searches (or waits for its readable pace) in this game now."""
         return game_id in self.thinking
 
+    def waiting(self) -> list[tuple[str, str, int, float]]:
+        """The computer's work in this server, for /metrics: (queue, state, games, seconds
+        the oldest has waited); here the games whose driver runs (no ages are kept)."""
+        doing = len(self.thinking)
+        return [("computer", "doing", doing, 0.0),
+                ("computer", "todo", max(0, len(self._drivers) - doing), 0.0)]
+
     async def think_match(self, job: ComputerJob) -> str | None:
         """One decision of a tournament's contest between computers (``job`` from
         :meth:`~parlor.web.games.Games.match_job`), in the worker pool; None when the game

@@ -490,6 +490,10 @@ class Games:
         self._remember(live)
         return live, token
 
+    def cached_count(self) -> int:
+        """Games held in memory now (for /metrics)."""
+        return len(self._cache)
+
     def cached(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory (no store access: safe on the event loop)."""
         with self._cache_lock:

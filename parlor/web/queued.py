@@ -15,6 +15,7 @@ import secrets
 import time
 
 import psycopg
+import sqlalchemy as sa
 from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
 
@@ -182,6 +183,19 @@ class QueueConductor(Conductor):
             "SELECT count(*) AS n FROM procrastinate_jobs "
             "WHERE lock = %(lock)s AND status = 'doing'", lock=jobs.game_lock(game_id))
         return bool(row["n"])
+
+    def waiting(self) -> list[tuple[str, str, int, float]]:
+        """The queue's jobs waiting or running, for /metrics: (queue, state, jobs, seconds
+        since the oldest was queued). One grouped read of the deployment's queue."""
+        sql = sa.text(
+            "SELECT j.queue_name AS queue, j.status AS state, count(*) AS n, "
+            "coalesce(extract(epoch FROM now() - min(e.at)), 0) AS age "
+            "FROM procrastinate_jobs j LEFT JOIN procrastinate_events e "
+            "ON e.job_id = j.id AND e.type = 'deferred' "
+            "WHERE j.status IN ('todo', 'doing') GROUP BY j.queue_name, j.status")
+        with self.games.store.engine.connect() as conn:
+            return [(str(r.queue), str(r.state), int(r.n), float(r.age))
+                    for r in conn.execute(sql)]
 
     async def think_match(self, job: ComputerJob) -> str | None:
         """A decision of a tournament's contest between computers, by a worker (a

@@ -1,0 +1,62 @@
+"""GET /metrics (issue 38): what an operator's Prometheus reads, on SQLite and PostgreSQL:
+actions, reply times by route template, games cached, the computer's work waiting and its
+age; never a game id."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from .helpers import new_game, wait_for_human
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample of the exposition text (KeyError when it is missing)."""
+    for line in text.splitlines():
+        m = re.match(r"^([a-z_]+)(?:\{(.*)\})? (\S+)$", line)
+        if not m or m.group(1) != name:
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2) or ""))
+        if all(found.get(k) == v for k, v in labels.items()):
+            return float(m.group(3))
+    raise KeyError(f"{name}{labels}")
+
+
+def test_metrics_count_actions_and_time_replies_by_route(client: TestClient) -> None:
+    g = new_game(client)
+    snap = wait_for_human(client, g["id"], g["token"])
+    r = client.post(f"/api/games/{g['id']}/actions",
+                    json={"action": snap["view"]["legal"][0], "version": snap["version"]},
+                    headers={"X-Parlor-Token": g["token"]})
+    assert r.status_code == 200
+    client.get("/api/games/unknown-id-0001")
+    m = client.get("/metrics")
+    assert m.status_code == 200 and m.headers["content-type"].startswith("text/plain")
+    text = m.text
+    assert sample(text, "parlor_actions_total", by="human") == 1
+    assert sample(text, "parlor_reply_seconds_count", route="/api/games/{game_id}/actions",
+                  kind="reply") == 1
+    assert sample(text, "parlor_reply_seconds_count", route="/api/games/{game_id}",
+                  kind="long_poll") >= 1
+    assert sample(text, "parlor_games_cached") >= 1
+    assert g["id"] not in text and "unknown-id-0001" not in text
+
+
+def test_metrics_show_the_computers_work_waiting_and_its_age(pg_url: str) -> None:
+    from parlor.web.app import create_app
+
+    from .helpers import config_for
+
+    with TestClient(create_app(config_for(pg_url, embedded_worker=False))) as c:
+        queue = c.app.state.conductor.app  # type: ignore[attr-defined]
+
+        async def queue_one() -> None:
+            await queue.configure_task("parlor.computer_turn", lock="game:x",
+                                       queueing_lock="game:x").defer_async(
+                game_id="x", version=0)
+
+        c.portal.call(queue_one)  # type: ignore[attr-defined]
+        text = c.get("/metrics").text
+    assert sample(text, "parlor_computer_jobs", queue="computer", state="todo") == 1
+    assert 0 <= sample(text, "parlor_computer_wait_seconds", queue="computer") < 60
