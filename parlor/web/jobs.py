@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
 from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from procrastinate.jobs import Status
+from prometheus_client import CollectorRegistry, Counter
 
 from parlor.ai.failure import AgentFailed
 from parlor.settings import env_number
@@ -115,6 +116,15 @@ def game_lock(game_id: str) -> str:
 RETRIES = 2
 
 
+#: What ``parlor worker --health-port`` shows Prometheus (parlor.web.health).
+REGISTRY = CollectorRegistry()
+TURNS = Counter("parlor_worker_computer_jobs", "The computer's jobs this worker ended",
+                ["outcome"], registry=REGISTRY)
+REAPED = Counter("parlor_worker_orphans_reaped", "Computer jobs found left 'doing' by nobody "
+                 "and ended (reap_orphans)", registry=REGISTRY)
+RECONNECTS = Counter("parlor_worker_reconnects", "Times the worker lost its database and "
+                     "connected again", registry=REGISTRY)
+
 #: The computer jobs this process runs now (procrastinate's job ids), and the worker ids its
 #: jobs were fetched under: what :func:`reap_orphans` compares the queue's ``doing`` with.
 _running: set[int] = set()
@@ -131,9 +141,12 @@ async def computer_turn(context: JobContext, game_id: str, version: int) -> None
         _worker_ids.add(worker_id)
     if job_id is not None:
         _running.add(job_id)
+    outcome = "failed"
     try:
         await _turn(context, game_id)
+        outcome = "done"
     finally:
+        TURNS.labels(outcome).inc()
         if job_id is not None:
             _running.discard(job_id)
 
@@ -325,6 +338,7 @@ async def reap_orphans(app: App, seen: dict[int, float], grace: float,
                                          queueing_lock=lock).defer_async(
                     game_id=game_id, version=int(kwargs.get("version", -1)))
         reaped += 1
+        REAPED.inc()
     return reaped
 
 

@@ -8,7 +8,7 @@ queues ``computer`` and ``analysis`` (:mod:`parlor.web.jobs`), or only those nam
 Settings: ``PARLOR_DATABASE_URL``, ``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_PACE``,
 ``PARLOR_ANALYSIS_WORKERS``, ``PARLOR_ANALYSIS_ITERATIONS`` as for the servers, and
 ``PARLOR_WORKER_CONCURRENCY``, ``PARLOR_WORKER_HEARTBEAT``, ``PARLOR_WORKER_STALLED``,
-``PARLOR_WORKER_QUEUES``
+``PARLOR_WORKER_QUEUES``, ``PARLOR_WORKER_HEALTH_PORT``
 (docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
 """
 
@@ -38,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "PARLOR_DATABASE_URL)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N",
                         help="jobs at once (default 32: most of a job is the readable pace)")
+    parser.add_argument("--health-port", type=int, default=None, metavar="PORT",
+                        help="answer /healthz, /readyz and /metrics on this port (default: "
+                             "PARLOR_WORKER_HEALTH_PORT, or none)")
+    parser.add_argument("--health-host", default="127.0.0.1", metavar="ADDRESS",
+                        help="address of the health port (default 127.0.0.1)")
     parser.add_argument("--queue", action="append", choices=["computer", "analysis"],
                         default=None, dest="queues",
                         help="take jobs only from this queue (repeat for both; default: "
@@ -46,12 +51,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import psycopg
+    from procrastinate import App
     from procrastinate.exceptions import ConnectorException
+    from prometheus_client import generate_latest
 
+    from parlor.settings import env_number
     from parlor.store import GameStore
     from parlor.web import jobs
     from parlor.web.config import WebConfig
     from parlor.web.games import Games
+    from parlor.web.health import serve_health
 
     config = WebConfig.from_env()
     settings = jobs.WorkerSettings.from_env()
@@ -71,12 +80,30 @@ def run(args: argparse.Namespace) -> int:
     store = GameStore(config.database_url)
     jobs.install(Games(store, config.max_cached), config)
 
+    current: list[App] = []  # the queue's app while connected (for /readyz)
+
+    async def ready() -> str | None:
+        if not current:
+            return "connecting"
+        try:
+            ok = await asyncio.wait_for(current[0].check_connection_async(), timeout=3)
+        except Exception as exc:
+            return f"failed: {type(exc).__name__}"
+        return None if ok else "procrastinate's tables are missing"
+
     async def main() -> None:
+        port = args.health_port if args.health_port is not None \
+            else int(env_number("PARLOR_WORKER_HEALTH_PORT", 0))
+        if port:
+            await asyncio.start_server(
+                serve_health(ready, lambda: generate_latest(jobs.REGISTRY)),
+                args.health_host, port)
         pause = 1.0
         while True:
             try:
                 with jobs.connect(config.database_url, config.queue_pool) as app:
                     async with app.open_async():
+                        current[:] = [app]
                         print(f"parlor worker {os.getpid()}: jobs of "
                               f"{store.engine.url.database}", flush=True)
                         await jobs.run_worker(app, settings)
@@ -84,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
             except (OSError, ConnectorException, psycopg.Error) as exc:
                 # the database restarting or away: a worker rides it out, never exits (its
                 # unfinished jobs are another worker's, or its own, once it is back)
+                current.clear()
+                jobs.RECONNECTS.inc()
                 log.warning("the work queue's database is away (%s): again in %.0f s",
                             jobs.short_error(exc), pause)
                 await asyncio.sleep(pause)
