@@ -327,8 +327,17 @@ def learning_aids(s: State, player: int) -> dict[str, Any]:
 
 
 def table_view(s: State, player: int) -> View:
-    """``view(s, player)`` without its log (whose sentences are sent apart, from
-    ``Event.text_for``, with their "why"), so the whole log is not rebuilt at every reply."""
+    """``view(s, player)`` as a browser is sent it: without its log (whose sentences are
+    sent apart, from ``log_from`` on, by :func:`_log_entries`) nor its trail (the agents'
+    reading, 107.1, never sent), so that a reply renders none of the history: it costs
+    the same late in a game as early (bench/web_reply.py)."""
+    return view(s, player, log=False, trail=False)
+
+
+def agent_view(s: State, player: int) -> View:
+    """``view(s, player)`` as a computer player reads it: with the trail of the other
+    side's decisions (107.1; an agent is built anew for each decision, so it has no memory
+    of them), without the log."""
     return view(s, player, log=False)
 
 
@@ -878,7 +887,7 @@ class Games:
             # the log stays here: agents decide from the table, and it would be pickled
             return ComputerJob(live.id, live.row.version, live.row.level,
                                agent_seed(seed_of(live.row), live.row.version),
-                               table_view(s, live.computer),
+                               agent_view(s, live.computer),
                                [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     @staticmethod
@@ -913,7 +922,7 @@ class Games:
                 return None
             return ComputerJob(live.id, live.row.version, live.row.level.split("|")[s.actor],
                                agent_seed(seed_of(live.row), live.row.version),
-                               table_view(s, s.actor), [str(a) for a in legal_actions(s)],
+                               agent_view(s, s.actor), [str(a) for a in legal_actions(s)],
                                live.row.takebacks)
 
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
@@ -990,7 +999,7 @@ class Games:
                                 version=live.row.version)
             return HintJob(live.row.version,
                            agent_seed(seed_of(live.row), live.row.version, "hint"),
-                           table_view(s, live.human),
+                           agent_view(s, live.human),
                            [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     # -- records and replays --------------------------------------------------------------------
