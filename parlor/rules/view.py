@@ -178,10 +178,12 @@ def _combat(cb: Combat) -> CombatView:
     )
 
 
-def view(s: State, player: int, log: bool = True) -> View:
+def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
     """Everything ``player`` may see now, and nothing else (R30); ``player`` may be
     :data:`SPECTATOR`, who sees only what is public. ``log=False`` leaves the
-    game log out (callers that already hold it need not rebuild it every move)."""
+    game log out (callers that already hold it need not rebuild it every move);
+    ``trail=False`` leaves the trail out (a table sent to a browser, which never carries
+    it). Both grow with the game, so a caller that does not read them pays for neither."""
     from parlor.rules.engine import legal_actions
 
     own_draw = s.phasing == player
@@ -206,7 +208,7 @@ def view(s: State, player: int, log: bool = True) -> View:
         log=tuple(e.text_for(player) for e in s.log or ()) if log else (),
         log_why=tuple(e.why for e in s.log or ()) if log else (),
         trail=(tuple(public_step(st, player) for st in s.trail)
-               if s.trail and not s.settings.match_play else ()),
+               if trail and s.trail and not s.settings.match_play else ()),
     )
 
 

@@ -26,7 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Settings, State
-from parlor.rules.view import SPECTATOR, View, view
+from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 
 log = logging.getLogger("parlor.web")
@@ -284,8 +284,10 @@ def _log_entries(s: State, player: int | None, start: int,
 def view_payload(v: View) -> dict[str, Any]:
     """``v.to_dict()`` without the log (sent apart, as entries with their kind and rule).
 
-    The same dict, built without ``dataclasses.asdict``'s deep copies (a test checks they
-    are equal), because every reply carries one.
+    The same dict, key for key and in the same order, built without ``dataclasses.asdict``'s
+    deep copies (tests hold them equal), because every reply carries one: each value type is
+    copied field by field, and a field holding no dataclass (a scalar, a tuple of strings) is
+    shared as it is, immutable, instead of walked.
 
     >>> from parlor.rules.engine import new_game
     >>> s = new_game(3)
@@ -294,31 +296,34 @@ def view_payload(v: View) -> dict[str, Any]:
     >>> view_payload(view(s, 0)) == expected
     True
     """
-    d: dict[str, Any] = _plain(v)
-    d.pop("log", None)
-    d.pop("log_why", None)
-    d.pop("trail", None)  # the agents' reading (107.1); the browser has the log
+    d = _flat(v, _VIEW_FIELDS)
     d["settings"] = str(v.settings)
+    d["sides"] = (_side_dict(v.sides[0]), _side_dict(v.sides[1]))
+    if v.combat is not None:
+        d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
     return d
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+def _names(t: type, leave: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(t) if f.name not in leave)
 
 
-def _plain(x: Any) -> Any:
-    """dataclasses.asdict for the view's value types (dataclasses, tuples, scalars)."""
-    t = type(x)
-    if t in _SCALARS:
-        return x
-    if t is tuple or t is list:
-        return t(_plain(y) for y in x)
-    names = _FIELDS.get(t)
-    if names is None:
-        if not is_dataclass(x):
-            return x
-        names = _FIELDS[t] = tuple(f.name for f in fields(x))
-    return {n: _plain(getattr(x, n)) for n in names}
+#: The fields sent, in their order; the history (log, log_why, trail) is not among them.
+_VIEW_FIELDS = _names(View, ("log", "log_why", "trail"))
+_SIDE_FIELDS = _names(SideView)
+_CARD_FIELDS = _names(TableCard)
+_COMBAT_FIELDS = _names(CombatView)
+
+
+def _flat(x: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    return {n: getattr(x, n) for n in names}
+
+
+def _side_dict(side: SideView) -> dict[str, Any]:
+    d = _flat(side, _SIDE_FIELDS)
+    d["home"] = tuple(_flat(c, _CARD_FIELDS) for c in side.home)
+    d["field"] = tuple(_flat(c, _CARD_FIELDS) for c in side.field)
+    return d
 
 
 def learning_aids(s: State, player: int) -> dict[str, Any]:
@@ -330,8 +335,17 @@ def learning_aids(s: State, player: int) -> dict[str, Any]:
 
 
 def table_view(s: State, player: int) -> View:
-    """``view(s, player)`` without its log (whose sentences are sent apart, from
-    ``Event.text_for``, with their "why"), so the whole log is not rebuilt at every reply."""
+    """``view(s, player)`` as a browser is sent it: without its log (whose sentences are
+    sent apart, from ``log_from`` on, by :func:`_log_entries`) nor its trail (the agents'
+    reading, 107.1, never sent), so that a reply renders none of the history: it costs
+    the same late in a game as early (bench/web_reply.py)."""
+    return view(s, player, log=False, trail=False)
+
+
+def agent_view(s: State, player: int) -> View:
+    """``view(s, player)`` as a computer player reads it: with the trail of the other
+    side's decisions (107.1; an agent is built anew for each decision, so it has no memory
+    of them), without the log."""
     return view(s, player, log=False)
 
 
@@ -903,7 +917,7 @@ class Games:
             # the log stays here: agents decide from the table, and it would be pickled
             return ComputerJob(live.id, live.row.version, live.row.level,
                                agent_seed(seed_of(live.row), live.row.version),
-                               table_view(s, live.computer),
+                               agent_view(s, live.computer),
                                [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     @staticmethod
@@ -938,7 +952,7 @@ class Games:
                 return None
             return ComputerJob(live.id, live.row.version, live.row.level.split("|")[s.actor],
                                agent_seed(seed_of(live.row), live.row.version),
-                               table_view(s, s.actor), [str(a) for a in legal_actions(s)],
+                               agent_view(s, s.actor), [str(a) for a in legal_actions(s)],
                                live.row.takebacks)
 
     def apply_match(self, live: LiveGame, version: int, text: str) -> bool:
@@ -1015,7 +1029,7 @@ class Games:
                                 version=live.row.version)
             return HintJob(live.row.version,
                            agent_seed(seed_of(live.row), live.row.version, "hint"),
-                           table_view(s, live.human),
+                           agent_view(s, live.human),
                            [str(a) for a in legal_actions(s)], live.row.takebacks)
 
     # -- records and replays --------------------------------------------------------------------

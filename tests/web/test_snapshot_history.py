@@ -1,0 +1,115 @@
+"""A reply renders no history it does not send (issue 38): the table is built without the
+log and without the trail, and the log entries only from ``log_from`` on. Held equal, at
+every step of random games, to the readable reference: the whole view rendered (log and
+trail included), turned into a dict, its history dropped, and the log rendered whole and
+then sliced at ``log_from``."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict
+from typing import Any
+
+from parlor.rules.engine import apply, legal_actions
+from parlor.rules.state import State
+from parlor.rules.view import SPECTATOR, view
+from parlor.store import GameStore
+from parlor.web.games import Games, LiveGame, _log_entries
+
+SEEDS = (3, 13)
+STEPS = 260  # long enough for a long trail and log (seed 13 plays past it)
+
+
+def reference_payload(s: State, player: int) -> dict[str, Any]:
+    """The table as the web sent it when it rendered the whole view: ``to_dict`` of the
+    full view (log and trail rendered), the history then dropped."""
+    full = view(s, player)
+    d = asdict(full)
+    for key in ("log", "log_why", "trail"):
+        del d[key]
+    d["settings"] = str(full.settings)
+    return d
+
+
+def reference_log(s: State, player: int, log_from: int,
+                  reader: int | None) -> list[dict[str, Any]]:
+    """Every log entry rendered, then the ones from ``log_from`` kept; their sentences are the
+    full view's log (``Event.text_for``: nothing hidden from ``player``)."""
+    entries = _log_entries(s, player, 0, reader)
+    assert [e["notation"] for e in entries] == list(view(s, player).log)
+    return entries[log_from:]
+
+
+def random_game(games: Games, seed: int) -> LiveGame:
+    live, _ = games.create("random", seed, max_turns=2000)
+    return live
+
+
+def test_replies_at_every_step_equal_the_full_render_then_slice() -> None:
+    games = Games(GameStore("sqlite://"))
+    checked = 0
+    for seed in SEEDS:
+        live = random_game(games, seed)
+        rng = random.Random(seed)
+        for _ in range(STEPS):
+            s = live.state
+            if s.is_over:
+                break
+            total = len(s.log or ())
+            log_from = rng.choice((0, max(0, total - 3), total, total + 5,
+                                   rng.randrange(total + 1)))
+            snap = games.snapshot(live, log_from)
+            assert snap["view"] == reference_payload(s, live.human)
+            assert snap["log"] == reference_log(s, live.human, log_from, live.human)
+            assert snap["log_total"] == total
+            watch = games.spectator_snapshot(live, log_from)
+            assert watch["view"] == reference_payload(s, SPECTATOR)
+            assert watch["log"] == reference_log(s, SPECTATOR, log_from, None)
+            apply(s, rng.choice(legal_actions(s)))
+            checked += 1
+    assert checked > 300
+
+
+def test_a_replay_step_equals_the_full_render() -> None:
+    games = Games(GameStore("sqlite://"))
+    live, _ = games.create("random", 5, max_turns=30)
+    rng = random.Random(5)
+    while not live.state.is_over:
+        job = games.computer_job(live)
+        if job is None:
+            games.act(live, live.row.version,
+                      rng.choice([str(a) for a in legal_actions(live.state)]))
+        else:
+            games.apply_computer(live, job.version, rng.choice(job.legal),
+                                 takebacks=job.takebacks)
+    total = len(live.actions)
+    for step in sorted({0, 1, total // 3, total // 2, total - 1, total}):
+        for seat in (0, 1):
+            snap = games.replay_snapshot(live, step, seat)
+            s = games._state_at(live, step)
+            assert snap["view"] == reference_payload(s, seat)
+            assert snap["log"] == reference_log(s, seat, 0, None)
+
+
+def test_the_computer_still_reads_the_trail() -> None:
+    """The agents' views keep the trail the browser's table leaves out (107.1)."""
+    games = Games(GameStore("sqlite://"))
+    live, _ = games.create("random", 4)
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(80):
+        job = games.computer_job(live)
+        if job is None:
+            if live.state.is_over:
+                break
+            hint = games.hint_job(live, None)
+            assert hint.view.trail == view(live.state, live.human).trail
+            games.act(live, live.row.version,
+                      rng.choice([str(a) for a in legal_actions(live.state)]))
+            continue
+        s = live.state
+        assert job.view.trail == view(s, live.computer).trail
+        assert len(job.view.trail) == len(s.trail or ())
+        seen += 1
+        games.apply_computer(live, job.version, rng.choice(job.legal), takebacks=job.takebacks)
+    assert seen > 10
