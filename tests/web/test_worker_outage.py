@@ -1,5 +1,6 @@
-"""A ``parlor worker`` rides out a PostgreSQL restart (issue 38): it never exits, and once
-the database is back it plays the computer's moves again. Real processes: a PostgreSQL of
+"""A ``parlor worker`` rides out a PostgreSQL restart (issue 38): it never exits, its health
+port says it is alive throughout and not ready while the database is away, and once the
+database is back it plays the computer's moves again. Real processes: a PostgreSQL of
 this test's own (restarted here, so no other test shares it) and the ``parlor worker``
 command as an operator starts it."""
 
@@ -9,8 +10,9 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -20,6 +22,21 @@ from ..pgserver import PostgresServer
 from .helpers import config_for, wait_for_human
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
+from .ui import free_port
+
+
+def status(url: str) -> int:
+    try:
+        return httpx.get(url, timeout=5).status_code
+    except httpx.TransportError:
+        return 0
+
+
+def until(ok: Callable[[], bool], timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not ok():
+        assert time.monotonic() < end, "not within the time"
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +52,23 @@ def test_a_worker_rides_out_a_postgresql_restart(own_postgres: PostgresServer) -
     url = own_postgres.url(own_postgres.new_database())
     env = {**os.environ, "PARLOR_WORKER_HEARTBEAT": "0.5", "PARLOR_WORKER_STALLED": "3",
            "PARLOR_PACE": "0"}
-    worker = subprocess.Popen([sys.executable, "-m", "parlor.cli", "worker", "--db", url],
+    port = free_port()
+    worker = subprocess.Popen([sys.executable, "-m", "parlor.cli", "worker", "--db", url,
+                               "--health-port", str(port)],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
+    health = f"http://127.0.0.1:{port}"
     try:
-        time.sleep(3)  # connected and fetching
-        assert worker.poll() is None, worker.stdout.read() if worker.stdout else ""
+        until(lambda: status(f"{health}/readyz") == 200)  # connected and fetching
+        assert status(f"{health}/healthz") == 200
+        assert "parlor_worker_computer_jobs" in httpx.get(f"{health}/metrics").text
         own_postgres.halt()
-        time.sleep(6)  # the outage: fetches, heartbeats and the stalled-job watch all fail
+        until(lambda: status(f"{health}/readyz") == 503)  # not ready while it is away
+        time.sleep(4)  # the outage: fetches, heartbeats and the stalled-job watch all fail
         assert worker.poll() is None, "the worker exited while the database was away"
+        assert status(f"{health}/healthz") == 200  # alive all along
         own_postgres.resume()
+        until(lambda: status(f"{health}/readyz") == 200)
         with TestClient(create_app(config_for(url, embedded_worker=False))) as c:
             g = new_web_game(c, seed=first_to_act_computer())
             snap = wait_for_human(c, g["id"], g["token"], timeout=60)  # the worker played
