@@ -7,6 +7,7 @@ noisy)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import logging
@@ -21,6 +22,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from parlor.cli import main
+from parlor.web.limits import Limits, add_arguments, limits_from
 from parlor.web.server import OncePerInterval
 
 from .ui import ROOT, free_port, stop_process
@@ -91,6 +94,23 @@ def closed_by_server(sock: socket.socket, within: float) -> tuple[bool, bytes]:
         except ConnectionResetError:
             return True, got
     return False, got
+
+
+def answer(sock: socket.socket) -> bytes:
+    """One whole response (head and Content-Length body) read from ``sock``."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = sock.recv(65536)
+        assert chunk, f"closed after {got!r}"
+        got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, f"closed after {got!r}"
+        body += chunk
+    return head + b"\r\n\r\n" + body
 
 
 def drip(sock: socket.socket, data: bytes, within: float) -> tuple[bool, bytes]:
@@ -169,10 +189,10 @@ def test_a_kept_alive_connection_is_not_closed_by_the_head_timeout(served: Serve
     not the head timeout, which starts with the next request's first byte."""
     with served.connect() as sock:
         sock.sendall(GET)
-        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        assert answer(sock).startswith(b"HTTP/1.1 200")
         time.sleep(2.5)
         sock.sendall(GET)
-        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        assert answer(sock).startswith(b"HTTP/1.1 200")
 
 
 def test_900_half_open_connections_leave_healthz_answering_with_1024_files(
@@ -247,3 +267,27 @@ def test_a_flood_of_one_kind_of_event_is_one_line_per_interval_with_its_count() 
         "socket.accept() out of system resource: [Errno 24] Too many open files",
         "something else"]
     assert records[0].exc_info is None
+
+
+def test_the_limits_come_from_options_then_the_environment_then_defaults(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    monkeypatch.setenv("PARLOR_HEAD_TIMEOUT", "4")
+    monkeypatch.setenv("PARLOR_MAX_CONNECTIONS", "50")
+    got = limits_from(parser.parse_args(["--max-connections", "70", "--body-rate", "0"]))
+    assert got == Limits(head_timeout=4.0, max_connections=70, body_rate=0.0)
+
+
+@pytest.mark.parametrize(("name", "value", "says"), [
+    ("PARLOR_MAX_CONNECTIONS", "2.5", "is not a whole number"),
+    ("PARLOR_HEAD_TIMEOUT", "0", "must be above 0"),
+    ("PARLOR_BODY_RATE", "-1", "must be at least 0"),
+])
+def test_parlor_serve_stops_on_an_unusable_limit(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        name: str, value: str, says: str) -> None:
+    monkeypatch.setenv(name, value)
+    assert main(["serve", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert name in err and says in err
