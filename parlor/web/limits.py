@@ -27,11 +27,15 @@ class Limits:
 #: processes' pipes, the log, the listening socket (a running server holds about 40).
 #: File descriptors kept for everything but open connections: a running server holds about
 #: 40 (the database, the worker processes' pipes, the log, the listening socket), and asyncio
-#: accepts up to :data:`BACKLOG` connections at a time before the cap sees any of them.
+#: accepts a few batches of :data:`ACCEPT_BATCH` connections before the cap sees them.
 RESERVED_FILES = 200
-#: The listening socket's backlog, which is also how many connections asyncio accepts in one
-#: go (uvicorn's own 2048 let a burst take every descriptor before the cap could act).
-BACKLOG = 100
+#: Connections asyncio accepts in one go: its ``backlog`` argument, which it also gives to
+#: ``listen``. uvicorn's 2048 let a burst take every descriptor before the cap could act, so
+#: the server passes this, then sets the kernel's queue back to :data:`LISTEN_QUEUE`.
+ACCEPT_BATCH = 32
+#: The kernel's queue of connections not yet accepted (uvicorn's own backlog): a burst of
+#: connections waits there rather than have its SYNs dropped and retried a second later.
+LISTEN_QUEUE = 2048
 
 
 def connection_cap(wanted: int) -> int:
@@ -97,5 +101,5 @@ def field_dest(option: str) -> str:
     return option.removeprefix("--").replace("-", "_")
 
 
-__all__ = ["BACKLOG", "OPTIONS", "RESERVED_FILES", "Limits", "add_arguments", "connection_cap",
-           "limits_from"]
+__all__ = ["ACCEPT_BATCH", "LISTEN_QUEUE", "OPTIONS", "RESERVED_FILES", "Limits",
+           "add_arguments", "connection_cap", "limits_from"]

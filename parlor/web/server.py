@@ -14,8 +14,9 @@ server runs :class:`LimitedH11Protocol`, uvicorn's h11 protocol with:
   for longer than a head should take.
 - a **body rate**: after ``body_grace`` seconds a body must have arrived at
   ``body_rate`` bytes a second on average since its head, or the request is answered 408
-  and closed. Time the app is not reading (uvicorn stops reading above 64 KB unread) is not
-  the client's, and restarts the count.
+  and closed. Time the app is not reading (uvicorn stops reading above 64 KB unread, and a
+  client that sent ``Expect: 100-continue`` waits for the app to ask) is not the client's,
+  and restarts the count.
 - a **connection cap**: at ``max_connections`` open connections (lowered to fit the file
   limit, :func:`connection_cap`), a new connection first closes the one that has waited
   longest for a request head (else the longest idle kept-alive one), and is answered 503
@@ -38,6 +39,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import socket
 import sys
 import time
 from typing import Any, ClassVar
@@ -47,7 +50,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from parlor.web.limits import BACKLOG, Limits, connection_cap
+from parlor.web.limits import ACCEPT_BATCH, LISTEN_QUEUE, Limits, connection_cap
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +155,9 @@ class LimitedH11Protocol(H11Protocol):
         if self._phase != BODY or self.transport.is_closing():
             return
         now, rate, grace = self.loop.time(), self.limits.body_rate, self.limits.body_grace
-        if self.flow.read_paused:  # the app has not read what came: not the client's time
+        waiting = self.flow.read_paused or (  # the app has not read what came, or not
+            self.cycle is not None and self.cycle.waiting_for_100_continue)  # asked for it
+        if waiting:  # not the client's time
             self._since, self._body_bytes = now, 0
             self._timer = self.loop.call_later(grace, self._check_body)
             return
@@ -272,10 +277,18 @@ def serve(app: ASGIApp, limits: Limits, **options: Any) -> None:
     :class:`LimitedH11Protocol`, the throttled log and quiet client disconnects."""
     import uvicorn
 
-    options.setdefault("backlog", BACKLOG)
-    config = uvicorn.Config(quiet_disconnects(app), http=protocol_class(limits), **options)
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            for listening in getattr(self, "servers", ()):
+                for sock in listening.sockets:  # a second listen() only resizes the queue
+                    with socket.socket(fileno=os.dup(sock.fileno())) as same:
+                        same.listen(LISTEN_QUEUE)
+
+    config = uvicorn.Config(quiet_disconnects(app), http=protocol_class(limits),
+                            backlog=ACCEPT_BATCH, **options)
     throttle_logs(limits.log_interval)  # after Config: it configures uvicorn's loggers
-    server = uvicorn.Server(config)
+    server = Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:

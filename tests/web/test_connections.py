@@ -195,6 +195,37 @@ def test_a_kept_alive_connection_is_not_closed_by_the_head_timeout(served: Serve
         assert answer(sock).startswith(b"HTTP/1.1 200")
 
 
+@short("--max-connections", "3", "--pace", "600")
+def test_beyond_the_cap_with_every_connection_busy_a_request_is_answered_503(
+        served: Served) -> None:
+    """Three long polls hold the three connections allowed: a fourth connection finds none
+    to close (none waits for a head, none is idle) and is answered 503."""
+    with httpx.Client(base_url=served.url, timeout=BOUND,
+                      limits=httpx.Limits(max_keepalive_connections=0)) as c:
+        game = c.post("/api/games", json={"level": "random", "seed": 7, "max_turns": 12}).json()
+        version = c.get(f"/api/games/{game['id']}",
+                        headers={"X-Parlor-Token": game["token"]}).json()["version"]
+    poll = (f"GET /api/games/{game['id']}?after={version}&wait=25 HTTP/1.1\r\n"
+            f"Host: 127.0.0.1\r\nX-Parlor-Token: {game['token']}\r\n\r\n").encode()
+    polls = [served.connect() for _ in range(3)]
+    try:
+        for sock in polls:
+            sock.sendall(poll)
+        time.sleep(1)  # the three requests are in the app
+        with served.connect() as sock:
+            sock.sendall(GET)
+            got = answer(sock)
+        assert got.startswith(b"HTTP/1.1 503"), got
+        assert json.loads(got.partition(b"\r\n\r\n")[2])["error"] == "busy"
+        for sock in polls:  # still waiting: they were the busy ones
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                sock.recv(1)
+    finally:
+        for sock in polls:
+            sock.close()
+
+
 def test_900_half_open_connections_leave_healthz_answering_with_1024_files(
         tmp_path: Path) -> None:
     """With the file limit at 1,024, 900 connections that never finish their heads, then
