@@ -1,6 +1,7 @@
 """``parlor serve``: the web app on uvicorn.
 
     parlor serve [--host 127.0.0.1] [--port 8000] [--db URL] [--pace SECONDS] [--workers N]
+                 [--head-timeout S] [--body-timeout S] [--body-rate B] [--max-connections N]
 
 Games are stored in SQLite (``./parlor.db``) unless ``--db`` or ``PARLOR_DATABASE_URL``
 names another SQLAlchemy URL.
@@ -14,6 +15,8 @@ import os
 import sys
 from dataclasses import replace
 from typing import Any
+
+from parlor.web import limits
 
 
 def add_parser(sub: Any) -> None:
@@ -34,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="least time between two of the computer's actions (default 0.9)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="processes where the computer thinks (default: up to 4)")
+    limits.add_arguments(parser)
 
 
 #: Seconds a stopping server waits for its open requests before closing them.
@@ -41,12 +45,12 @@ STOP_GRACE = 3
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from parlor.web import server
     from parlor.web.app import create_app
     from parlor.web.config import WebConfig
 
     config = WebConfig.from_env()
+    connection_limits = limits.limits_from(args)
     if args.db:
         config = replace(config, database_url=args.db)
     if args.pace is not None:
@@ -61,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
           f"{shown_url(config.database_url)})", flush=True)
     # A stop waits at most STOP_GRACE for open requests: a page's long poll holds its request
     # open for up to 20 s, also after its browser is gone, and the page polls again anyway.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=level or "warning",
-                access_log=False, timeout_graceful_shutdown=STOP_GRACE)
+    server.serve(app, connection_limits, host=args.host, port=args.port,
+                 log_level=level or "warning", access_log=False,
+                 timeout_graceful_shutdown=STOP_GRACE)
     return 0
 
 
