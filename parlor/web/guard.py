@@ -178,8 +178,7 @@ class Guard:
             await _answer(send_with_headers, 413, "too_large",
                           f"a request body is at most {self.max_body // 1024} KB")
         except ClientDisconnect:
-            # the client went away mid-body: nobody reads an answer, and it is no fault here
-            log.info("request %s: the client disconnected before its body was read", rid)
+            raise  # no fault of ours: the server logs it, briefly (server.quiet_disconnects)
         except Exception:
             # a fault of ours: logged once, with the id the client was given, and answered as
             # JSON with the headers of every reply (never the server's bare text "500")

@@ -27,12 +27,14 @@ def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
         g = new_web_game(c, seed=first_to_act_computer())
         gid, token = g["id"], g["token"]
         snap = wait_for_human(c, gid, token)  # the worker has run this game's computer
-        assert jobs._worker_ids
-        worker = max(jobs._worker_ids)
 
         async def plant() -> int:
             """A computer job of this game marked running under the live worker, which
             does not run it (as a job whose end could not be written)."""
+            row = await queue.connector.execute_query_one_async(
+                "SELECT max(id) AS id FROM procrastinate_workers")
+            worker = int(row["id"])
+            assert worker in jobs._worker_ids  # the worker that played this game's computer
             job_id = await queue.configure_task(
                 "parlor.computer_turn", lock=jobs.game_lock(gid), queueing_lock="planted",
                 schedule_in={"hours": 1}).defer_async(game_id=gid, version=snap["version"])
