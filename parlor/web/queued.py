@@ -121,9 +121,15 @@ class QueueConductor(Conductor):
         now = time.monotonic()
         if asked is not None and asked[0] == version and now - asked[1] < REASK_AFTER:
             return
+        self._asked.pop(game_id, None)  # to the end: the dict is oldest first
         self._asked[game_id] = (version, now)
         if len(self._asked) > 10_000:
-            self._asked.clear()
+            # only entries younger than REASK_AFTER guard anything; the oldest go (clearing
+            # them all would let every game be asked again at once)
+            for gid, (_v, at) in list(self._asked.items()):
+                if now - at < REASK_AFTER and len(self._asked) <= 10_000:
+                    break
+                del self._asked[gid]
         assert self.loop is not None
         self.loop.create_task(self._ask(game_id, version))
 
