@@ -42,7 +42,10 @@ def free_port() -> int:
 class PostgresServer:
     """One PostgreSQL cluster; :meth:`new_database` gives each test a fresh, migrated one."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        #: ``durable``: fsync and synchronous commit on, as a deployment runs (benchmarks of
+        #: the commit path); the tests run without them
+        self.durable = durable
         self.bin = server_bin()
         self.dir = Path(tempfile.mkdtemp(prefix="parlor-pg-"))
         self.data = self.dir / "data"
@@ -67,9 +70,10 @@ class PostgresServer:
         return self
 
     def _pg_ctl_start(self) -> None:
+        durability = "" if self.durable else \
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
         options = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=400 -c shared_buffers=32MB")
+                   f"{durability}-c max_connections=400 -c shared_buffers=32MB")
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options,
                   "-w", "-t", "60", "start")
 

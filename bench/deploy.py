@@ -1,0 +1,182 @@
+"""The commit path of a PostgreSQL deployment, measured (issue 38): what one action costs
+the database, and how many a database commits per second against plain commits.
+
+    .venv/bin/python bench/deploy.py [--threads 8] [--seconds 5] [--repeats 3]
+
+Starts its own PostgreSQL from Debian's binaries (as the tests do: tests/pgserver.py), with
+fsync and synchronous commit ON, as a deployment runs. Prints:
+
+- statements per action: every SQL statement, BEGIN and COMMIT included, that the server
+  sends for one human action (``Games.act``: the version check, the commit) and for one
+  computer action (``Games.apply_computer``), counted on the engine;
+- committed actions per second from ``--threads`` threads through the real commit path
+  (``GameStore.append``: the versioned UPDATE, the action's INSERT and the NOTIFY that wakes
+  other servers), through the same path without the NOTIFY, and plain one-row UPDATE
+  commits (pgbench's simple case), interleaved, ``--repeats`` rounds; the ratios to the
+  plain figure. A notifying commit holds PostgreSQL's global notify lock through its WAL
+  flush, so commits stop sharing flushes: that ratio is the design's ceiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import event, text
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def count_statements(store: object) -> Callable[[], int]:
+    """A counter of the statements (BEGIN and COMMIT included) sent through ``store``."""
+    n = [0]
+    engine = store.engine  # type: ignore[attr-defined]
+
+    def one(*_args: object, **_kw: object) -> None:
+        n[0] += 1
+
+    event.listen(engine, "before_cursor_execute", one)
+    event.listen(engine, "begin", one)
+    event.listen(engine, "commit", one)
+    event.listen(engine, "rollback", one)
+    return lambda: n[0]
+
+
+def statements_per_action(url: str, games_n: int = 4) -> tuple[float, float]:
+    """(per human action, per computer action) over random games, as a server runs them."""
+    from parlor.rules.engine import legal_actions
+    from parlor.store import GameStore
+    from parlor.web.games import Games
+
+    store = GameStore(url)
+    games = Games(store, 100)
+    counted = count_statements(store)
+    human = computer = 0
+    human_n = computer_n = 0
+    rng = random.Random(1)
+    for seed in range(games_n):
+        live, _token = games.create("random", seed, 60)
+        while live.state.is_over is False and live.row.status == "live":
+            legal = [str(a) for a in legal_actions(live.state)]
+            choice = rng.choice(legal)
+            before = counted()
+            if live.state.actor == live.human:
+                games.act(live, live.row.version, choice, 0, live.row.takebacks)
+                human += counted() - before
+                human_n += 1
+            else:
+                games.apply_computer(live, live.row.version, choice,
+                                     takebacks=live.row.takebacks)
+                computer += counted() - before
+                computer_n += 1
+    store.close()
+    return human / max(1, human_n), computer / max(1, computer_n)
+
+
+def rate(work: Callable[[int], Callable[[], None]], threads: int, seconds: float) -> float:
+    """Operations per second from ``threads`` threads doing ``work(thread)()`` in a loop."""
+    done = [0] * threads
+    stop = threading.Event()
+
+    def loop(i: int) -> None:
+        step = work(i)
+        while not stop.is_set():
+            step()
+            done[i] += 1
+
+    pool = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in pool:
+        t.join()
+    return sum(done) / seconds
+
+
+def commit_rates(url: str, threads: int, seconds: float, repeats: int
+                 ) -> dict[str, list[float]]:
+    from parlor.store import GameStore
+    from parlor.store.db import GameRow
+
+    store = GameStore(url, pool_size=threads + 2)
+    quiet = GameStore(url, pool_size=threads + 2)
+    quiet.is_postgres = False  # the same commit, without its NOTIFY
+    ids = itertools.count()
+    plies: dict[str, int] = {}
+
+    def new_game() -> str:
+        gid = f"bench{next(ids)}"
+        store.insert(GameRow(id=gid, kind="play", human=0, level="random", seed=1,
+                             settings="", created=time.time()), "hash")
+        plies[gid] = 0
+        return gid
+
+    def appending(on: GameStore) -> Callable[[int], Callable[[], None]]:
+        def work(_i: int) -> Callable[[], None]:
+            gid = new_game()
+
+            def step() -> None:
+                on.append(gid, plies[gid], "pass", turn=1, status="live", result="")
+                plies[gid] += 1
+            return step
+        return work
+
+    def plain(_i: int) -> Callable[[], None]:
+        gid = new_game()
+
+        def step() -> None:
+            with store.engine.begin() as conn:
+                conn.execute(text("UPDATE games SET updated = :t WHERE id = :g"),
+                             {"t": time.time(), "g": gid})
+        return step
+
+    kinds = {"plain UPDATE commits": plain, "actions, real commit path": appending(store),
+             "actions without the NOTIFY": appending(quiet)}
+    out: dict[str, list[float]] = {k: [] for k in kinds}
+    for _ in range(repeats):  # interleaved: the machine's load falls on every kind alike
+        for name, work in kinds.items():
+            out[name].append(rate(work, threads, seconds))
+    store.close()
+    quiet.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    from tests.pgserver import PostgresServer  # the tests' own PostgreSQL starter
+
+    pg = PostgresServer(durable=True).start()
+    try:
+        url = pg.url(pg.new_database())
+        per_human, per_computer = statements_per_action(url)
+        print(f"statements per action (BEGIN and COMMIT included): human "
+              f"{per_human:.1f}, computer {per_computer:.1f}")
+        load = os.getloadavg()[0]
+        rates = commit_rates(url, args.threads, args.seconds, args.repeats)
+        base = statistics.median(rates["plain UPDATE commits"])
+        print(f"commits per second, {args.threads} threads, {args.repeats} interleaved "
+              f"rounds of {args.seconds:g} s (load average {load:.1f} at the start; fsync on):")
+        for name, values in rates.items():
+            med = statistics.median(values)
+            print(f"  {name:28} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
+                  f"  ratio to plain {med / base:.2f}")
+    finally:
+        pg.stop()
+
+
+if __name__ == "__main__":
+    main()
