@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from parlor.web.games import BadAction
 
@@ -49,11 +49,24 @@ class ErrorBody(_Open):
 
 # -- requests -------------------------------------------------------------------------------------
 
-#: A whole number written as text, as forms and the tournament page send them.
-_TURNS_TEXT = r"^0*([2-9]|[1-9][0-9]{1,2}|1000)$"
 NonNegative = Annotated[int, Field(ge=0, le=BIG)]
 Notation = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S",
                                 description="an action in the game's notation, e.g. 'play 9D'")]
+
+
+def _range(lo: int, hi: int) -> str:
+    """A pattern for the text of a whole number from ``lo`` to ``hi`` (a form field's)."""
+    return f"^0*({'|'.join(str(n) for n in range(lo, hi + 1))})$"
+
+
+#: Whole numbers as a number or as the text of a form field ("" when it is left empty).
+Turns = Annotated[int, Field(ge=2, le=1000)] | Annotated[str, Field(pattern=_range(2, 1000))]
+_EMPTY = Annotated[str, Field(max_length=0)]
+_ROUNDS = Annotated[int, Field(ge=1, le=20)] | Annotated[str, Field(pattern=_range(1, 20))]
+_MINUTES = Annotated[int, Field(ge=1, le=240)] | Annotated[str, Field(pattern=_range(1, 240))]
+_ROUNDS_T: Any = _ROUNDS  # the types themselves, for TypeAdapter
+_MINUTES_T: Any = _MINUTES
+_TALENTS = Annotated[int, Field(ge=1, le=50)] | Annotated[str, Field(pattern=_range(1, 50))]
 
 
 class NewGame(_Open):
@@ -62,8 +75,7 @@ class NewGame(_Open):
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | Annotated[
         str, Field(pattern=r"^[0-9]{1,18}$")] | None = Field(
         None, description="a practice deal number; none: a secret deal")
-    max_turns: Annotated[int, Field(ge=2, le=1000)] | Annotated[
-        str, Field(pattern=_TURNS_TEXT)] = 200
+    max_turns: Turns = 200
     mode: Literal["casual", "match"] | None = None
 
 
@@ -139,13 +151,26 @@ class Team(_Open):
     players: Annotated[list[str], Field(min_length=1, max_length=8)]
 
 
+def _rounds_or_minutes(schema: dict[str, Any]) -> None:
+    """Exactly one of the two ends a tournament (1312); "" and null say nothing."""
+    schema["oneOf"] = [
+        {"required": [name], "properties": {name: TypeAdapter[Any](kind).json_schema()}}
+        for name, kind in (("rounds", _ROUNDS_T), ("minutes", _MINUTES_T))]
+
+
 class NewTournament(_Open):
+    """The line-up and settings. The rules refuse more than 16 players in all, a name twice
+    and the person on two teams (400); the schema cannot say so."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra=_rounds_or_minutes)
+
     teams: Annotated[list[Team], Field(min_length=2, max_length=8)]
-    rounds: int | str | None = None
-    minutes: int | str | None = None
-    talents: int | str | None = None
-    max_turns: int | str | None = None
-    seed: int | str | None = None
+    rounds: _ROUNDS | _EMPTY | None = None
+    minutes: _MINUTES | _EMPTY | None = None
+    talents: _TALENTS | _EMPTY | None = None
+    max_turns: Turns | _EMPTY | None = None
+    seed: Annotated[int, Field(ge=0, le=2**31 - 1)] | Annotated[
+        str, Field(pattern=r"^[0-9]{0,9}$")] | None = None
     title: str | None = None
 
 
@@ -529,7 +554,7 @@ def _operation(op: dict[str, Any], route: Route, defs: dict[str, Any]) -> None:
     for param in op.get("parameters", []):
         if param["in"] == "path":
             param["schema"] = {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,32}$"} \
-                if param["name"] != "table" else {"type": "integer", "minimum": 1}
+                if param["name"] != "table" else {"type": "integer", "minimum": 1, "maximum": 16}
         elif param["in"] == "query" and param["name"] in route.query:
             param["schema"] = route.query[param["name"]]
             param.pop("description", None)
