@@ -212,6 +212,53 @@ class LogEntry(_Open):
     why: Any = None
 
 
+class TableCard(_Open):
+    """A Lnd or Cre on the table with its Enhs (``parlor.rules.view.TableCard``)."""
+
+    ref: str = Field(description="owner-qualified, '2:KS'")
+    card: str
+    enhs: list[str]
+    text: str
+    taxed_on: int | None
+    inactive: bool
+    damage: int
+    terminal: bool
+    pwr: int
+    tgh: int
+
+
+class SideView(_Open):
+    """One Rlr's half of the spread; ``hand`` is null when hidden from the reader,
+    ``discard`` when closed (match play)."""
+
+    life: int
+    pool: Annotated[list[int], Field(min_length=4, max_length=4)]
+    hand: list[str] | None
+    hand_count: int
+    draw_count: int
+    recycle_count: int
+    recycle_known: list[str]
+    recycle_face_up: list[str]
+    discard: list[str] | None
+    discard_count: int
+    home: list[TableCard]
+    field: list[TableCard]
+    domain: list[str]
+
+
+class CombatView(_Open):
+    attackers: list[str]
+    blocks: list[Annotated[list[str], Field(min_length=2, max_length=2)]]
+    blocked: list[str]
+    used: list[str]
+    pending: list[Annotated[list[str | int], Field(min_length=2, max_length=2)]]
+    split: list[str]
+    split_left: int
+    bonus_left: int
+    bonus_to: list[str]
+    o_dealt: bool
+
+
 class TableView(_Open):
     """The table as the reader may see it (``parlor.rules.view.View``, less its log)."""
 
@@ -223,12 +270,12 @@ class TableView(_Open):
     actor: int
     trump: str | None
     stack: list[str]
-    sides: list[dict[str, Any]]
+    sides: Annotated[list[SideView], Field(min_length=2, max_length=2)]
     drawn: list[str] | None
     drawn_count: int
     lnd_played: bool
     redrawn: bool
-    combat: dict[str, Any] | None
+    combat: CombatView | None
     legal: list[str] = Field(description="the reader's legal actions, when it is theirs")
     winner: int | None
     result: str

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.error
@@ -21,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from .helpers import new_game, wait_for_human
 from .ui import Server
 
 HERE = Path(__file__).resolve().parent
@@ -102,3 +105,85 @@ def test_a_player_gets_what_the_document_promises(server: Server, tmp_path: Path
     code, out = schemathesis(server, tmp_path, "--include-path-regex", "^/api/(games|replays)/",
                              config=config)
     assert code == 0, out[-6000:]
+
+
+# -- the document and the refusals it promises, in process ---------------------------------------
+
+
+def test_the_document_describes_every_api_route_and_no_page(client: TestClient) -> None:
+    doc = client.get("/api/openapi.json").json()
+    assert doc["paths"] and all(p.startswith("/api/") for p in doc["paths"])
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            statuses = set(op["responses"])
+            assert "422" not in statuses or path.endswith(("/actions", "/preview", "/analysis")) \
+                or path.startswith("/api/lessons/"), (method, path)  # sent by the rules only
+            assert "405" in statuses and all(
+                op["responses"][s]["content"]["application/json"]["schema"]
+                == {"$ref": "#/components/schemas/ErrorBody"} for s in statuses if s >= "4")
+            if method == "post":
+                assert op["requestBody"]["required"], path
+
+
+def test_integer_query_parameters_are_integers(client: TestClient) -> None:
+    op = client.get("/api/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]
+    types = {p["name"]: p["schema"] for p in op["parameters"] if p["in"] == "query"}
+    assert types["log_from"] == {"type": "integer", "minimum": 0, "maximum": 10**7,
+                                 "description": types["log_from"]["description"]}
+    assert types["wait"]["type"] == types["after"]["type"] == "integer"
+
+
+def test_a_method_a_path_does_not_take_is_405_with_allow_before_the_body_is_looked_at(
+        client: TestClient) -> None:
+    g = new_game(client)
+    for method, path, allow in (("PUT", "/api/games", "GET, POST"),
+                                ("DELETE", f"/api/games/{g['id']}", "GET"),
+                                ("PATCH", f"/api/games/{g['id']}/actions", "POST"),
+                                ("OPTIONS", "/api/records", "POST")):
+        r = client.request(method, path, content=b"<x/>", headers={"content-type": "text/xml"})
+        assert r.status_code == 405 and r.headers["allow"] == allow, (method, path, r.text)
+        assert r.json()["error"] == "method_not_allowed"
+    r = client.post("/api/games", content=b"<x/>", headers={"content-type": "text/xml"})
+    assert r.status_code == 415  # a method the path takes: then the body's type counts
+
+
+def test_a_log_from_that_is_not_a_position_is_refused_naming_it(client: TestClient) -> None:
+    g = new_game(client)
+    snap = wait_for_human(client, g["id"], g["token"])
+    for log_from in ("3", -1, 2.5, None, True, [1]):
+        r = client.post(f"/api/games/{g['id']}/actions",
+                        json={"action": snap["view"]["legal"][0], "version": snap["version"],
+                              "log_from": log_from})
+        assert r.status_code == 400 and "log_from" in r.json()["message"], (log_from, r.text)
+    r = client.get(f"/api/games/{g['id']}", params={"log_from": ""})
+    assert r.status_code == 400 and "log_from" in r.json()["message"]
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClient) -> None:
+    """JSON Schema reads 8.0 as the integer 8, and so does the API."""
+    r = client.post("/api/games", json={"level": "random", "seed": 7.0, "max_turns": 8.0})
+    assert r.status_code == 201, r.text
+    r = client.post("/api/games", json={"level": "random", "max_turns": 8.5})
+    assert r.status_code == 400 and "max_turns" in r.json()["message"]
+
+
+def test_a_spectator_and_a_replay_get_the_documented_shapes(client: TestClient) -> None:
+    """The replies schemathesis cannot reach without a spectator key or a finished game of
+    its own: read against their models (unknown keys allowed, the typed ones checked)."""
+    from parlor.web.schemas import ReplayStep, Spectated
+
+    g = new_game(client)
+    page = client.get(f"/g/{g['id']}").text
+    m = re.search(r'/watch/[\w-]+\?k=([\w-]+)', page)
+    assert m, "the game page links to its spectators' view"
+    r = client.get(f"/api/watch/{g['id']}", params={"k": m.group(1)})
+    assert r.status_code == 200, r.text
+    seen = Spectated.model_validate(r.json(), strict=False)
+    assert all(side.hand is None for side in seen.view.sides)  # no Hand is public
+    snap = wait_for_human(client, g["id"], g["token"])
+    r = client.post(f"/api/games/{g['id']}/actions",
+                    json={"action": "resign", "version": snap["version"]})
+    assert r.status_code == 200, r.text
+    r = client.get(f"/api/replays/{g['id']}", params={"step": 1, "seat": 2})
+    assert r.status_code == 200, r.text
+    assert ReplayStep.model_validate(r.json()).step == 1
