@@ -645,7 +645,7 @@ def install(app: FastAPI, levels: list[str], lessons: list[str]) -> None:
 def _enums(defs: dict[str, Any], levels: list[str], lessons: list[str],
            paths: dict[str, Any]) -> None:
     """The server's own levels and lessons, which only it knows."""
-    level = {"type": "string", "enum": levels}
+    level = {"type": "string", "enum": [*levels, ""]}  # "" (a form's empty choice): null
     defs["NewGameBody"]["properties"]["level"]["anyOf"][0] = level
     defs["RematchBody"]["properties"]["level"]["anyOf"][0] = level
     defs["Team"]["properties"]["players"]["items"] = {"type": "string",

@@ -32,7 +32,7 @@ CONFIG = HERE / "schemathesis.toml"
 SEED = os.environ.get("PARLOR_CONTRACT_SEED", "39")
 #: Test cases per operation and phase: enough for every phase to reach each route's
 #: refusals, few enough that both runs take well under two minutes.
-EXAMPLES = "12"
+EXAMPLES = os.environ.get("PARLOR_CONTRACT_EXAMPLES", "12")
 
 
 @pytest.fixture(scope="module")
