@@ -573,7 +573,7 @@ def _request_ref(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _operation(op: dict[str, Any], route: Route, defs: dict[str, Any]) -> None:
+def _operation(op: dict[str, Any], path: str, route: Route, defs: dict[str, Any]) -> None:
     error = {"$ref": "#/components/schemas/ErrorBody"}
     responses: dict[str, Any] = {}
     if route.reply is None:
@@ -593,6 +593,8 @@ def _operation(op: dict[str, Any], route: Route, defs: dict[str, Any]) -> None:
                                                "description": "seconds"}}
         responses[str(status)] = resp
     op["responses"] = responses
+    if ("{game_id}" in path and not path.startswith("/api/watch/")) or "{tid}" in path:
+        op["security"] = [{"playerToken": []}]
     if route.body is not None:
         op["requestBody"] = {"required": True, "content": {
             "application/json": {"schema": _request_ref(route.body, defs)}}}
@@ -628,14 +630,17 @@ def install(app: FastAPI, levels: list[str], lessons: list[str]) -> None:
                 if route is None:
                     raise RuntimeError(f"{method.upper()} {path} has no contract in "
                                        "parlor.web.schemas.ROUTES")
-                _operation(op, route, defs)
+                _operation(op, path, route, defs)
             paths[path] = item
         missing = {f"{m.upper()} {p}" for m, p in ROUTES if m not in paths.get(p, {})}
         if missing:
             raise RuntimeError(f"no such route, yet in ROUTES: {sorted(missing)}")
         _enums(defs, levels, lessons, paths)
         doc["paths"] = paths
-        doc["components"] = {"schemas": defs}
+        doc["components"] = {"schemas": defs, "securitySchemes": {"playerToken": {
+            "type": "apiKey", "in": "header", "name": "X-Parlor-Token",
+            "description": "the token a game (or tournament) was created with; a browser "
+                           "sends it as the cookie pm_<game id> (pmt_<tournament id>)"}}}
         app.openapi_schema = doc
         return doc
 
