@@ -46,6 +46,7 @@ from parlor.rules.state import Settings
 from parlor.store import GameRow, GameStore, TournamentStore
 from parlor.store.handovers import Handovers
 from parlor.store.keys import shared_secret
+from parlor.web import schemas
 from parlor.web.analysis import Analyst
 from parlor.web.analysis import install as install_analysis
 from parlor.web.computer import accepted_levels, available_levels, default_level
@@ -136,7 +137,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(Timing, metrics=metrics)
-    app.add_middleware(Guard, max_body=config.max_body)
+    app.add_middleware(Guard, max_body=config.max_body, methods_of=schemas.methods_of)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     # -- helpers -------------------------------------------------------------------------------
@@ -262,23 +263,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raise BadAction(f"the request body nests deeper than {MAX_JSON_DEPTH} levels: "
                             "no request of this API needs more than a few")
         try:
-            data = json.loads(raw or b"{}")
+            data = json.loads(raw or b"{}", parse_float=schemas.json_number)
         except (ValueError, UnicodeDecodeError):
             raise BadAction("the request body is not valid JSON") from None
         if not isinstance(data, dict):
             raise BadAction("the request body must be a JSON object")
         return data
 
-    def int_param(value: str | None, name: str, default: int, lo: int, hi: int) -> int:
-        if value is None or value == "":
-            return default
-        try:
-            n = int(value)
-        except ValueError:
-            raise BadAction(f"{name} must be a whole number, not {value!r}") from None
-        if not lo <= n <= hi:
-            raise BadAction(f"{name} must be between {lo} and {hi}")
-        return n
+    int_param = schemas.strict_int
 
     # -- errors --------------------------------------------------------------------------------
 
@@ -314,9 +306,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             title = "Page not found" if exc.status_code == 404 else "Error"
             msg = "There is nothing at this address." if exc.status_code == 404 \
                 else str(exc.detail)
-            return error_page(request, exc.status_code, title, msg)
+            resp = error_page(request, exc.status_code, title, msg)
+            resp.headers.update(exc.headers or {})  # a 405's Allow
+            return resp
         return JSONResponse({"error": "http_error", "message": str(exc.detail)},
-                            status_code=exc.status_code)
+                            status_code=exc.status_code, headers=exc.headers)
 
     # -- pages -----------------------------------------------------------------------------------
 
@@ -496,7 +490,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return JSONResponse({"ok": ok, "version": __version__, "checks": checks},
                             status_code=200 if ok else 503)
 
-    install_learning(app, page, json_of)  # /learn, /learn/{lesson}, /api/lessons
+    lessons = install_learning(app, page, json_of)  # /learn, /learn/{lesson}, /api/lessons
     install_analysis(app, analyst, page, load, json_of)  # /g/{id}/analysis and its API
 
     # -- API -----------------------------------------------------------------------------------
@@ -509,8 +503,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_new_game(request: Request) -> Response:
         data = await json_of(request)
         level, seed, max_turns = new_game_args(data)
-        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0,
-                                              match_of(data))
+        match = match_of(data)
+        schemas.checked(schemas.NewGame, data)
+        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0, match)
         conductor.kick(live.id)
         snap = games.snapshot(live, 0)
         resp = JSONResponse({"id": live.id, "token": token, "url": f"/g/{live.id}",
@@ -566,9 +561,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         elif not isinstance(action, str):
             raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
         version = version_of(data)
-        start = data.get("log_from", 0)
-        start = start if isinstance(start, int) and start >= 0 else 0
         line = takebacks_of(data)
+        start = schemas.checked(schemas.Act, data).log_from
         if store.shared:  # a round trip to the database: off the event loop
             snap = await asyncio.to_thread(games.act, live, version, action, start, line)
         else:
@@ -588,6 +582,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
                             "so far, in the game's notation")
+        schemas.checked(schemas.Preview, data)
         return JSONResponse(games.preview(live, version_of(data), actions))
 
     @app.post("/api/games/{game_id}/takeback")
@@ -597,10 +592,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise BadAction("send {\"version\": N}: the move number the table showed")
-        start = data.get("log_from", 0)
-        start = start if isinstance(start, int) and start >= 0 else 0
-        snap = await asyncio.to_thread(games.takeback, live, version, start,
-                                       takebacks_of(data))
+        line = takebacks_of(data)
+        start = schemas.checked(schemas.Takeback, data).log_from
+        snap = await asyncio.to_thread(games.takeback, live, version, start, line)
         conductor.notify(game_id)
         return JSONResponse(snap)
 
@@ -617,7 +611,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_rematch(request: Request, game_id: str) -> Response:
         data = await json_of(request)
         live = await load(request, game_id)
-        new, token = await asyncio.to_thread(games.rematch, live, rematch_level(live, data))
+        level = rematch_level(live, data)
+        schemas.checked(schemas.Rematch, data)
+        new, token = await asyncio.to_thread(games.rematch, live, level)
         conductor.kick(new.id)
         resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
                             status_code=201)
@@ -631,9 +627,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/api/records", status_code=201)
     async def api_import(request: Request) -> Response:
-        text = (await json_of(request)).get("record")  # the Guard let only JSON through
+        data = await json_of(request)  # the Guard let only JSON through
+        text = data.get("record")
         if not isinstance(text, str) or not text.strip():
             raise BadAction("send the game record as {\"record\": \"...\"}")
+        schemas.checked(schemas.Record, data)
         live, token = await asyncio.to_thread(games.import_record, text)
         resp = JSONResponse({"id": live.id, "token": token, "url": f"/replay/{live.id}",
                              "steps": len(live.actions)}, status_code=201)
@@ -649,6 +647,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
+    schemas.install(app, accepted, [x.id for x in lessons.all])
     return app
 
 

@@ -19,6 +19,7 @@ import logging
 import re
 import secrets
 import urllib.parse
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.requests import ClientDisconnect
@@ -130,9 +131,13 @@ def cross_origin(scope: Scope) -> str | None:
 class Guard:
     """Body limit, same-origin writes, JSON on the API, security headers."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY,
+                 methods_of: Callable[[str], list[str] | None] = lambda _path: None) -> None:
         self.app = app
         self.max_body = max_body
+        #: The methods an API path takes (None: no such path), so that a method it does not
+        #: take is answered 405 before its body's type is looked at (issue 39).
+        self.methods_of = methods_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -155,6 +160,12 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        allowed = self._allowed(scope)
+        if allowed is not None:
+            await _answer(send_with_headers, 405, "method_not_allowed",
+                          f"{path} takes {', '.join(allowed)}", [(b"allow", ", ".join(
+                              allowed).encode())])
+            return
         refusal = self._refusal(scope)
         if refusal is not None:
             await _answer(send_with_headers, *refusal)
@@ -189,6 +200,16 @@ class Guard:
                           f"something went wrong on our side (request {rid}); "
                           "nothing you did caused it. Try again in a moment")
 
+    def _allowed(self, scope: Scope) -> list[str] | None:
+        """The methods an API path takes when the request's method is not one of them (a
+        405, whatever its body), else None. Every route of the path counts: Starlette's own
+        405 names only the first route's methods."""
+        path = str(scope.get("path", ""))
+        if not path.startswith("/api/"):
+            return None
+        methods = self.methods_of(path)
+        return None if methods is None or scope.get("method") in methods else methods
+
     def _refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
@@ -206,11 +227,12 @@ class Guard:
         return None
 
 
-async def _answer(send: Send, status: int, code: str, message: str) -> None:
+async def _answer(send: Send, status: int, code: str, message: str,
+                  extra: Sequence[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
     headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"),
                                           (b"content-length", str(len(body)).encode()),
-                                          (b"connection", b"close")]
+                                          (b"connection", b"close"), *extra]
     start: dict[str, Any] = {"type": "http.response.start", "status": status,
                              "headers": headers}
     await send(start)

@@ -76,6 +76,8 @@ from parlor.web.games import (
     new_id,
     seed_json,
 )
+from parlor.web.schemas import BIG, NewTournament, checked, strict_int
+from parlor.web.schemas import Ransom as RansomBody
 
 HUMAN = "human"
 COOKIE_PREFIX = "pmt_"
@@ -670,7 +672,9 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
 
     @api.post("/api/tournaments", status_code=201)
     async def api_create(request: Request) -> Response:
-        spec = parse_spec(await json_of(request), accepted)
+        data = await json_of(request)
+        spec = parse_spec(data, accepted)
+        checked(NewTournament, data)
         lt, token = await asyncio.to_thread(tournaments.create, spec)
         tournaments.kick(lt.id)
         resp = JSONResponse({"id": lt.id, "token": token, "url": f"/t/{lt.id}"},
@@ -687,14 +691,16 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
                     title=f"Parlor Magic — {lt.spec.title}")
 
     @api.get("/api/tournaments/{tid}")
-    async def api_state(request: Request, tid: str, after: int = -1,
-                        wait: float = 0) -> Response:
+    async def api_state(request: Request, tid: str, after: str | None = None,
+                        wait: str | None = None) -> Response:
+        after_v = strict_int(after, "after", -1, -1, BIG)
+        wait_s = strict_int(wait, "wait", 0, 0, 30)
         lt = await load(request, tid)
         changed = tournaments.changed_event(tid)
         snap = await asyncio.to_thread(tournaments.snapshot, lt)
-        if 0 < wait <= 30 and snap["version"] <= after and snap["status"] == "live":
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), timeout=wait)
+                await asyncio.wait_for(changed.wait(), timeout=wait_s)
             snap = await asyncio.to_thread(tournaments.snapshot, lt)
         return JSONResponse(snap)
 
@@ -702,6 +708,7 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
     async def api_ransom(request: Request, tid: str) -> Response:
         lt = await load(request, tid)
         data = await json_of(request)
+        checked(RansomBody, data)
         await asyncio.to_thread(tournaments.answer, lt, data)
         tournaments.kick(tid)
         return JSONResponse(await asyncio.to_thread(tournaments.snapshot, lt))
@@ -757,15 +764,18 @@ def router(tournaments: Tournaments, games: Games, accepted: list[str],
                     table=table, title=f"Watching — {live.row.title}")
 
     @api.get("/api/tournaments/{tid}/tables/{table}")
-    async def api_watch(request: Request, tid: str, table: str, after: int = -1,
-                        wait: float = 0, log_from: int = 0) -> Response:
+    async def api_watch(request: Request, tid: str, table: str, after: str | None = None,
+                        wait: str | None = None, log_from: str | None = None) -> Response:
+        after_v = strict_int(after, "after", -1, -1, BIG)
+        wait_s = strict_int(wait, "wait", 0, 0, 30)
+        start = strict_int(log_from, "log_from", 0, 0, BIG)
         lt = await load(request, tid)
         gid = tournaments.table_game(lt, table_number(table))
         live = await asyncio.to_thread(games.get, gid)
-        snap = games.spectator_snapshot(live, max(0, log_from))
-        if 0 < wait <= 30 and snap["version"] <= after and snap["status"] == "live":
-            await asyncio.sleep(min(wait, 1.0))
-            snap = games.spectator_snapshot(live, max(0, log_from))
+        snap = games.spectator_snapshot(live, start)
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+            await asyncio.sleep(min(wait_s, 1.0))
+            snap = games.spectator_snapshot(live, start)
         return JSONResponse(snap)
 
     return api
