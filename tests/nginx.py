@@ -21,13 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DEPLOY_SITE = ROOT / "deploy" / "parlor.nginx"
 
 
-def default_site(port: int, upstreams: list[int]) -> str:
+def default_site(port: int, upstreams: list[int], extra: str = "") -> str:
     """nginx as most people first write it: ``proxy_pass`` to a named upstream and nothing
-    else, so the servers see ``Host: parlor`` and no ``X-Forwarded-*`` header."""
+    else (but ``extra`` directives), so the servers see ``Host: parlor`` and no
+    ``X-Forwarded-*`` header."""
     servers = "".join(f"    server 127.0.0.1:{p};\n" for p in upstreams)
     return (f"upstream parlor {{\n{servers}}}\n"
             f"server {{\n    listen 127.0.0.1:{port};\n"
-            "    location / {\n        proxy_pass http://parlor;\n    }\n}\n")
+            f"    location / {{\n        proxy_pass http://parlor;\n        {extra}\n    }}\n}}\n")
 
 
 def deploy_site(port: int, upstreams: list[int]) -> str:

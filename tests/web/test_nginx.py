@@ -143,6 +143,22 @@ def test_behind_a_host_rewriting_nginx_an_unconfigured_server_refuses_writes(
         plain.stop()
 
 
+def test_x_forwarded_host_from_a_trusted_nginx_is_the_sites_host(deploy_nginx: Site) -> None:
+    """nginx rewrites Host but says the browser's host in X-Forwarded-Host; the servers
+    trust its address (127.0.0.1): the page's own write is accepted, another site's not."""
+    port = free_port()
+    site = default_site(port, [s.port for s in deploy_nginx.servers],
+                        "proxy_set_header X-Forwarded-Host $http_host;")
+    fwd = Nginx(site, port=port).start()
+    try:
+        for origin, status in ((fwd.url, 201), ("http://evil.example", 403)):
+            r = httpx.post(fwd.url + "/api/games", timeout=30, headers={"origin": origin},
+                           json={"level": "random", "seed": 1})
+            assert r.status_code == status, r.text
+    finally:
+        fwd.stop()
+
+
 def test_x_forwarded_host_from_a_client_that_is_no_proxy_is_ignored(
         default_nginx: Site) -> None:
     """default_nginx's servers trust no proxy: a client reaching one directly cannot make
