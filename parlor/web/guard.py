@@ -120,8 +120,10 @@ def parse_origins(text: str) -> tuple[str, ...]:
 def _trusted(peer: str, proxies: Iterable[Network]) -> bool:
     try:
         ip = ipaddress.ip_address(peer)
-    except ValueError:
+    except ValueError:  # not an address (a unix socket, "host:port"): no proxy of ours
         return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # a server on "::" sees an IPv4 proxy as ::ffff:a.b.c.d
     return any(ip in net for net in proxies)
 
 

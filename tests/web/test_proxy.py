@@ -105,6 +105,8 @@ def test_the_client_address_and_scheme_are_a_trusted_proxys_word_only() -> None:
     # nginx appends the address it saw to the client's own header: that one is believed
     appended = {"x-forwarded-for": "6.6.6.6, 198.51.100.4"}
     assert seen_by_app("10.0.0.5", "10.0.0.5", appended)["client"] == "198.51.100.4"
+    # a server listening on "::" sees an IPv4 proxy as an IPv4-mapped address
+    assert seen_by_app("::ffff:10.0.0.5", "10.0.0.5", spoofed)["client"] == "6.6.6.6"
     # two proxies deep: the right-most address that is not a trusted proxy
     chained = {"x-forwarded-for": "6.6.6.6, 198.51.100.4, 10.0.0.9"}
     assert seen_by_app("10.0.0.5", "10.0.0.0/24", chained)["client"] == "198.51.100.4"
