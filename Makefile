@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
 LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
 
-.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql run worker compiled pure
+.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql nginx run worker compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,7 +69,7 @@ typecheck: $(STAMP)
 # A plain `.venv/bin/pytest` runs the same tests in one process.
 PYTEST_WORKERS ?= 2  # 0: in one process, as a plain `.venv/bin/pytest`
 
-pytest: $(STAMP) $(NATIVE) tmux chromium postgresql
+pytest: $(STAMP) $(NATIVE) tmux chromium postgresql nginx
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
@@ -84,6 +84,12 @@ chromium:
 # Debian's server binaries.
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 postgresql; }
+
+# tests/web/test_nginx.py plays through a real nginx (deploy/parlor.nginx), which the test
+# starts itself on a free port with its own files; installing the package starts no service
+# where none runs (a container), and the test never uses the system's one.
+nginx:
+	@test -x /usr/sbin/nginx || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 nginx-light; }
 
 # The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
 run: $(RUN_STAMP) $(NATIVE)

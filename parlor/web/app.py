@@ -137,7 +137,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(Timing, metrics=metrics)
-    app.add_middleware(Guard, max_body=config.max_body, methods_of=schemas.methods_of)
+    app.add_middleware(Guard, max_body=config.max_body, methods_of=schemas.methods_of,
+                       trusted_proxies=config.trusted_proxies,
+                       public_origin=config.public_origin)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     # -- helpers -------------------------------------------------------------------------------
@@ -602,7 +604,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
         live = await load(request, game_id)
         v = None if version is None else int_param(version, "version", 0, 0, 10**7)
-        advice = await conductor.hint(live, v, request.client.host if request.client else "")
+        # the quota is the player's, i.e. the game's: behind a balancer every player would
+        # share the balancer's address (issue 38)
+        advice = await conductor.hint(live, v, game_id)
         return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
                              "source": advice.source, "seconds": round(advice.seconds, 3),
                              "version": v})

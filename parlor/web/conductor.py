@@ -13,8 +13,9 @@ Hints have their own share of the machine (issue 13), so no number of hint reque
 a computer move: their own pool of ``hint_workers`` processes at nice 19, started with the
 server; at most one hint in flight per game (asking again for the same decision waits for
 the same answer); at most ``hint_queue`` hints waiting for a hint worker; and a per-player
-(client address) rate limit. A refused hint answers 429 with when to ask again, after a
-short pause, so a client that asks again at once makes a trickle, not a flood.
+rate limit, keyed on the game (its player), not the client address, which behind a balancer
+is the balancer's. A refused hint answers 429 with when to ask again, after a short pause, so
+a client that asks again at once makes a trickle, not a flood.
 """
 
 from __future__ import annotations

@@ -27,13 +27,16 @@ class WebConfig:
     max_body: int = 1024 * 1024  # bytes a request body may have, counted while reading
     hint_workers: int = 1  # processes for hints, apart from the computer's (at low priority)
     hint_queue: int = 4  # hints that may wait for a hint worker; more are refused (429)
-    hint_rate: float = 10.0  # hints per minute a player (client address) may ask for
+    hint_rate: float = 10.0  # hints per minute a player (a game) may ask for
     hint_burst: int = 3  # hints a player may ask for at once before the rate applies
     # where the computer thinks: "pool" (this server's processes, the SQLite default) or
     # "queue" (jobs for `parlor worker`, the PostgreSQL default); "" chooses by database
     computer: str = ""
     embedded_worker: bool = False  # with "queue": this server also runs a worker
     queue_pool: int = 4  # connections of the queue's pool (per process)
+    # behind a proxy (parlor.web.guard): who may say X-Forwarded-*, and the site's origins
+    trusted_proxies: str = ""  # addresses / networks, comma-separated; "": no one
+    public_origin: str = ""  # e.g. "https://parlor.example"; "": the request's host
 
     @property
     def uses_queue(self) -> bool:
@@ -46,7 +49,8 @@ class WebConfig:
         """``PARLOR_DATABASE_URL``, ``PARLOR_PACE``, ``PARLOR_THINK``, ``PARLOR_HINT``,
         ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_COMPUTER``,
         ``PARLOR_EMBEDDED_WORKER``, ``PARLOR_QUEUE_POOL``, ``PARLOR_ANALYSIS_WORKERS``,
-        ``PARLOR_ANALYSIS_ITERATIONS``, ``PARLOR_ANALYSIS_QUEUE`` (docs/deploy.md)."""
+        ``PARLOR_ANALYSIS_ITERATIONS``, ``PARLOR_ANALYSIS_QUEUE``, ``PARLOR_TRUSTED_PROXIES``,
+        ``PARLOR_PUBLIC_ORIGIN`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
             pace=env_number("PARLOR_PACE", 0.9),
@@ -61,6 +65,8 @@ class WebConfig:
             analysis_iterations=max(1, int(env_number("PARLOR_ANALYSIS_ITERATIONS", 400))),
             analysis_queue=max(1, int(env_number("PARLOR_ANALYSIS_QUEUE", 8))),
             secret=os.environ.get("PARLOR_SECRET", ""),
+            trusted_proxies=os.environ.get("PARLOR_TRUSTED_PROXIES", ""),
+            public_origin=os.environ.get("PARLOR_PUBLIC_ORIGIN", ""),
         )
 
 

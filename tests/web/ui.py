@@ -34,8 +34,10 @@ def free_port() -> int:
 class Server:
     """``python -m parlor.web`` in a subprocess, on a free port and a given database."""
 
-    def __init__(self, db: Path | str, port: int | None = None, pace: float = 0.05) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, pace: float = 0.05,
+                 args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
         self.db, self.port, self.pace = db, port or free_port(), pace
+        self.args, self.env = args, env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -45,9 +47,10 @@ class Server:
         if db_url.startswith("postgresql"):  # the server runs a worker of the queue itself
             env.update(PARLOR_EMBEDDED_WORKER="1", PARLOR_WORKER_HEARTBEAT="1",
                        PARLOR_WORKER_STALLED="3")
+        env.update(self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
-             db_url, "--pace", str(self.pace)],
+             db_url, "--pace", str(self.pace), *self.args],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
