@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from parlor.rules.engine import apply, legal_actions
@@ -113,3 +114,37 @@ def test_the_computer_still_reads_the_trail() -> None:
         seen += 1
         games.apply_computer(live, job.version, rng.choice(job.legal), takebacks=job.takebacks)
     assert seen > 10
+
+
+def test_107_1_the_kept_public_trail_equals_the_trail_written_anew(tmp_path: Path) -> None:
+    """live_agent_view (each public step written once per seat, kept per line of play) is
+    the reference agent_view at every decision of games with takebacks (R30): for both
+    seats, the table and the trail alike."""
+    from parlor.web.games import agent_view, live_agent_view
+
+    games = Games(GameStore(f"sqlite:///{tmp_path / 'kept.db'}"), 10)
+    for seed in range(6):
+        live, _token = games.create("random", seed, 40)
+        rng = random.Random(seed)
+        takebacks = 0
+        while not live.state.is_over:
+            # as the server asks: at the computer's decisions, and now and then at a hint
+            for seat in (0, 1):
+                if seat == live.state.actor and (seat == live.computer or rng.random() < 0.2):
+                    with live.lock:
+                        kept = live_agent_view(live, seat)
+                    fresh = agent_view(live.state, seat)
+                    assert kept == fresh and kept.trail == fresh.trail
+            s = live.state
+            if s.actor == live.human and takebacks < 6 and rng.random() < 0.2 \
+                    and games._can_take_back(live):
+                games.takeback(live, live.row.version, 0, live.row.takebacks)
+                takebacks += 1
+                continue
+            text = str(rng.choice(legal_actions(s)))
+            if s.actor == live.human:
+                games.act(live, live.row.version, text, 0, live.row.takebacks)
+            else:
+                games.apply_computer(live, live.row.version, text,
+                                     takebacks=live.row.takebacks)
+        assert takebacks > 0, "the line changed at least once"
