@@ -425,13 +425,19 @@ def test_a_worker_killed_while_it_plays_the_computer(chaos: Chaos) -> None:
 
 
 def test_a_server_killed_with_requests_in_flight(chaos: Chaos) -> None:
+    server = chaos.deployment.servers[0]  # long polls of its players are always there
+    address = f"127.0.0.1:{server.args[2]}"
+
     def kill() -> None:
-        server = chaos.deployment.servers[0]  # long polls of its players are always there
         server.kill9()
         server.start()  # on the same port: nginx's upstream is whole again
 
     chaos.fault(kill)
     chaos.check()
+    # nginx's log names the upstreams a request went to: one cut by the kill went on to the
+    # other server (so the kill did come mid-request)
+    log = (chaos.deployment.site.dir / "access.log").read_text()
+    assert f" {address}, " in log, "no request was in flight on the killed server"
 
 
 def test_a_postgresql_restart(chaos: Chaos) -> None:
