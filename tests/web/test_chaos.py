@@ -179,6 +179,7 @@ class Record:
     acks: list[tuple[str, int, str]] = field(default_factory=list)  # game, version, action
     failures: list[tuple[float, str]] = field(default_factory=list)  # when, what
     broken: dict[str, str] = field(default_factory=dict)  # game -> why it stopped
+    posting: int = 0  # players' actions on their way now
 
     def fail(self, what: str) -> None:
         with self.lock:
@@ -263,8 +264,15 @@ class Players:
             if not snap["your_turn"]:
                 continue
             action = rng.choice(snap["view"]["legal"])
-            r = self._request(c, "POST", f"/api/games/{gid}/actions", headers=auth, json={
-                "action": action, "version": snap["version"], "takebacks": snap["takebacks"]})
+            with self.record.lock:
+                self.record.posting += 1
+            try:
+                r = self._request(c, "POST", f"/api/games/{gid}/actions", headers=auth,
+                                  json={"action": action, "version": snap["version"],
+                                        "takebacks": snap["takebacks"]})
+            finally:
+                with self.record.lock:
+                    self.record.posting -= 1
             if r is None:
                 time.sleep(0.3)
                 after = -1  # read it again: the action may or may not have been taken
@@ -285,10 +293,14 @@ class Chaos:
     deployment: Deployment
     players: Players
     windows: list[tuple[float, float]] = field(default_factory=list)
+    advanced: list[float] = field(default_factory=list)  # s until every game moved on
 
     def fault(self, do: Callable[[], None]) -> None:
         """Run a fault and its recovery (``do`` returns once the deployment is whole again:
-        its processes started and answering); the window lasts :data:`SETTLE` s more."""
+        its processes started and answering); the window lasts :data:`SETTLE` s more. One
+        fault at a time: it starts once the previous one's window is over."""
+        if self.windows:
+            time.sleep(max(0.0, self.windows[-1][1] - time.monotonic()))
         start = time.monotonic()
         do()
         self.windows.append((start, time.monotonic() + SETTLE))
@@ -316,6 +328,7 @@ class Chaos:
                 stuck = {gid: v for gid, v in before.items()
                          if r.games[gid].version <= v and not r.games[gid].over}
             if not stuck:
+                self.advanced.append(round(ADVANCE - (end - time.monotonic()), 1))
                 return
             assert time.monotonic() < end, \
                 f"{len(stuck)} games did not move on within {ADVANCE} s: {stuck}; " \
@@ -354,7 +367,8 @@ class Chaos:
             kinds[fault, re.sub(r"/api/games/[^/ ]+", "/api/games/ID", what)[:120]] += 1
         lines = [f"{len(r.games)} games, {len(r.acks)} actions acknowledged, "
                  f"{len(r.failures)} failures; windows (s): "
-                 f"{[round(b - a, 1) for a, b in self.windows]}"]
+                 f"{[round(b - a, 1) for a, b in self.windows]}; every game moved on "
+                 f"after (s): {self.advanced}"]
         lines += [f"  fault {i}: {n} x {what}" for (i, what), n in sorted(kinds.items())]
         return "\n".join(lines)
 
@@ -386,6 +400,13 @@ def chaos() -> Iterator[Chaos]:
             players.stop()
     finally:
         deployment.stop()
+
+
+def until(ok: Callable[[], bool], timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not ok():
+        assert time.monotonic() < end, "not within the time"
+        time.sleep(0.005)
 
 
 def thinking_worker(chaos: Chaos, timeout: float = 30.0) -> tuple[Proc, int]:
@@ -429,6 +450,10 @@ def test_a_server_killed_with_requests_in_flight(chaos: Chaos) -> None:
     address = f"127.0.0.1:{server.args[2]}"
 
     def kill() -> None:
+        # best when several actions are on their way (likely one of them to this server);
+        # long polls are in flight in any case
+        with contextlib.suppress(AssertionError):
+            until(lambda: chaos.players.record.posting >= 2, timeout=10)
         server.kill9()
         server.start()  # on the same port: nginx's upstream is whole again
 
