@@ -249,40 +249,53 @@ class Players:
 
     def _game(self, c: httpx.Client, rng: random.Random, gid: str,
               auth: dict[str, str]) -> None:
-        after = -1
+        after, snap = -1, None  # snap: the game as last seen (None: to be read)
         while not self.stopping.is_set():
-            r = self._request(c, "GET", f"/api/games/{gid}", headers=auth,
-                              params={"after": after, "wait": 5})
-            if r is None:
-                time.sleep(0.3)
-                continue
-            snap = r.json()
-            self.record.saw(gid, snap)
-            if snap["status"] != "live":
-                return
-            after = snap["version"]
-            if not snap["your_turn"]:
-                continue
-            action = rng.choice(snap["view"]["legal"])
-            with self.record.lock:
-                self.record.posting += 1
-            try:
-                r = self._request(c, "POST", f"/api/games/{gid}/actions", headers=auth,
-                                  json={"action": action, "version": snap["version"],
-                                        "takebacks": snap["takebacks"]})
-            finally:
-                with self.record.lock:
-                    self.record.posting -= 1
-            if r is None:
-                time.sleep(0.3)
+            if snap is None or not snap["your_turn"]:
+                r = self._request(c, "GET", f"/api/games/{gid}", headers=auth,
+                                  params={"after": after, "wait": 5})
+                if r is None:
+                    time.sleep(0.3)
+                    continue
+                snap = r.json()
+                self.record.saw(gid, snap)
+                if snap["status"] != "live":
+                    return
+                after = snap["version"]
+                if not snap["your_turn"]:
+                    continue
+            snap = self._act(c, rng, gid, auth, snap)
+            if snap is None:
                 after = -1  # read it again: the action may or may not have been taken
-            elif r.status_code == 200:
-                with self.record.lock:
-                    self.record.acks.append((gid, snap["version"], action))
-                self.record.saw(gid, r.json())
-                after = r.json()["version"]
-            else:  # 409: the game moved on (or was taken back) meanwhile: read it again
-                after = -1
+            elif snap["status"] != "live":
+                return
+            else:
+                after = snap["version"]
+
+    def _act(self, c: httpx.Client, rng: random.Random, gid: str, auth: dict[str, str],
+             snap: dict[str, Any]) -> dict[str, Any] | None:
+        """A random legal action; the game after it, or None when it was refused (409:
+        the game moved on, or was taken back, meanwhile) or failed."""
+        action = rng.choice(snap["view"]["legal"])
+        with self.record.lock:
+            self.record.posting += 1
+        try:
+            r = self._request(c, "POST", f"/api/games/{gid}/actions", headers=auth,
+                              json={"action": action, "version": snap["version"],
+                                    "takebacks": snap["takebacks"]})
+        finally:
+            with self.record.lock:
+                self.record.posting -= 1
+        if r is None:
+            time.sleep(0.3)
+            return None
+        if r.status_code != 200:
+            return None
+        with self.record.lock:
+            self.record.acks.append((gid, snap["version"], action))
+        after: dict[str, Any] = r.json()
+        self.record.saw(gid, after)
+        return after
 
 
 # -- the checks -------------------------------------------------------------------------------
