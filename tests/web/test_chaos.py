@@ -180,6 +180,10 @@ class Record:
     failures: list[tuple[float, str]] = field(default_factory=list)  # when, what
     broken: dict[str, str] = field(default_factory=dict)  # game -> why it stopped
     posting: int = 0  # players' actions on their way now
+    # actions answered "nothing was changed" (a 503), and those of unknown fate (a 502, a
+    # connection cut): game, version, action
+    unchanged: list[tuple[str, int, str]] = field(default_factory=list)
+    unknown: list[tuple[str, int, str]] = field(default_factory=list)
 
     def fail(self, what: str) -> None:
         with self.lock:
@@ -219,8 +223,8 @@ class Players:
 
     def _request(self, c: httpx.Client, method: str, path: str,
                  **kw: Any) -> httpx.Response | None:
-        """The response, or None after a failure (recorded: a 5xx, a connection refused or
-        cut, a refusal other than a stale version)."""
+        """The response, or None when there is none (a connection refused or cut); failures
+        are recorded (those, a 5xx, a refusal other than a stale version)."""
         try:
             r = c.request(method, path, **kw)
         except httpx.TransportError as exc:
@@ -228,7 +232,6 @@ class Players:
             return None
         if r.status_code >= 500 or (r.status_code >= 400 and r.status_code != 409):
             self.record.fail(f"{method} {path}: {r.status_code} {r.text[:200]}")
-            return None
         return r
 
     def _play(self, me: int) -> None:
@@ -237,7 +240,7 @@ class Players:
             while not self.stopping.is_set():
                 r = self._request(c, "POST", "/api/games", json={
                     "level": "random", "seed": rng.randrange(10**6), "max_turns": MAX_TURNS})
-                if r is None:
+                if r is None or r.status_code != 201:
                     time.sleep(0.3)
                     continue
                 gid, token = r.json()["id"], r.json()["token"]
@@ -254,7 +257,7 @@ class Players:
             if snap is None or not snap["your_turn"]:
                 r = self._request(c, "GET", f"/api/games/{gid}", headers=auth,
                                   params={"after": after, "wait": 5})
-                if r is None:
+                if r is None or r.status_code != 200:
                     time.sleep(0.3)
                     continue
                 snap = r.json()
@@ -286,10 +289,16 @@ class Players:
         finally:
             with self.record.lock:
                 self.record.posting -= 1
-        if r is None:
-            time.sleep(0.3)
-            return None
-        if r.status_code != 200:
+        post = (gid, snap["version"], action)
+        if r is None or r.status_code != 200:
+            with self.record.lock:
+                if r is not None and r.status_code == 503 and \
+                        "nothing was changed" in r.text:
+                    self.record.unchanged.append(post)
+                elif r is None or r.status_code >= 500:
+                    self.record.unknown.append(post)
+            if r is None or r.status_code != 409:
+                time.sleep(0.3)
             return None
         with self.record.lock:
             self.record.acks.append((gid, snap["version"], action))
@@ -371,6 +380,24 @@ class Chaos:
             store.close()
         assert acks and not wrong, f"acknowledged but not stored so: {wrong[:10]}"
 
+    def assert_nothing_changed_when_so_answered(self) -> None:
+        """An action answered "nothing was changed" (503) is not stored, unless the same
+        action at the same place was also acknowledged or met a failure of unknown fate."""
+        r = self.players.record
+        with r.lock:
+            unchanged, maybe = list(r.unchanged), {*r.unknown, *r.acks}
+        store = GameStore(self.deployment.url, pool_size=2)
+        try:
+            wrong = []
+            for gid, version, action in unchanged:
+                got = store.load(gid)
+                if got and len(got.actions) > version and got.actions[version] == action \
+                        and (gid, version, action) not in maybe:
+                    wrong.append((gid, version, action))
+        finally:
+            store.close()
+        assert not wrong, f"answered 'nothing was changed', but stored: {wrong}"
+
     def summary(self) -> str:
         """Counts of what the players met, by fault (the game ids left out)."""
         r = self.players.record
@@ -379,6 +406,8 @@ class Chaos:
             fault = next((i for i, (a, b) in enumerate(self.windows) if a <= t <= b), -1)
             kinds[fault, re.sub(r"/api/games/[^/ ]+", "/api/games/ID", what)[:120]] += 1
         lines = [f"{len(r.games)} games, {len(r.acks)} actions acknowledged, "
+                 f"{len(r.unchanged)} answered 'nothing was changed', {len(r.unknown)} of "
+                 f"unknown fate, "
                  f"{len(r.failures)} failures; windows (s): "
                  f"{[round(b - a, 1) for a, b in self.windows]}; every game moved on "
                  f"after (s): {self.advanced}"]
@@ -517,4 +546,5 @@ def test_at_the_end_no_game_waits_on_the_computer(chaos: Chaos) -> None:
     chaos.assert_no_game_stopped()
     chaos.assert_no_failure_outside_the_windows()
     chaos.assert_acknowledged_actions_stored()
+    chaos.assert_nothing_changed_when_so_answered()
     print(chaos.summary())  # with pytest -s: what the players met
