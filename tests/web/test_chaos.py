@@ -6,13 +6,16 @@ server with requests in flight, restart PostgreSQL, restart nginx. After each:
 
 * every live game advances again within :data:`ADVANCE` seconds of the recovery (each
   player keeps playing, so a game whose computer is to act must have acted by then);
-* every action a player was told was taken (200) is stored at its place;
+* every action a player was told was taken (200) is stored at its place, and none it was
+  told was not ("nothing was changed", 503);
+* no game stopped as failed;
 * no failure (5xx, a refused or cut connection, an unexpected refusal) outside the fault's
   window (from the fault to the recovery and :data:`SETTLE` seconds more);
 
 and at the end no game waits on the computer.
 
-The processes' logs are in the module's temporary folder (named in a failing assertion)."""
+The processes' logs are kept in a temporary folder when a test fails (named in its
+assertion); with ``pytest -s`` the last test prints what the players met, by fault."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -427,8 +431,9 @@ class Chaos:
 
 
 @pytest.fixture(scope="module")
-def chaos() -> Iterator[Chaos]:
+def chaos(request: pytest.FixtureRequest) -> Iterator[Chaos]:
     logs = Path(tempfile.mkdtemp(prefix="parlor-chaos-"))
+    failed = request.session.testsfailed
     deployment = Deployment(logs)
     try:
         deployment.start()
@@ -442,6 +447,8 @@ def chaos() -> Iterator[Chaos]:
             players.stop()
     finally:
         deployment.stop()
+    if request.session.testsfailed == failed:  # the logs are kept for a failure only
+        shutil.rmtree(logs, ignore_errors=True)
 
 
 def until(ok: Callable[[], bool], timeout: float = 30.0) -> None:
