@@ -100,15 +100,20 @@ class Nginx:
         lines = log.read_text().splitlines() if log.exists() else []
         return [line.rsplit(" ", 1)[-1] for line in lines]
 
+    def halt(self) -> None:
+        """Stop nginx (a fast stop: connections are cut) and keep its folder, so that
+        :meth:`start` brings it back on the same port (an operator's restart)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()  # nothing here needs a graceful stop
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
     def stop(self) -> None:
         try:
-            if self.proc is not None and self.proc.poll() is None:
-                self.proc.terminate()  # a fast stop; nothing here needs a graceful one
-                try:
-                    self.proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait(10)
+            self.halt()
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 
