@@ -145,7 +145,8 @@ def test_with_redis_no_commit_sends_notify_and_each_change_is_published(
     seen = redis.Redis.from_url(redis_server.url).pubsub(ignore_subscribe_messages=True)
     seen.subscribe(CHANNEL)
     store = GameStore(pg_url)
-    assert attach(store, redis_server.url) is not None
+    publisher = attach(store, redis_server.url)
+    assert publisher is not None
     statements: list[str] = []
     event.listen(store.engine, "before_cursor_execute",
                  lambda _c, _cur, sql, *_a: statements.append(sql))
@@ -157,7 +158,8 @@ def test_with_redis_no_commit_sends_notify_and_each_change_is_published(
     store.put_answer("k1", "{}")
     assert statements and not any("notify" in s.lower() for s in statements)
     heard = published(seen)
-    assert heard == ["g1 1", "g1 3", "g1 1", "g1 1", "answer k1"]
+    assert heard == ["g1 1", "g1 3", "g1 1", "g1 1", "answer k1"]  # in commit order
+    publisher.close()
     store.close()
     seen.close()
     plain = GameStore(pg_url)  # without Redis: NOTIFY in the transaction, as before
