@@ -3,11 +3,11 @@ ready" leave PostgreSQL, so no action's commit holds PostgreSQL's global notify 
 its WAL flush (issue 38: notifying commits stop sharing flushes).
 
 The store commits without ``NOTIFY`` and, after the commit, :class:`Publisher` publishes the
-same payload (``"<game id> <version>"``, ``"answer <key>"``) on the Redis channel
-:data:`parlor.store.CHANNEL`; every server subscribes (:func:`subscribe`). Redis holds no
-truth: a publish that fails leaves the action committed (one warning per
-:data:`WARN_EVERY` seconds), and a server whose subscription is down re-checks its waiters
-every second until it is back.
+same payload (``"<game id> <version>"``, ``"answer <key>"``; several in one message, a line
+each) on the Redis channel :data:`parlor.store.CHANNEL`; every server subscribes
+(:func:`subscribe`). Redis holds no truth: a publish that fails leaves the action committed
+(one warning per :data:`WARN_EVERY` seconds), and a server whose subscription is down
+re-checks its waiters every second until it is back.
 """
 
 from __future__ import annotations
@@ -38,14 +38,17 @@ WARN_EVERY = 10.0
 PUBLISH_TIMEOUT = 0.5
 #: Pauses (seconds) between attempts to subscribe again; the last repeats.
 BACKOFF = (1, 1, 2, 4, 8)
+#: Seconds the publishing thread gathers payloads into one message after the first.
+GATHER = 0.002
 
 
 class Publisher:
     """The store's ``announce``: thread-safe, and it never waits for Redis. A payload is
-    queued, and a thread of its own publishes what has queued up in one pipelined round
-    trip, so the committing thread goes on at once (a publish per action on the request's
-    thread cost a third of the commits it saves, bench/deploy.py) and a Redis that does not
-    answer holds up no reply."""
+    queued, and a thread of its own publishes what has queued up as one message, a payload
+    a line, so the committing thread goes on at once (a publish per action on the
+    committing thread gave back only a third of what dropping the NOTIFY saves,
+    bench/deploy.py), one ``PUBLISH`` carries many actions on a busy server, and a Redis
+    that does not answer holds up no reply."""
 
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(
@@ -66,6 +69,7 @@ class Publisher:
     def _run(self) -> None:
         while True:
             batch = [self._queue.get()]
+            time.sleep(GATHER)  # what other threads commit meanwhile goes in the same message
             with contextlib.suppress(queue.Empty):
                 while batch[-1] is not None:
                     batch.append(self._queue.get_nowait())
@@ -77,10 +81,7 @@ class Publisher:
 
     def _publish(self, payloads: list[str]) -> None:
         try:
-            with self.client.pipeline(transaction=False) as pipe:
-                for payload in payloads:
-                    pipe.publish(CHANNEL, payload)
-                pipe.execute()
+            self.client.publish(CHANNEL, "\n".join(payloads))
         except redis.RedisError as exc:
             self.failed += len(payloads)
             now = time.monotonic()
@@ -126,7 +127,8 @@ async def subscribe(url: str, heard: Callable[[str], None], wake_all: Callable[[
                 while True:
                     message = await pubsub.get_message(timeout=5.0)
                     if message is not None and message["type"] == "message":
-                        heard(message["data"].decode())
+                        for payload in message["data"].decode().split("\n"):
+                            heard(payload)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

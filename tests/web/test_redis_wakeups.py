@@ -42,7 +42,7 @@ def published(seen: Any) -> list[str]:
     while time.monotonic() < end:
         m = seen.get_message(timeout=0.1)
         if m is not None and m["type"] == "message":
-            heard.append(m["data"].decode())
+            heard.extend(m["data"].decode().split("\n"))  # a payload a line
     return heard
 
 
