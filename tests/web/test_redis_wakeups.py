@@ -17,7 +17,7 @@ from sqlalchemy import event
 
 from parlor.store import CHANNEL, GameRow, GameStore
 from parlor.web.app import create_app
-from parlor.web.wakeups import attach
+from parlor.web.wakeups import Publisher, attach
 
 from ..redisserver import RedisServer
 from .helpers import config_for, new_game, wait_for_human
@@ -93,8 +93,13 @@ def test_a_long_poll_on_one_server_returns_when_another_server_moves(
     with TestClient(create_app(config)) as a, TestClient(create_app(config)) as b:
         until_listen(a, "ok")
         g, snap = human_to_act(b)
+        statements: list[str] = []
+        event.listen(b.app.state.games.store.engine,  # type: ignore[attr-defined]
+                     "before_cursor_execute", lambda _c, _cur, sql, *_a: statements.append(sql))
         took, _ = woken_by_a_move(a, b, g, snap)
         assert took < WAIT / 2  # woken by b's publish, not by the end of its wait
+        assert any(s.startswith("UPDATE games") for s in statements)  # b committed the move
+        assert not any("notify" in s.lower() for s in statements)
 
 
 def test_a_hint_answered_by_a_worker_reaches_the_asking_server(
@@ -138,6 +143,19 @@ def test_while_redis_is_down_moves_commit_and_long_polls_recheck_every_second(
         if snap["status"] == "live":
             took, _ = woken_by_a_move(a, b, g, snap)
             assert took < WAIT / 2
+
+
+def test_a_publisher_whose_redis_is_down_warns_once_per_interval(
+        redis_server: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
+    redis_server.kill()
+    publisher = Publisher(redis_server.url)
+    for n in range(20):  # messages of their own (each after the last one's attempt)
+        publisher(f"g{n} 1")
+        time.sleep(0.02)
+    publisher.close()
+    warnings = [r for r in caplog.records if "Redis publish failed" in r.getMessage()]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert publisher.failed > 0  # counted for the next warning
 
 
 def test_with_redis_no_commit_sends_notify_and_each_change_is_published(
