@@ -5,22 +5,29 @@ polls re-check every second; once it is back, wake-ups are prompt again."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
+import psycopg
 import pytest
 import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from parlor.store import CHANNEL, GameRow, GameStore
+from parlor.store import CHANNEL, GameRow, GameStore, libpq_url
 from parlor.web.app import create_app
 from parlor.web.wakeups import Publisher, attach
 
 from ..redisserver import RedisServer
 from .helpers import config_for, new_game, wait_for_human
+from .ui import free_port, stop_process
 
 #: A long poll's wait: one that returns well before it was woken (nothing else ends it).
 WAIT = 30
@@ -120,6 +127,46 @@ def test_a_hint_answered_by_a_worker_reaches_the_asking_server(
     seen.close()
     assert any(p.startswith("answer ") for p in heard), heard
     assert any(p.startswith(f"{g['id']} ") for p in heard), heard
+
+
+def test_a_parlor_worker_process_announces_its_answers_on_redis_not_notify(
+        pg_url: str, redis_server: RedisServer) -> None:
+    """``parlor worker`` reads PARLOR_REDIS_URL too: its answer to a hint asked on a server
+    without a worker is published on Redis, and nothing is notified on PostgreSQL."""
+    port = free_port()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "parlor.cli", "worker", "--db", pg_url, "--health-port",
+         str(port)], env={**os.environ, "PARLOR_REDIS_URL": redis_server.url,
+                          "PARLOR_PACE": "0"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen = redis.Redis.from_url(redis_server.url).pubsub(ignore_subscribe_messages=True)
+    seen.subscribe(CHANNEL)
+    with psycopg.connect(libpq_url(pg_url), autocommit=True) as pg:
+        pg.execute(f"LISTEN {CHANNEL}")
+        try:
+            end = time.monotonic() + 60
+            while not worker_ready(port):
+                assert worker.poll() is None and time.monotonic() < end, "no worker"
+                time.sleep(0.2)
+            asking = config_for(pg_url, redis_url=redis_server.url, embedded_worker=False)
+            with TestClient(create_app(asking)) as a:
+                g, snap = human_to_act(a)  # the worker played the computer's turns
+                r = a.get(f"/api/games/{g['id']}/hint", params={"version": snap["version"]},
+                          headers={"X-Parlor-Token": g["token"]})
+                assert r.status_code == 200, r.text
+        finally:
+            stop_process(worker)
+        notified = [n.payload for n in pg.notifies(timeout=0.5)]
+    heard = published(seen)
+    seen.close()
+    assert any(p.startswith("answer ") for p in heard), heard
+    assert notified == []
+
+
+def worker_ready(port: int) -> bool:
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
+    return False
 
 
 def test_while_redis_is_down_moves_commit_and_long_polls_recheck_every_second(
