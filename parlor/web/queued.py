@@ -229,8 +229,8 @@ class QueueConductor(Conductor):
         return None if action is None else str(action)
 
     async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
-        """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
-        One hint in flight per game across every server (claimed in the database): asking
+        """Ask a worker; wait for its answer (announced by NOTIFY or on Redis, read from the
+        store). One hint in flight per game across every server (claimed in the database): asking
         again for the same decision, on any server, waits for the same answer; asking for
         another decision meanwhile is refused (HintRefused, 429), as is a player's hint
         beyond their rate (per server)."""

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("parlor.worker")
     store = GameStore(config.database_url)
-    attach(store, config.redis_url)  # PARLOR_REDIS_URL: announce on Redis, not NOTIFY
+    publisher = attach(store, config.redis_url)  # PARLOR_REDIS_URL: Redis, not NOTIFY
     jobs.install(Games(store, config.max_cached), config)
 
     current: list[App] = []  # the queue's app while connected (for /readyz)
@@ -124,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(main())
     finally:
         store.close()
+        if publisher is not None:
+            publisher.close()  # what was committed last is announced too
     return 0
 
 
