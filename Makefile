@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
 LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
 
-.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql nginx run worker compiled pure
+.PHONY: test lint typecheck pytest bench bench-web clean tmux chromium postgresql nginx redis run worker compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,7 +69,7 @@ typecheck: $(STAMP)
 # A plain `.venv/bin/pytest` runs the same tests in one process.
 PYTEST_WORKERS ?= 2  # 0: in one process, as a plain `.venv/bin/pytest`
 
-pytest: $(STAMP) $(NATIVE) tmux chromium postgresql nginx
+pytest: $(STAMP) $(NATIVE) tmux chromium postgresql nginx redis
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
@@ -90,6 +90,12 @@ postgresql:
 # where none runs (a container), and the test never uses the system's one.
 nginx:
 	@test -x /usr/sbin/nginx || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 nginx-light; }
+
+# tests/web/test_redis_wakeups.py runs wake-ups through a real Redis (tests/redisserver.py
+# starts redis-server itself on a free port with its own folder; the package's service, where
+# systemd runs it, is not used)
+redis:
+	@test -x /usr/bin/redis-server || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 redis-server; }
 
 # The web app on http://127.0.0.1:8000, games in ./parlor.db (or PARLOR_DATABASE_URL).
 run: $(RUN_STAMP) $(NATIVE)

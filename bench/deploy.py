@@ -14,7 +14,9 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   other servers), through the same path without the NOTIFY, and plain one-row UPDATE
   commits (pgbench's simple case), interleaved, ``--repeats`` rounds; the ratios to the
   plain figure. A notifying commit holds PostgreSQL's global notify lock through its WAL
-  flush, so commits stop sharing flushes: that ratio is the design's ceiling.
+  flush, so commits stop sharing flushes: that ratio is the design's ceiling. The same path
+  with ``PARLOR_REDIS_URL`` (no NOTIFY; a PUBLISH on a local Redis after each commit) shows
+  what moving the wake-ups off PostgreSQL gives back.
 """
 
 from __future__ import annotations
@@ -103,14 +105,19 @@ def rate(work: Callable[[int], Callable[[], None]], threads: int, seconds: float
     return sum(done) / seconds
 
 
-def commit_rates(url: str, threads: int, seconds: float, repeats: int
+def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url: str
                  ) -> dict[str, list[float]]:
     from parlor.store import GameStore
     from parlor.store.db import GameRow
+    from parlor.web.wakeups import attach
 
     store = GameStore(url, pool_size=threads + 2)
     quiet = GameStore(url, pool_size=threads + 2)
     quiet.is_postgres = False  # the same commit, without its NOTIFY
+    redised = GameStore(url, pool_size=threads + 2)
+    # no NOTIFY; the payload goes to Redis after the commit (issue 38)
+    publisher = attach(redised, redis_url)
+    assert publisher is not None
     ids = itertools.count()
     plies: dict[str, int] = {}
 
@@ -141,13 +148,15 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int
         return step
 
     kinds = {"plain UPDATE commits": plain, "actions, real commit path": appending(store),
-             "actions without the NOTIFY": appending(quiet)}
+             "actions without the NOTIFY": appending(quiet),
+             "actions, wake-ups on Redis": appending(redised)}
     out: dict[str, list[float]] = {k: [] for k in kinds}
     for _ in range(repeats):  # interleaved: the machine's load falls on every kind alike
         for name, work in kinds.items():
             out[name].append(rate(work, threads, seconds))
-    store.close()
-    quiet.close()
+    for each in (store, quiet, redised):
+        each.close()
+    publisher.close()
     return out
 
 
@@ -158,15 +167,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     from tests.pgserver import PostgresServer  # the tests' own PostgreSQL starter
+    from tests.redisserver import RedisServer  # and Redis starter
 
     pg = PostgresServer(durable=True).start()
+    rd = RedisServer().start()
     try:
         url = pg.url(pg.new_database())
         per_human, per_computer = statements_per_action(url)
         print(f"statements per action (BEGIN and COMMIT included): human "
               f"{per_human:.1f}, computer {per_computer:.1f}")
         load = os.getloadavg()[0]
-        rates = commit_rates(url, args.threads, args.seconds, args.repeats)
+        rates = commit_rates(url, args.threads, args.seconds, args.repeats, rd.url)
         base = statistics.median(rates["plain UPDATE commits"])
         print(f"commits per second, {args.threads} threads, {args.repeats} interleaved "
               f"rounds of {args.seconds:g} s (load average {load:.1f} at the start; fsync on):")
@@ -175,6 +186,7 @@ def main() -> None:
             print(f"  {name:28} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
                   f"  ratio to plain {med / base:.2f}")
     finally:
+        rd.stop()
         pg.stop()
 
 

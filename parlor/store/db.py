@@ -6,7 +6,9 @@ survives any crash of the server (even ``kill -9``) up to its last reply. The ro
 game's new version are written in one transaction whose UPDATE names the version it expects
 (``WHERE version = ply``): of two processes that race for the same move, exactly one
 commits and the other gets :class:`StoreConflict`. On PostgreSQL the same transaction sends
-``NOTIFY parlor_games`` so every server learns of the change (:mod:`parlor.web.listen`)::
+``NOTIFY parlor_games`` so every server learns of the change (:mod:`parlor.web.queued`), or
+with ``PARLOR_REDIS_URL`` the change is published on Redis after the commit
+(:attr:`GameStore.announce`, :mod:`parlor.web.wakeups`)::
 
     >>> store = GameStore("sqlite://")
     >>> store.insert(GameRow("g1", "play", 0, "random", 7, "max_turns=200", 0.0), "h")
@@ -22,7 +24,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -257,6 +259,10 @@ class GameStore:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         # SQLite takes one writer at a time; serialising writes here avoids lock upgrades.
         self._write_lock = threading.Lock() if self.is_sqlite else None
+        #: Where committed changes are announced instead of ``NOTIFY`` (``PARLOR_REDIS_URL``,
+        #: set by the web layer): called after the commit, so no notify lock is held through
+        #: the commit's flush. None: ``NOTIFY`` inside the transaction (PostgreSQL only).
+        self.announce: Callable[[str], None] | None = None
         from parlor.store.migrate import upgrade
 
         upgrade(self.engine)
@@ -268,6 +274,16 @@ class GameStore:
 
     def _writing(self) -> Any:
         return self._write_lock if self._write_lock is not None else _NoLock()
+
+    def _notify(self, conn: Connection, payload: str) -> None:
+        """Inside the transaction: ``NOTIFY``, delivered to every listener when (and if) it
+        commits, unless :attr:`announce` is set (then :meth:`_announced` after the commit)."""
+        if self.is_postgres and self.announce is None:
+            conn.execute(_NOTIFY, {"payload": payload})
+
+    def _announced(self, payload: str) -> None:
+        if self.announce is not None:
+            self.announce(payload)
 
     def insert(self, row: GameRow, token_hash: str, moves: list[str] | None = None) -> None:
         """A new game, with the actions already in its record (for an imported record)."""
@@ -307,8 +323,8 @@ class GameStore:
             conn.execute(_ADD_ACTION, [
                 {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
                 for i, a in enumerate(moves)])
-            if self.is_postgres:  # delivered to every listener when (and if) this commits
-                conn.execute(_NOTIFY, {"payload": f"{game_id} {ply + len(moves)}"})
+            self._notify(conn, f"{game_id} {ply + len(moves)}")
+        self._announced(f"{game_id} {ply + len(moves)}")
 
     def truncate(self, game_id: str, ply: int, keep: int, *, turn: int, status: str,
                  result: str, now: float | None = None, takebacks: int = 0) -> None:
@@ -327,8 +343,8 @@ class GameStore:
                 raise StoreConflict(_not_at(game_id, ply, takebacks))
             conn.execute(actions.delete().where(actions.c.game_id == game_id,
                                                 actions.c.ply >= keep))
-            if self.is_postgres:  # every server drops the taken-back line (a lower version)
-                conn.execute(_NOTIFY, {"payload": f"{game_id} {keep}"})
+            self._notify(conn, f"{game_id} {keep}")
+        self._announced(f"{game_id} {keep}")
 
     def put_analysis(self, game_id: str, **values: Any) -> None:
         """Create or update a game's analysis row (columns of :data:`analyses`)."""
@@ -367,8 +383,8 @@ class GameStore:
                                 .values(status=status, result=result, updated=at))
             if done.rowcount != 1:
                 raise StoreConflict(_not_at(game_id, version, takebacks))
-            if self.is_postgres:
-                conn.execute(_NOTIFY, {"payload": f"{game_id} {version}"})
+            self._notify(conn, f"{game_id} {version}")
+        self._announced(f"{game_id} {version}")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -469,8 +485,8 @@ class GameStore:
             conn.execute(delete(answers).where((answers.c.key == key)
                                                | (answers.c.at < now - ANSWER_KEPT)))
             conn.execute(insert(answers).values(key=key, payload=payload, at=now))
-            if self.is_postgres:
-                conn.execute(_NOTIFY, {"payload": f"answer {key}"})
+            self._notify(conn, f"answer {key}")
+        self._announced(f"answer {key}")
 
     def answer(self, key: str) -> str | None:
         """The answer stored under ``key`` (None: not yet)."""

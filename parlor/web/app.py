@@ -93,6 +93,11 @@ def _json_script(data: Any) -> str:
 def create_app(config: WebConfig | None = None) -> FastAPI:
     config = config or WebConfig.from_env()
     store = GameStore(config.database_url)
+    publisher = None
+    if config.redis_url:  # wake-ups on Redis instead of NOTIFY (redis: the postgres extra)
+        from parlor.web.wakeups import attach
+
+        publisher = attach(store, config.redis_url)
     games = Games(store, config.max_cached)
     conductor: Conductor
     if config.uses_queue:  # PostgreSQL: the computer on `parlor worker`s (docs/deploy.md)
@@ -126,6 +131,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             await tournaments.stop()
             await conductor.stop()
             store.close()
+            if publisher is not None:
+                publisher.close()
 
     app = FastAPI(title="Parlor Magic", version=__version__, lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")

@@ -37,6 +37,9 @@ class WebConfig:
     # behind a proxy (parlor.web.guard): who may say X-Forwarded-*, and the site's origins
     trusted_proxies: str = ""  # addresses / networks, comma-separated; "": no one
     public_origin: str = ""  # e.g. "https://parlor.example"; "": the request's host
+    # PostgreSQL: wake-ups ("game changed", "answer ready") on this Redis instead of NOTIFY,
+    # which holds PostgreSQL's global notify lock through each commit (parlor.web.wakeups)
+    redis_url: str = ""  # e.g. "redis://127.0.0.1:6379/0"; "": NOTIFY / LISTEN
 
     @property
     def uses_queue(self) -> bool:
@@ -50,7 +53,7 @@ class WebConfig:
         ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_COMPUTER``,
         ``PARLOR_EMBEDDED_WORKER``, ``PARLOR_QUEUE_POOL``, ``PARLOR_ANALYSIS_WORKERS``,
         ``PARLOR_ANALYSIS_ITERATIONS``, ``PARLOR_ANALYSIS_QUEUE``, ``PARLOR_TRUSTED_PROXIES``,
-        ``PARLOR_PUBLIC_ORIGIN`` (docs/deploy.md)."""
+        ``PARLOR_PUBLIC_ORIGIN``, ``PARLOR_REDIS_URL`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
             pace=env_number("PARLOR_PACE", 0.9),
@@ -67,6 +70,7 @@ class WebConfig:
             secret=os.environ.get("PARLOR_SECRET", ""),
             trusted_proxies=os.environ.get("PARLOR_TRUSTED_PROXIES", ""),
             public_origin=os.environ.get("PARLOR_PUBLIC_ORIGIN", ""),
+            redis_url=os.environ.get("PARLOR_REDIS_URL", ""),
         )
 
 

@@ -1,7 +1,7 @@
 """The conductor of a server on PostgreSQL: the computer's turns and hints go to the work
 queue (:mod:`parlor.web.jobs`, run by ``parlor worker``), and every server learns of every
-committed change through ``LISTEN parlor_games``, so a long poll on one server returns when a
-worker or another server moves the game on.
+committed change through ``LISTEN parlor_games`` (or on Redis, :mod:`parlor.web.wakeups`), so
+a long poll on one server returns when a worker or another server moves the game on.
 """
 
 from __future__ import annotations
@@ -52,7 +52,13 @@ class QueueConductor(Conductor):
         self.app = self._stack.enter_context(
             jobs.connect(self.config.database_url, self.config.queue_pool))
         await self.app.open_async()
-        self._tasks.append(self.loop.create_task(self._listen()))
+        if self.config.redis_url:  # wake-ups on Redis: no NOTIFY on the commit path
+            from parlor.web.wakeups import subscribe
+
+            self._tasks.append(self.loop.create_task(subscribe(
+                self.config.redis_url, self._heard, self._wake_all, self.listening)))
+        else:
+            self._tasks.append(self.loop.create_task(self._listen()))
         if self.config.embedded_worker:  # a small deployment, or the tests: no `parlor worker`
             jobs.install(self.games, self.config)
             self._tasks.append(self.loop.create_task(jobs.run_worker(
@@ -91,9 +97,7 @@ class QueueConductor(Conductor):
                         libpq_url(self.config.database_url), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
-                    # wake every waiter: a change may have come while we were away
-                    for gid in list(self._events):
-                        self._changed(gid)
+                    self._wake_all()  # a change may have come while we were away
                     async for note in conn.notifies():
                         self._heard(note.payload)
             except asyncio.CancelledError:
@@ -102,6 +106,11 @@ class QueueConductor(Conductor):
                 self.listening.clear()
                 log.warning("LISTEN %s lost (%s); again in 1 s", CHANNEL, exc)
                 await asyncio.sleep(1.0)
+
+    def _wake_all(self) -> None:
+        """Every long poll re-checks its game (answers are read every second anyway)."""
+        for gid in list(self._events):
+            self._changed(gid)
 
     def _heard(self, payload: str) -> None:
         head, _, rest = payload.partition(" ")
@@ -220,8 +229,8 @@ class QueueConductor(Conductor):
         return None if action is None else str(action)
 
     async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
-        """Ask a worker; wait for its answer (announced by NOTIFY, read from the store).
-        One hint in flight per game across every server (claimed in the database): asking
+        """Ask a worker; wait for its answer (announced by NOTIFY or on Redis, read from the
+        store). One hint in flight per game across every server (claimed in the database): asking
         again for the same decision, on any server, waits for the same answer; asking for
         another decision meanwhile is refused (HintRefused, 429), as is a player's hint
         beyond their rate (per server)."""

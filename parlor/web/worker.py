@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from parlor.web.config import WebConfig
     from parlor.web.games import Games
     from parlor.web.health import serve_health
+    from parlor.web.wakeups import attach
 
     config = WebConfig.from_env()
     settings = jobs.WorkerSettings.from_env()
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("parlor.worker")
     store = GameStore(config.database_url)
+    publisher = attach(store, config.redis_url)  # PARLOR_REDIS_URL: Redis, not NOTIFY
     jobs.install(Games(store, config.max_cached), config)
 
     current: list[App] = []  # the queue's app while connected (for /readyz)
@@ -122,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(main())
     finally:
         store.close()
+        if publisher is not None:
+            publisher.close()  # what was committed last is announced too
     return 0
 
 
