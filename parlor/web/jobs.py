@@ -342,6 +342,24 @@ async def reap_orphans(app: App, seen: dict[int, float], grace: float,
     return reaped
 
 
+@dataclass
+class Settling:
+    """After the database was away, every worker's heartbeat is stale for a while although
+    the workers live on: their jobs are not stalled, and retrying them would run each twice
+    (the version check keeps the game right, but the first run's end then fails). So no
+    worker is called dead until ``wait`` seconds after this worker last failed to reach the
+    database: time for the live ones to beat again."""
+
+    wait: float
+    failed_at: float | None = None
+
+    def failed(self, now: float) -> None:
+        self.failed_at = now
+
+    def settled(self, now: float) -> bool:
+        return self.failed_at is None or now - self.failed_at >= self.wait
+
+
 @dataclass(frozen=True, slots=True)
 class WorkerSettings:
     """``parlor worker``'s settings (docs/deploy.md)."""
@@ -377,12 +395,15 @@ async def run_worker(app: App, settings: WorkerSettings, *,
     cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile."""
     async def watch_stalled() -> None:
         orphans: dict[int, float] = {}
+        settling = Settling(settings.stalled_after + settings.heartbeat)
         while True:
             await asyncio.sleep(settings.heartbeat)
             try:
-                await retry_stalled(app, settings.stalled_after)
+                if settling.settled(time.monotonic()):
+                    await retry_stalled(app, settings.stalled_after)
                 await reap_orphans(app, orphans, settings.stalled_after)
             except Exception as exc:  # the database away for a moment: try again next round
+                settling.failed(time.monotonic())
                 log.warning("looking for stalled and orphaned jobs failed (%s): again in "
                             "%s s", short_error(exc), settings.heartbeat)
 
@@ -408,7 +429,25 @@ def short_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:200]
 
 
-__all__ = ["ANALYSIS_QUEUE", "QUEUE", "RETRIES", "HintAnswer", "WorkerSettings", "analysis",
-           "analysis_lock", "computer_turn", "connect", "game_lock", "hint", "install",
-           "match_move", "read_hint", "reap_orphans", "retry_stalled", "run_worker",
-           "short_error", "tasks"]
+__all__ = [
+    "ANALYSIS_QUEUE",
+    "QUEUE",
+    "RETRIES",
+    "HintAnswer",
+    "Settling",
+    "WorkerSettings",
+    "analysis",
+    "analysis_lock",
+    "computer_turn",
+    "connect",
+    "game_lock",
+    "hint",
+    "install",
+    "match_move",
+    "read_hint",
+    "reap_orphans",
+    "retry_stalled",
+    "run_worker",
+    "short_error",
+    "tasks",
+]

@@ -7,7 +7,7 @@ import pytest
 from parlor.cli import main
 from parlor.settings import SettingError, env_int
 from parlor.web.config import WebConfig
-from parlor.web.jobs import WorkerSettings
+from parlor.web.jobs import Settling, WorkerSettings
 
 
 def test_a_worker_looks_for_unannounced_jobs_every_second_by_default(
@@ -60,3 +60,16 @@ def test_a_count_of_connections_must_be_a_whole_number(monkeypatch: pytest.Monke
         env_int("PARLOR_DB_POOL", 10)
     monkeypatch.setenv("PARLOR_DB_POOL", "12")
     assert env_int("PARLOR_DB_POOL", 10) == 12
+
+
+def test_no_worker_is_called_dead_until_heartbeats_had_time_after_an_outage() -> None:
+    """After the database was away, every heartbeat is stale though the workers live:
+    stalled jobs are looked for again only once a heartbeat round has passed since this
+    worker last failed to reach the database."""
+    settling = Settling(wait=23.0)
+    assert settling.settled(100.0)  # no outage seen
+    settling.failed(100.0)
+    assert not settling.settled(110.0) and not settling.settled(122.9)
+    settling.failed(115.0)  # still away: the wait counts from the last failure
+    assert not settling.settled(130.0)
+    assert settling.settled(138.0)
