@@ -1,8 +1,9 @@
 """The deployment survives every single fault (issue 38): a real nginx (deploy/parlor.nginx)
-in front of two ``parlor serve`` servers, two ``parlor worker`` processes and a PostgreSQL of
-this module's own, while 20 players play at once through nginx. One fault per test, in
-order, on the same deployment: kill -9 a worker while it plays a computer's turn, kill -9 a
-server with requests in flight, restart PostgreSQL, restart nginx. After each:
+in front of two ``parlor serve`` servers, two ``parlor worker`` processes, a PostgreSQL and a
+Redis (``PARLOR_REDIS_URL``: the wake-ups) of this module's own, while 20 players play at
+once through nginx. One fault per test, in order, on the same deployment: kill -9 a worker
+while it plays a computer's turn, kill -9 a server with requests in flight, restart
+PostgreSQL, restart nginx, restart Redis, flush Redis. After each:
 
 * every live game advances again within :data:`ADVANCE` seconds of the recovery (each
   player keeps playing, so a game whose computer is to act must have acted by then);
@@ -39,11 +40,13 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+import redis
 
 from parlor.store import GameStore, libpq_url
 
 from ..nginx import Nginx, deploy_site
 from ..pgserver import PostgresServer, free_port
+from ..redisserver import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Players (threads), each with one game at a time through nginx.
@@ -106,11 +109,13 @@ class Proc:
 
 
 class Deployment:
-    """PostgreSQL, two servers, two workers, nginx with deploy/parlor.nginx in front."""
+    """PostgreSQL, Redis, two servers, two workers, nginx with deploy/parlor.nginx in
+    front."""
 
     def __init__(self, logs: Path) -> None:
         self.logs = logs
         self.pg = PostgresServer()
+        self.redis = RedisServer()
         self.url = ""
         self.servers: list[Proc] = []
         self.workers: list[Proc] = []
@@ -121,7 +126,7 @@ class Deployment:
         return Proc(f"server{i}", ["parlor.web", "--port", str(port), "--db", self.url,
                                    "--pace", "0.05", "--trusted-proxies", "127.0.0.1"],
                     {"PARLOR_COMPUTER": "queue", "PARLOR_EMBEDDED_WORKER": "0",
-                     "PARLOR_AI_WORKERS": "1"},
+                     "PARLOR_AI_WORKERS": "1", "PARLOR_REDIS_URL": self.redis.url},
                     f"http://127.0.0.1:{port}/readyz", self.logs)
 
     def _worker(self, i: int) -> Proc:
@@ -131,11 +136,12 @@ class Deployment:
                     # a killed worker's job is retried after 3 s; a computer's turn takes
                     # long enough (the pace between its actions) to be killed during one
                     {"PARLOR_WORKER_HEARTBEAT": "1", "PARLOR_WORKER_STALLED": "3",
-                     "PARLOR_PACE": "0.5"},
+                     "PARLOR_PACE": "0.5", "PARLOR_REDIS_URL": self.redis.url},
                     f"http://127.0.0.1:{port}/readyz", self.logs)
 
     def start(self) -> Deployment:
         self.pg.start()
+        self.redis.start()
         self.url = self.pg.url(self.pg.new_database())
         self.servers = [self._server(i) for i in range(2)]
         self.workers = [self._worker(i) for i in range(2)]
@@ -158,6 +164,7 @@ class Deployment:
         for p in (*self.servers, *self.workers):
             with contextlib.suppress(Exception):
                 p.stop()
+        self.redis.stop()
         self.pg.stop()
 
 
@@ -320,6 +327,8 @@ class Chaos:
     players: Players
     windows: list[tuple[float, float]] = field(default_factory=list)
     advanced: list[float] = field(default_factory=list)  # s until every game moved on
+    # s until every game moved on while Redis was down (no wake-up but the 1 s re-check)
+    advanced_without_redis: list[float] = field(default_factory=list)
 
     def fault(self, do: Callable[[], None]) -> None:
         """Run a fault and its recovery (``do`` returns once the deployment is whole again:
@@ -344,8 +353,9 @@ class Chaos:
                                            f"{self.players.record.failures[:5]}"
             time.sleep(0.2)
 
-    def assert_every_game_advances(self) -> None:
-        """Each game live now moves on (or ends) within :data:`ADVANCE` seconds."""
+    def assert_every_game_advances(self, into: list[float] | None = None) -> None:
+        """Each game live now moves on (or ends) within :data:`ADVANCE` seconds; the
+        seconds it took go to ``into`` (:attr:`advanced` by default)."""
         before, end = self.live_games(), time.monotonic() + ADVANCE
         assert len(before) >= PLAYERS // 2, f"only {len(before)} games live"
         r = self.players.record
@@ -354,7 +364,8 @@ class Chaos:
                 stuck = {gid: v for gid, v in before.items()
                          if r.games[gid].version <= v and not r.games[gid].over}
             if not stuck:
-                self.advanced.append(round(ADVANCE - (end - time.monotonic()), 1))
+                took = round(ADVANCE - (end - time.monotonic()), 1)
+                (self.advanced if into is None else into).append(took)
                 return
             assert time.monotonic() < end, \
                 f"{len(stuck)} games did not move on within {ADVANCE} s: {stuck}; " \
@@ -414,7 +425,8 @@ class Chaos:
                  f"unknown fate, "
                  f"{len(r.failures)} failures; windows (s): "
                  f"{[round(b - a, 1) for a, b in self.windows]}; every game moved on "
-                 f"after (s): {self.advanced}"]
+                 f"after (s): {self.advanced}, while Redis was down (s): "
+                 f"{self.advanced_without_redis}"]
         lines += [f"  fault {i}: {n} x {what}" for (i, what), n in sorted(kinds.items())]
         return "\n".join(lines)
 
@@ -531,6 +543,51 @@ def test_an_nginx_restart(chaos: Chaos) -> None:
         chaos.deployment.site.start()
 
     chaos.fault(restart)
+    chaos.check()
+
+
+def until_servers_listen(chaos: Chaos, timeout: float = 30.0) -> None:
+    """Both servers ready again: /readyz answers 200 once a server is subscribed to Redis
+    again (its check "listen"), so the deployment is whole again."""
+    def ready(server: Proc) -> bool:
+        with contextlib.suppress(httpx.TransportError):
+            return httpx.get(server.ready, timeout=2).status_code == 200
+        return False
+
+    until(lambda: all(ready(s) for s in chaos.deployment.servers), timeout)
+
+
+def test_a_redis_restart(chaos: Chaos) -> None:
+    """Redis gone (its subscriptions and pooled connections dropped) until every game has
+    moved on since, two seconds at least, then back on the same port: long polls re-check
+    every second meanwhile, and the wake-ups published while it was down are lost (the
+    changes are committed all the same)."""
+    def restart() -> None:
+        chaos.deployment.redis.kill()
+        down = time.monotonic()
+        chaos.assert_every_game_advances(into=chaos.advanced_without_redis)
+        time.sleep(max(0.0, down + 2 - time.monotonic()))
+        chaos.deployment.redis.start()
+        until_servers_listen(chaos)
+
+    chaos.fault(restart)
+    chaos.check()
+    # each server's log says it lost its subscription (so the fault did reach it)
+    for server in chaos.deployment.servers:
+        assert "Redis subscription to" in server.log.read_text(), \
+            f"{server.name} never lost Redis: see {server.log}"
+
+
+def test_a_redis_flush(chaos: Chaos) -> None:
+    """FLUSHALL while the players play: Redis holds no truth, so nothing is lost."""
+    def flush() -> None:
+        client = redis.Redis.from_url(chaos.deployment.redis.url)
+        try:
+            assert client.flushall()
+        finally:
+            client.close()
+
+    chaos.fault(flush)
     chaos.check()
 
 
