@@ -859,26 +859,11 @@ class Games:
         """Take back the human's last decision and the computer's replies to it (casual play
         only): the record keeps only the line actually played, so the game still replays."""
         with live.lock:
-            if not live.is_play:
-                raise BadAction("this is an imported record: there is nothing to take back")
-            s = live.state
-            if s.settings.match_play:
-                raise NoTakeback("this is a match game: a decision cannot be taken back "
-                                 "(1306, R30). Start a casual game to use takeback.",
-                                 version=live.row.version)
-            if live.failed:
-                raise GameOver("the computer failed in this game, so it stays as it stopped",
-                               version=live.row.version)
-            if not self._at_table(live, version, takebacks):
-                raise StaleVersion("the table has changed: nothing was taken back",
-                                   version=live.row.version)
-            if not s.is_over and s.actor != live.human:
-                raise WrongTurn("wait for the computer's move, then take back",
-                                version=live.row.version)
+            refusal = self._takeback_refusal(live, version, takebacks)
+            if refusal is not None:
+                raise refusal
             keep = self._last_human_decision(live)
-            if keep is None:  # the snapshot offered no takeback here (_can_take_back)
-                raise NoTakeback("you have made no decision yet: nothing to take back",
-                                 version=live.row.version)
+            assert keep is not None  # _takeback_refusal made sure
             state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
             for text in live.actions[:keep]:
                 apply(state, text)
@@ -900,17 +885,49 @@ class Games:
             return self._snapshot(live, log_from)
 
     def _can_take_back(self, live: LiveGame) -> bool:
-        """Whether :meth:`takeback` would take something back now (the table offers it
-        exactly then): casual play, a game that did not fail, the human to decide or the game
-        over, and a decision of the human's in the record to take back (R30)."""
+        """Whether :meth:`takeback` would take something back now: the table offers it
+        exactly then (R30)."""
+        return self._takeback_refusal(live) is None
+
+    def _takeback_refusal(self, live: LiveGame, version: int | None = None,
+                          takebacks: int | None = None) -> GameError | None:
+        """Why a takeback is refused now, or None (R30): casual play only, never a game the
+        computer failed, at the table the client saw (``version``, when it says), with the
+        human to decide or the game over, and a decision of the human's to take back. The
+        one statement of the rule, for :meth:`takeback` and the snapshot's offer."""
         s = live.state
-        return (live.is_play and not s.settings.match_play and not live.failed
-                and live.row.version > 0 and (s.is_over or s.actor == live.human)
-                and self._last_human_decision(live) is not None)
+        if not live.is_play:
+            return BadAction("this is an imported record: there is nothing to take back")
+        if s.settings.match_play:
+            return NoTakeback("this is a match game: a decision cannot be taken back "
+                              "(1306, R30). Start a casual game to use takeback.",
+                              version=live.row.version)
+        if live.failed:
+            return GameOver("the computer failed in this game, so it stays as it stopped",
+                            version=live.row.version)
+        if version is not None and not self._at_table(live, version, takebacks):
+            return StaleVersion("the table has changed: nothing was taken back",
+                                version=live.row.version)
+        if not s.is_over and s.actor != live.human:
+            return WrongTurn("wait for the computer's move, then take back",
+                             version=live.row.version)
+        if not self._human_has_decided(live):
+            return NoTakeback("you have made no decision yet: nothing to take back",
+                              version=live.row.version)
+        return None
+
+    def _human_has_decided(self, live: LiveGame) -> bool:
+        """Whether the record holds a decision of the human's. Once one is known on this
+        line of play (the same ``takebacks``: the record only grows on it), it stays there,
+        so the snapshot does not replay the game at every reply (5 ms at step 500)."""
+        known = live.last_human
+        if known is not None and known[0][0] == live.row.takebacks and known[1] is not None:
+            return True
+        return self._last_human_decision(live) is not None
 
     def _last_human_decision(self, live: LiveGame) -> int | None:
-        """The index in the record of the human's last decision (None if there is none);
-        replayed once per position (the snapshot asks at every reply)."""
+        """The index in the record of the human's last decision (None if there is none),
+        replayed once per position."""
         at = (live.row.takebacks, live.row.version)
         if live.last_human is None or live.last_human[0] != at:
             live.last_human = (at, self._replay_last_human_decision(live))
