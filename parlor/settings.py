@@ -1,4 +1,5 @@
-"""Numbers read from the environment, for the server, the workers and the store.
+"""Numbers (and the log level) read from the environment, for the server, the workers and the
+store.
 
 A value that is not a number is refused with the variable's name rather than replaced by
 the default: a typo in a deployment's settings must not pass unnoticed (docs/deploy.md).
@@ -37,4 +38,18 @@ def env_int(name: str, default: int) -> int:
     return int(value)
 
 
-__all__ = ["SettingError", "env_int", "env_number"]
+#: What ``PARLOR_LOG_LEVEL`` may say (docs/deploy.md).
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def log_level() -> str:
+    """``PARLOR_LOG_LEVEL``, lowercased; "" when unset or empty (each command has its own
+    default). A level that is none of :data:`LOG_LEVELS` stops the command."""
+    text = os.environ.get("PARLOR_LOG_LEVEL", "").strip().lower()
+    if text and text not in LOG_LEVELS:
+        raise SettingError(f"PARLOR_LOG_LEVEL={text!r} is not one of {', '.join(LOG_LEVELS)} "
+                           "(docs/deploy.md)")
+    return text
+
+
+__all__ = ["LOG_LEVELS", "SettingError", "env_int", "env_number", "log_level"]

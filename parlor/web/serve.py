@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -91,6 +90,7 @@ STOP_GRACE = 3
 
 
 def run(args: argparse.Namespace) -> int:
+    from parlor.settings import log_level
     from parlor.web import server
     from parlor.web.app import create_app
     from parlor.web.config import WebConfig
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None:
         config = replace(config, workers=max(1, args.workers))
     config, keep_alive = proxy_settings(args, config)
-    level = os.environ.get("PARLOR_LOG_LEVEL", "").strip().lower()
+    level = log_level()
     logging.basicConfig(level=(level or "info").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     app = create_app(config)

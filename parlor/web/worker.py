@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from procrastinate.exceptions import ConnectorException
     from prometheus_client import generate_latest
 
-    from parlor.settings import env_number
+    from parlor.settings import env_number, log_level
     from parlor.store import GameStore
     from parlor.web import jobs
     from parlor.web.config import WebConfig
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, concurrency=max(1, args.concurrency))
     if args.queues:
         settings = replace(settings, queues=tuple(args.queues))
-    logging.basicConfig(level=os.environ.get("PARLOR_LOG_LEVEL", "INFO").upper(),
+    logging.basicConfig(level=(log_level() or "info").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("parlor.worker")
     store = GameStore(config.database_url)
@@ -106,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 with jobs.connect(config.database_url, config.queue_pool) as app:
                     async with app.open_async():
                         current[:] = [app]
+                        pause = 1.0  # connected: the next outage starts from a short pause
                         print(f"parlor worker {os.getpid()}: jobs of "
                               f"{store.engine.url.database}", flush=True)
                         await jobs.run_worker(app, settings)

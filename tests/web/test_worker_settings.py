@@ -73,3 +73,16 @@ def test_no_worker_is_called_dead_until_heartbeats_had_time_after_an_outage() ->
     settling.failed(115.0)  # still away: the wait counts from the last failure
     assert not settling.settled(130.0)
     assert settling.settled(138.0)
+
+
+def test_parlor_log_level_is_a_level_or_stops_the_command(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from parlor.settings import log_level
+
+    monkeypatch.setenv("PARLOR_LOG_LEVEL", " Warning ")
+    assert log_level() == "warning"
+    monkeypatch.setenv("PARLOR_LOG_LEVEL", "")
+    assert log_level() == ""  # each command's own default
+    monkeypatch.setenv("PARLOR_LOG_LEVEL", "loud")
+    with pytest.raises(SettingError, match="PARLOR_LOG_LEVEL='loud'"):
+        log_level()
