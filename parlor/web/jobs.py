@@ -111,6 +111,20 @@ def game_lock(game_id: str) -> str:
     return f"game:{game_id}"
 
 
+async def defer_turn(app: App, game_id: str, version: int) -> bool:
+    """Queue the computer's turn in ``game_id`` (asked at ``version``): at most one job per
+    game runs (``lock``) and one more waits (``queueing_lock``). False when one waits
+    already: it will see the newest version."""
+    lock = game_lock(game_id)
+    try:
+        await app.configure_task("parlor.computer_turn", lock=lock,
+                                 queueing_lock=lock).defer_async(game_id=game_id,
+                                                                 version=version)
+    except AlreadyEnqueued:
+        return False
+    return True
+
+
 #: A computer job that raises is run again this many times; when the last run raises too,
 #: the game stops as failed (its player reads why), never a computer that silently never moves.
 RETRIES = 2
@@ -331,12 +345,8 @@ async def reap_orphans(app: App, seen: dict[int, float], grace: float,
                                                          delete_job=False)
         log.warning("job %s of game %s was left running by nobody (its end was never "
                     "written): ended, and the game's computer asked again", job_id, game_id)
-        if game_id:
-            lock = game_lock(game_id)
-            with contextlib.suppress(AlreadyEnqueued):  # a newer job waits: it plays
-                await app.configure_task("parlor.computer_turn", lock=lock,
-                                         queueing_lock=lock).defer_async(
-                    game_id=game_id, version=int(kwargs.get("version", -1)))
+        if game_id:  # (a newer job may wait already: then that one plays)
+            await defer_turn(app, game_id, int(kwargs.get("version", -1)))
         reaped += 1
         REAPED.inc()
     return reaped
@@ -440,6 +450,7 @@ __all__ = [
     "analysis_lock",
     "computer_turn",
     "connect",
+    "defer_turn",
     "game_lock",
     "hint",
     "install",

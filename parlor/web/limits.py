@@ -23,8 +23,6 @@ class Limits:
     log_interval: float = 10.0  # seconds between two log lines of one kind of event
 
 
-#: File descriptors kept for everything but connections: the database, the worker
-#: processes' pipes, the log, the listening socket (a running server holds about 40).
 #: File descriptors kept for everything but open connections: a running server holds about
 #: 40 (the database, the worker processes' pipes, the log, the listening socket), and asyncio
 #: accepts a few batches of :data:`ACCEPT_BATCH` connections before the cap sees them.

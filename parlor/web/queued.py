@@ -147,16 +147,11 @@ class QueueConductor(Conductor):
         stops the game as failed, with the sentence the player reads (never a computer that
         silently never moves); the log has the error."""
         assert self.app is not None
-        lock = jobs.game_lock(game_id)
         error: Exception | None = None
         for pause in (*QUEUE_RETRY, None):
             try:
-                await self.app.configure_task("parlor.computer_turn", lock=lock,
-                                              queueing_lock=lock).defer_async(
-                    game_id=game_id, version=version)
+                await jobs.defer_turn(self.app, game_id, version)
                 return
-            except AlreadyEnqueued:
-                return  # a job for this game already waits: it will see the newest version
             except Exception as exc:
                 error = exc
                 log.warning("the computer's job for game %s could not be queued: %r",

@@ -5,6 +5,7 @@ the game's computer again, so the game moves on."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -35,6 +36,13 @@ def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
                 "SELECT max(id) AS id FROM procrastinate_workers")
             worker = int(row["id"])
             assert worker in jobs._worker_ids  # the worker that played this game's computer
+            for _ in range(100):  # the human's turn shows before that job's end is written
+                running = await queue.connector.execute_query_one_async(
+                    "SELECT count(*) AS n FROM procrastinate_jobs WHERE lock = %(lock)s "
+                    "AND status = 'doing'", lock=jobs.game_lock(gid))
+                if not running["n"]:
+                    break
+                await asyncio.sleep(0.1)
             job_id = await queue.configure_task(
                 "parlor.computer_turn", lock=jobs.game_lock(gid), queueing_lock="planted",
                 schedule_in={"hours": 1}).defer_async(game_id=gid, version=snap["version"])
