@@ -6,6 +6,7 @@ import random
 import re
 import time
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,11 @@ def play_out(c: TestClient, gid: str, token: str, seed: int = 1,
         assert r.status_code == 200, r.text
         snap = wait_for_human(c, gid, token)
     raise AssertionError("the game did not end")
+
+
+def until(ok: Callable[[], bool], timeout: float = 30.0, every: float = 0.2) -> None:
+    """Wait until ``ok()`` holds, asking every ``every`` seconds; fail after ``timeout``."""
+    end = time.monotonic() + timeout
+    while not ok():
+        assert time.monotonic() < end, "not within the time"
+        time.sleep(every)

@@ -47,6 +47,7 @@ from parlor.store import GameStore, libpq_url
 from ..nginx import Nginx, deploy_site
 from ..pgserver import PostgresServer, free_port
 from ..redisserver import RedisServer
+from .helpers import until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Players (threads), each with one game at a time through nginx.
@@ -463,13 +464,6 @@ def chaos(request: pytest.FixtureRequest) -> Iterator[Chaos]:
         shutil.rmtree(logs, ignore_errors=True)
 
 
-def until(ok: Callable[[], bool], timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not ok():
-        assert time.monotonic() < end, "not within the time"
-        time.sleep(0.005)
-
-
 def thinking_worker(chaos: Chaos, timeout: float = 30.0) -> tuple[Proc, int]:
     """A worker running a computer's turn now, and that job's id: the queue says which jobs
     run, the worker's log which of them it started."""
@@ -514,7 +508,7 @@ def test_a_server_killed_with_requests_in_flight(chaos: Chaos) -> None:
         # best when several actions are on their way (likely one of them to this server);
         # long polls are in flight in any case
         with contextlib.suppress(AssertionError):
-            until(lambda: chaos.players.record.posting >= 2, timeout=10)
+            until(lambda: chaos.players.record.posting >= 2, timeout=10, every=0.005)
         server.kill9()
         server.start()  # on the same port: nginx's upstream is whole again
 
@@ -554,7 +548,7 @@ def until_servers_listen(chaos: Chaos, timeout: float = 30.0) -> None:
             return httpx.get(server.ready, timeout=2).status_code == 200
         return False
 
-    until(lambda: all(ready(s) for s in chaos.deployment.servers), timeout)
+    until(lambda: all(ready(s) for s in chaos.deployment.servers), timeout, every=0.005)
 
 
 def test_a_redis_restart(chaos: Chaos) -> None:

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from parlor.web.app import create_app
 
 from ..pgserver import PostgresServer
-from .helpers import config_for, wait_for_human
+from .helpers import config_for, until, wait_for_human
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
 from .ui import free_port
@@ -30,13 +30,6 @@ def status(url: str) -> int:
         return httpx.get(url, timeout=5).status_code
     except httpx.TransportError:
         return 0
-
-
-def until(ok: Callable[[], bool], timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not ok():
-        assert time.monotonic() < end, "not within the time"
-        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
