@@ -69,8 +69,14 @@ typecheck: $(STAMP)
 # A plain `.venv/bin/pytest` runs the same tests in one process.
 PYTEST_WORKERS ?= 2  # 0: in one process, as a plain `.venv/bin/pytest`
 
+# Bounded twice: each test by pytest-timeout (pyproject.toml), the whole run by `timeout`, which
+# interrupts pytest as Ctrl-C would (it reports what ran and where it stood) well inside CI's
+# limit. The slowest tests are listed at the end of every run.
+PYTEST_LIMIT ?= 2400
+
 pytest: $(STAMP) $(NATIVE) tmux chromium postgresql nginx redis
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile parlor tests
+	timeout --signal=INT --kill-after=60 $(PYTEST_LIMIT) \
+		$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15 parlor tests
 
 # tests/terminal/test_play.py drives `parlor play` in a real terminal: tmux, a Debian package.
 tmux:
