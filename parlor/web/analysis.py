@@ -31,6 +31,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from parlor.ai.analysis import ITERATIONS, THRESHOLDS, Decision, analyse_decision, decision_plies
 from parlor.rules.state import Settings
 from parlor.store import GameStore
+from parlor.web.conductor import watch_parent
 from parlor.web.config import WebConfig
 from parlor.web.games import (
     BadAction,
@@ -58,10 +59,13 @@ class AnalysesBusy(GameError):
     status, code = 503, "analyses_busy"
 
 
-def _background() -> None:
-    """A worker's initializer: a lower priority than the computer's workers."""
+def _background(parent: int) -> None:
+    """A worker's initializer: a lower priority than the computer's workers, and the end of
+    the worker when its server or ``parlor worker`` is gone (a ``kill -9`` leaves the pool
+    no chance to stop it: it would wait for work forever)."""
     with contextlib.suppress(OSError):
         os.nice(NICE)
+    watch_parent(parent)
 
 
 def decision_dict(d: Decision) -> dict[str, Any]:
@@ -79,7 +83,7 @@ def new_pool(config: WebConfig) -> Executor:
     if config.worker_kind == "thread":
         return ThreadPoolExecutor(n, thread_name_prefix="parlor-analysis")
     return ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_background)
+                               initializer=_background, initargs=(os.getpid(),))
 
 
 async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: int,

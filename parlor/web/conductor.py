@@ -46,7 +46,7 @@ def _warm() -> int:
     return 0
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """A worker's initializer: end the worker when the server is gone (even after a
     ``kill -9``, which leaves the pool no chance to stop its workers)."""
 
@@ -75,7 +75,7 @@ def _hint_worker(parent: int) -> None:
     """A hint worker process's initializer: a lower priority, and the same watch for the
     server's end as the computer's workers."""
     _lower_priority()
-    _watch_parent(parent)
+    watch_parent(parent)
 
 
 def _lower_thread_priority() -> None:
@@ -142,7 +142,7 @@ class Conductor:
             return ThreadPoolExecutor(self.config.workers, thread_name_prefix="parlor-ai")
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
         pool = ProcessPoolExecutor(self.config.workers, mp_context=ctx,
-                                   initializer=_watch_parent, initargs=(os.getpid(),))
+                                   initializer=watch_parent, initargs=(os.getpid(),))
         for _ in range(self.config.workers):
             pool.submit(_warm)
         return pool

@@ -48,6 +48,7 @@ from ..nginx import Nginx, deploy_site
 from ..pgserver import PostgresServer, free_port
 from ..redisserver import RedisServer
 from .helpers import until
+from .ui import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Players (threads), each with one game at a time through nginx.
@@ -78,7 +79,8 @@ class Proc:
         env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", *self.args], cwd=ROOT, env=env,
-                                         stdout=out, stderr=subprocess.STDOUT)
+                                         stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
         end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
             assert self.proc.poll() is None, f"{self.name} died: see {self.log}"
@@ -99,14 +101,8 @@ class Proc:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        if self.proc is not None:
+            stop_process(self.proc, grace=10)
 
 
 class Deployment:

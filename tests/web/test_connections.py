@@ -51,7 +51,7 @@ class Served:
             [sys.executable, "-m", "parlor.web", "--port", str(self.port),
              "--db", f"sqlite:///{tmp / 'games.db'}", "--workers", "1", *options],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log.open("wb"),
-            preexec_fn=limit_files)
+            preexec_fn=limit_files, start_new_session=True)
         end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
             with contextlib.suppress(httpx.HTTPError):

@@ -30,7 +30,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db", db,
              "--pace", "0"], cwd=ROOT, env=dict(env, **ENV),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         end = time.monotonic() + 60
         while time.monotonic() < end:
             with contextlib.suppress(httpx.HTTPError):

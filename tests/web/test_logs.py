@@ -8,12 +8,14 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from .test_computer import first_to_act_computer
 from .ui import ROOT, free_port, stop_process
 
 
-def test_the_server_log_holds_no_password_and_honours_parlor_log_level(pg_url: str) -> None:
+def test_the_server_log_holds_no_password_and_honours_parlor_log_level(
+        pg_url: str, tmp_path: Path) -> None:
     import httpx
 
     # the tests' PostgreSQL trusts local connections, so a password is accepted and unused
@@ -21,9 +23,11 @@ def test_the_server_log_holds_no_password_and_honours_parlor_log_level(pg_url: s
     port = free_port()
     env = dict(os.environ, PARLOR_LOG_LEVEL="warning", PARLOR_EMBEDDED_WORKER="1",
                PARLOR_AI_WORKERS="1", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "parlor.web", "--port", str(port), "--db",
-                             url, "--pace", "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    log = tmp_path / "server.log"
+    with log.open("wb") as output:
+        proc = subprocess.Popen([sys.executable, "-m", "parlor.web", "--port", str(port),
+                                 "--db", url, "--pace", "0"], cwd=ROOT, env=env, stdout=output,
+                                stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
         end = time.monotonic() + 60
@@ -45,7 +49,7 @@ def test_the_server_log_holds_no_password_and_honours_parlor_log_level(pg_url: s
         assert snap["version"] > 0
     finally:
         stop_process(proc)
-    out = proc.stdout.read() if proc.stdout else ""
+    out = log.read_text()
     assert "hunter2" not in out, out
     assert "***" in out  # the start line names the database, its password hidden
     assert not [line for line in out.splitlines() if line.startswith("INFO ")], out

@@ -138,7 +138,7 @@ def test_a_parlor_worker_process_announces_its_answers_on_redis_not_notify(
         [sys.executable, "-m", "parlor.cli", "worker", "--db", pg_url, "--health-port",
          str(port)], env={**os.environ, "PARLOR_REDIS_URL": redis_server.url,
                           "PARLOR_PACE": "0"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     seen = redis.Redis.from_url(redis_server.url).pubsub(ignore_subscribe_messages=True)
     seen.subscribe(CHANNEL)
     with psycopg.connect(libpq_url(pg_url), autocommit=True) as pg:

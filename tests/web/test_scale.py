@@ -52,7 +52,8 @@ class Proc:
             args = ["-m", "parlor.web.worker", "--db", self.db]
         self.proc = subprocess.Popen([sys.executable, *args], cwd=ROOT,
                                      env=dict(os.environ, **ENV),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
         if self.kind == "server":
             end = time.monotonic() + 60
             while time.monotonic() < end:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -22,7 +23,7 @@ from ..pgserver import PostgresServer
 from .helpers import config_for, until, wait_for_human
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
-from .ui import free_port
+from .ui import free_port, stop_process
 
 
 def status(url: str) -> int:
@@ -41,15 +42,18 @@ def own_postgres() -> Iterator[PostgresServer]:
         server.stop()
 
 
-def test_a_worker_rides_out_a_postgresql_restart(own_postgres: PostgresServer) -> None:
+def test_a_worker_rides_out_a_postgresql_restart(own_postgres: PostgresServer,
+                                                tmp_path: Path) -> None:
     url = own_postgres.url(own_postgres.new_database())
     env = {**os.environ, "PARLOR_WORKER_HEARTBEAT": "0.5", "PARLOR_WORKER_STALLED": "3",
            "PARLOR_PACE": "0"}
     port = free_port()
-    worker = subprocess.Popen([sys.executable, "-m", "parlor.cli", "worker", "--db", url,
-                               "--health-port", str(port)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+    log = tmp_path / "worker.log"  # a file: a pipe nobody reads would fill and block it
+    with log.open("wb") as output:
+        worker = subprocess.Popen([sys.executable, "-m", "parlor.cli", "worker", "--db", url,
+                                   "--health-port", str(port)],
+                                  env=env, stdout=output, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
     health = f"http://127.0.0.1:{port}"
     try:
         until(lambda: status(f"{health}/readyz") == 200)  # connected and fetching
@@ -58,7 +62,8 @@ def test_a_worker_rides_out_a_postgresql_restart(own_postgres: PostgresServer) -
         own_postgres.halt()
         until(lambda: status(f"{health}/readyz") == 503)  # not ready while it is away
         time.sleep(4)  # the outage: fetches, heartbeats and the stalled-job watch all fail
-        assert worker.poll() is None, "the worker exited while the database was away"
+        assert worker.poll() is None, \
+            f"the worker exited while the database was away: {log.read_text()[-3000:]}"
         assert status(f"{health}/healthz") == 200  # alive all along
         own_postgres.resume()
         until(lambda: status(f"{health}/readyz") == 200)
@@ -68,9 +73,4 @@ def test_a_worker_rides_out_a_postgresql_restart(own_postgres: PostgresServer) -
         assert snap["version"] > 0 and snap["status"] == "live"
         assert worker.poll() is None
     finally:
-        worker.terminate()
-        try:
-            worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.communicate()
+        stop_process(worker)

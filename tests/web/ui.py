@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ class Server:
         self.args, self.env = args, env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
+        #: The server's output: a file, never a pipe that nobody reads while it runs (a full
+        #: pipe would block the server's next log line, and the server with it).
+        self.log = Path(tempfile.mkstemp(prefix="parlor-server-", suffix=".log")[1])
 
     def start(self) -> Server:
         env = dict(os.environ, PARLOR_AI_WORKERS="1", PYTHONUNBUFFERED="1")
@@ -48,17 +52,19 @@ class Server:
             env.update(PARLOR_EMBEDDED_WORKER="1", PARLOR_WORKER_HEARTBEAT="1",
                        PARLOR_WORKER_STALLED="3")
         env.update(self.env)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
-             db_url, "--pace", str(self.pace), *self.args],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "parlor.web", "--port", str(self.port), "--db",
+                 db_url, "--pace", str(self.pace), *self.args],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=out,
+                start_new_session=True)
         end = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(
                     ("127.0.0.1", self.port), timeout=0.2):
                 return self
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server died: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"the server died: {self.log.read_text()[-4000:]}")
             time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
@@ -84,14 +90,16 @@ class Server:
         polls (``wait=20`` in game.js), which uvicorn waits for even when the page is closed
         (the server caps that wait itself now, parlor.web.serve.STOP_GRACE, 3 s; this keeps
         the tests' stop short whatever that setting says); no test checks it."""
-        if self.proc is None or self.proc.poll() is not None:
+        if self.proc is None:
             return
-        self.proc.terminate()
-        try:
-            self.proc.wait(STOP_GRACE)
-        except subprocess.TimeoutExpired:
-            self.proc.send_signal(signal.SIGINT)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                self.proc.send_signal(signal.SIGINT)
         stop_process(self.proc)
+        self.log.unlink(missing_ok=True)
 
 
 def snapshot(page: Page) -> dict[str, Any]:
@@ -286,12 +294,18 @@ def play_showcase_offline(seed: int, level: str, max_turns: int, client: Any) ->
 
 
 def stop_process(proc: subprocess.Popen[Any], grace: float = 20.0) -> None:
-    """Stop a server or worker the tests started: SIGTERM, then SIGKILL after ``grace``."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(grace)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
+    """Stop a server or worker the tests started: SIGTERM, then SIGKILL after ``grace``;
+    then whatever it left in its session (a process started with ``start_new_session``:
+    its pool's workers, multiprocessing's resource tracker), so that nothing outlives the
+    test holding a port, a database connection or an output pipe."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    # the group the process led (gone already, or the process was not started in a session
+    # of its own: nothing to do)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
