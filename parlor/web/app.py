@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
 import re
-import secrets
 import time
-import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -43,7 +40,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
 from parlor.rules.state import Settings
-from parlor.store import GameRow, GameStore, TournamentStore
+from parlor.store import GameStore, TournamentStore
 from parlor.store.handovers import Handovers
 from parlor.store.keys import shared_secret
 from parlor.web import schemas
@@ -61,24 +58,30 @@ from parlor.web.games import (
     NotYourGame,
     StaleForm,
     Unavailable,
-    is_practice,
-    seed_json,
-    seed_of,
     watch_key,
 )
-from parlor.web.guard import MAX_JSON_DEPTH, Guard, too_deep
+from parlor.web.guard import Guard
+from parlor.web.learning import Lessons
 from parlor.web.learning import install as install_learning
 from parlor.web.metrics import Metrics, Timing
-from parlor.web.rulesdoc import GLOSSARY, rules_doc, ruling_index_html
+from parlor.web.routes.site import (
+    Site,
+    int_param,
+    json_of,
+    match_of,
+    row_dict,
+    set_token,
+    token_for,
+    tokens_of,
+    wants_html,
+)
+from parlor.web.rulesdoc import rules_doc, ruling_index_html
 from parlor.web.tournaments import Tournaments
 from parlor.web.tournaments import router as tournament_router
 
 HERE = Path(__file__).resolve().parent
-COOKIE_PREFIX = "pm_"
-TOKEN_HEADER = "x-parlor-token"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_TURNS_CHOICES = (200, 60, 20, 8)
-CSRF_COOKIE = "pm_csrf"
 #: A "Continue elsewhere" code works once, within this many seconds.
 HANDOVER_SECONDS = 600
 log = logging.getLogger("parlor.web")
@@ -114,10 +117,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
     accepted = accepted_levels()
-    # Signs CSRF tokens: PARLOR_SECRET, or else the database's own (drawn by the first server
-    # to start), so every server process on the database accepts every other's forms.
     secret = (config.secret or shared_secret(store, "csrf")).encode()
-    handovers = Handovers(store)  # in the database: any server redeems any server's code
+    handovers = Handovers(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -149,137 +150,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                        public_origin=config.public_origin)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    # -- helpers -------------------------------------------------------------------------------
-
-    def token_for(request: Request, game_id: str) -> str | None:
-        return request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + game_id)
-
-    def tokens_of(request: Request) -> dict[str, str]:
-        found = {k[len(COOKIE_PREFIX):]: v for k, v in request.cookies.items()
-                 if k.startswith(COOKIE_PREFIX) and _ID.match(k[len(COOKIE_PREFIX):])}
-        return found
-
-    def set_token(response: Response, game_id: str, token: str) -> None:
-        response.set_cookie(COOKIE_PREFIX + game_id, token, max_age=3600 * 24 * 365,
-                            httponly=True, samesite="strict", path="/")
-
-    async def live_game(game_id: str) -> LiveGame:
-        """From memory at once, or replayed from the store in a thread."""
-        if not _ID.match(game_id):
-            raise GameNotFound(f"there is no game {game_id!r}")
-        # shared store: even a cached game is checked against the stored version
-        live = None if store.shared else games.cached(game_id)
-        return live if live is not None else await asyncio.to_thread(games.get, game_id)
-
-    async def load(request: Request, game_id: str) -> LiveGame:
-        live = await live_game(game_id)
-        games.authorize(live, token_for(request, game_id))
-        return live
-
-    def wants_html(request: Request) -> bool:
-        return not request.url.path.startswith("/api/") and \
-            "text/html" in request.headers.get("accept", "text/html")
-
-    def csrf_token(browser: str) -> str:
-        return hmac.new(secret, b"csrf/" + browser.encode(), hashlib.sha256).hexdigest()
-
-    def check_csrf(request: Request, form: dict[str, str]) -> None:
-        """A form must carry the token its page was given for this browser's cookie."""
-        browser = request.cookies.get(CSRF_COOKIE, "")
-        sent = form.get("csrf", "")
-        # as bytes: a non-ASCII value is simply wrong (compare_digest refuses such str)
-        if not browser or not hmac.compare_digest(csrf_token(browser).encode(),
-                                                  sent.encode()):
-            raise StaleForm("this form is out of date or did not come from this site: "
-                            "reload the page and try again")
-
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        context.setdefault("title", "Parlor Magic")
-        context["glossary"] = GLOSSARY
-        browser = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(18)
-        context["csrf"] = csrf_token(browser)
-        resp = templates.TemplateResponse(request, name, context, status_code=status)
-        if request.cookies.get(CSRF_COOKIE) != browser:
-            resp.set_cookie(CSRF_COOKIE, browser, httponly=True, samesite="strict", path="/")
-        return resp
-
-    def error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
-        return page(request, "error.html", status=status, title=title, message=message,
-                    status_code=status)
-
-    def row_dict(r: GameRow) -> dict[str, Any]:
-        return {
-            "id": r.id, "kind": r.kind, "level": r.level, "turn": r.turn, "status": r.status,
-            "result": r.result, "title": r.title, "created": r.created, "updated": r.updated,
-            "moves": r.version, "settings": r.settings, "practice": is_practice(r),
-            "seed": seed_json(seed_of(r)) if (r.status == "over" or r.kind == "replay")
-            else None,
-            "url": f"/replay/{r.id}" if r.kind == "replay" else f"/g/{r.id}",
-        }
-
-    def new_game_args(data: dict[str, Any]) -> tuple[str, int | None, int]:
-        level = str(data.get("level") or default_level())
-        if level not in accepted:
-            raise BadAction(f"unknown level {level!r}: choose one of {', '.join(levels)}")
-        raw_seed = data.get("seed")
-        seed: int | None = None
-        if raw_seed not in (None, ""):
-            text = str(raw_seed).strip()
-            if isinstance(raw_seed, bool) or not re.fullmatch(r"\d{1,19}", text) \
-                    or int(text) >= 2**63:
-                raise BadAction("a practice seed is a whole number from 0 to "
-                                f"9223372036854775807, not {text[:40]!r}")
-            seed = int(text)
-        raw_turns = data.get("max_turns", 200)
-        try:
-            if isinstance(raw_turns, bool | float):
-                raise ValueError
-            max_turns = int(str(raw_turns))
-        except ValueError:
-            raise BadAction(f"max_turns must be a whole number, not {raw_turns!r}") from None
-        if not 2 <= max_turns <= 1000:
-            raise BadAction("max_turns must be between 2 and 1000")
-        return level, seed, max_turns
-
-    def match_of(data: dict[str, Any]) -> bool:
-        """Casual (the default) or match play (R30, 1306)."""
-        mode = str(data.get("mode") or "casual")
-        if mode not in ("casual", "match"):
-            raise BadAction(f"unknown mode {mode!r}: choose casual or match")
-        return mode == "match"
-
-    async def form_of(request: Request) -> dict[str, str]:
-        """The form's fields, once its CSRF token is checked (the body size is the Guard's)."""
-        body = (await request.body()).decode("utf-8", "replace")
-        form = {k: v[-1] for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items()}
-        check_csrf(request, form)
-        return form
-
-    def rematch_level(live: LiveGame, data: dict[str, Any]) -> str | None:
-        """The level of a rematch: the one asked for, else the game's own; None when an
-        imported record has no level to repeat (the caller asks which)."""
-        asked = data.get("level")
-        if asked in (None, ""):
-            return live.row.level if live.row.level in accepted else None
-        if not isinstance(asked, str) or asked not in accepted:
-            raise BadAction(f"unknown level {str(asked)[:40]!r}: choose one of "
-                            f"{', '.join(levels)}")
-        return asked
-
-    async def json_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if too_deep(raw, MAX_JSON_DEPTH):  # before decoding: json.loads recurses per level
-            raise BadAction(f"the request body nests deeper than {MAX_JSON_DEPTH} levels: "
-                            "no request of this API needs more than a few")
-        try:
-            data = json.loads(raw or b"{}", parse_float=schemas.json_number)
-        except (ValueError, UnicodeDecodeError):
-            raise BadAction("the request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise BadAction("the request body must be a JSON object")
-        return data
-
-    int_param = schemas.strict_int
+    site = Site(config=config, store=store, games=games, conductor=conductor, analyst=analyst,
+                tournaments=tournaments, tournament_store=tournament_store,
+                templates=templates, levels=levels, accepted=accepted, secret=secret,
+                handovers=handovers, metrics=metrics, lessons=Lessons())
+    app.state.site = site
+    page, load, live_game, form_of = site.page, site.load, site.live_game, site.form_of
+    error_page, new_game_args, rematch_level = (site.error_page, site.new_game_args,
+                                                site.rematch_level)
 
     # -- errors --------------------------------------------------------------------------------
 
