@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -34,8 +33,6 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy.exc import SQLAlchemyError
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from parlor import __version__
@@ -51,19 +48,17 @@ from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import (
     BadAction,
-    GameError,
     GameNotFound,
     Games,
     LiveGame,
     NotYourGame,
-    StaleForm,
-    Unavailable,
     watch_key,
 )
 from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.learning import install as install_learning
 from parlor.web.metrics import Metrics, Timing
+from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import (
     Site,
     int_param,
@@ -73,7 +68,6 @@ from parlor.web.routes.site import (
     set_token,
     token_for,
     tokens_of,
-    wants_html,
 )
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
 from parlor.web.tournaments import Tournaments
@@ -156,48 +150,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 handovers=handovers, metrics=metrics, lessons=Lessons())
     app.state.site = site
     page, load, live_game, form_of = site.page, site.load, site.live_game, site.form_of
-    error_page, new_game_args, rematch_level = (site.error_page, site.new_game_args,
-                                                site.rematch_level)
+    new_game_args, rematch_level = site.new_game_args, site.rematch_level
 
-    # -- errors --------------------------------------------------------------------------------
-
-    @app.exception_handler(GameError)
-    async def game_error(request: Request, exc: GameError) -> Response:
-        if wants_html(request):
-            titles = {404: "No such game", 403: "Not your game", 500: "This game is broken",
-                      503: "Try again in a moment"}
-            title = "Reload the page" if isinstance(exc, StaleForm) \
-                else titles.get(exc.status, "Refused")
-            return error_page(request, exc.status, title, exc.message)
-        headers = {"Retry-After": str(exc.extra["retry_after"])} \
-            if "retry_after" in exc.extra else None
-        return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra},
-                            status_code=exc.status, headers=headers)
-
-    @app.exception_handler(SQLAlchemyError)
-    async def store_error(request: Request, exc: SQLAlchemyError) -> Response:
-        log.error("the store failed: %s", exc)
-        return await game_error(request, Unavailable(
-            "the game store cannot be read right now; nothing was changed. Try again soon."))
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> Response:
-        parts = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}"
-                 for e in exc.errors()]
-        return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
-                            status_code=400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        if wants_html(request):
-            title = "Page not found" if exc.status_code == 404 else "Error"
-            msg = "There is nothing at this address." if exc.status_code == 404 \
-                else str(exc.detail)
-            resp = error_page(request, exc.status_code, title, msg)
-            resp.headers.update(exc.headers or {})  # a 405's Allow
-            return resp
-        return JSONResponse({"error": "http_error", "message": str(exc.detail)},
-                            status_code=exc.status_code, headers=exc.headers)
+    install_errors(app)
 
     # -- pages -----------------------------------------------------------------------------------
 
