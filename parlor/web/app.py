@@ -17,7 +17,6 @@ import hmac
 import json
 import logging
 import re
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,7 +47,6 @@ from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import (
     BadAction,
-    GameNotFound,
     Games,
     LiveGame,
     NotYourGame,
@@ -58,15 +56,14 @@ from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.learning import install as install_learning
 from parlor.web.metrics import Metrics, Timing
+from parlor.web.routes import games as games_routes
 from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import (
     Site,
     int_param,
     json_of,
-    match_of,
     row_dict,
     set_token,
-    token_for,
     tokens_of,
 )
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
@@ -150,7 +147,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 handovers=handovers, metrics=metrics, lessons=Lessons())
     app.state.site = site
     page, load, live_game, form_of = site.page, site.load, site.live_game, site.form_of
-    new_game_args, rematch_level = site.new_game_args, site.rematch_level
 
     install_errors(app)
 
@@ -162,17 +158,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return page(request, "home.html", levels=levels, default_level=default_level(),
                     games=[row_dict(r) for r in rows],
                     turn_choices=MAX_TURNS_CHOICES)
-
-    @app.post("/games")
-    async def new_game_form(request: Request) -> Response:
-        data = await form_of(request)
-        level, seed, max_turns = new_game_args(data)
-        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0,
-                                              match_of(data))
-        conductor.kick(live.id)
-        resp = RedirectResponse(f"/g/{live.id}", status_code=303)
-        set_token(resp, live.id, token)
-        return resp
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
@@ -218,59 +203,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                     await asyncio.wait_for(changed.wait(), timeout=wait_s)
                 snap = games.spectator_snapshot(live, start)
         return JSONResponse(snap)
-
-    async def new_handover(game_id: str, token: str) -> str:
-        with games.durable():
-            return await asyncio.to_thread(handovers.make, game_id, token,
-                                           seconds=HANDOVER_SECONDS)
-
-    @app.post("/g/{game_id}/handover", response_class=HTMLResponse)
-    async def handover_form(request: Request, game_id: str) -> Response:
-        """"Continue elsewhere": a one-time code, good for ten minutes, instead of the
-        player's token in a link (which would stay in history and proxy logs)."""
-        await form_of(request)
-        live = await load(request, game_id)
-        token = token_for(request, game_id) or ""
-        code = await new_handover(live.id, token)
-        resp = page(request, "handover.html", game_id=live.id, code=code,
-                    minutes=HANDOVER_SECONDS // 60, title="Continue elsewhere")
-        resp.headers["Cache-Control"] = "no-store"  # the code is in the page
-        return resp
-
-    @app.post("/api/games/{game_id}/handover", status_code=201)
-    async def api_handover(request: Request, game_id: str) -> Response:
-        await json_of(request)
-        live = await load(request, game_id)
-        code = await new_handover(live.id, token_for(request, game_id) or "")
-        return JSONResponse({"url": f"/h/{code}", "seconds": HANDOVER_SECONDS},
-                            status_code=201)
-
-    @app.get("/h/{code}")
-    async def take_handover(request: Request, code: str) -> Response:
-        found = await asyncio.to_thread(handovers.take, code) if len(code) <= 64 else None
-        if found is None:
-            raise NotYourGame("this link to continue a game was used already or is more than "
-                              f"{HANDOVER_SECONDS // 60} minutes old: make a new one in the "
-                              "other browser")
-        game_id, token = found
-        resp = RedirectResponse(f"/g/{game_id}", status_code=303)
-        resp.headers["Cache-Control"] = "no-store"
-        set_token(resp, game_id, token)
-        return resp
-
-    @app.post("/g/{game_id}/rematch")
-    async def rematch_form(request: Request, game_id: str) -> Response:
-        form = await form_of(request)
-        live = await load(request, game_id)
-        level = rematch_level(live, form)
-        if level is None:
-            return page(request, "rematch.html", game_id=live.id, levels=levels,
-                        default_level=default_level(), title="Rematch: choose a level")
-        new, token = await asyncio.to_thread(games.rematch, live, level)
-        conductor.kick(new.id)
-        resp = RedirectResponse(f"/g/{new.id}", status_code=303)
-        set_token(resp, new.id, token)
-        return resp
 
     @app.get("/g/{game_id}/record.txt")
     async def record_file(request: Request, game_id: str) -> Response:
@@ -337,132 +269,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     # -- API -----------------------------------------------------------------------------------
 
-    @app.get("/api/levels")
-    async def api_levels() -> dict[str, Any]:
-        return {"levels": levels, "accepted": accepted, "default": default_level()}
-
-    @app.post("/api/games", status_code=201)
-    async def api_new_game(request: Request) -> Response:
-        data = await json_of(request)
-        level, seed, max_turns = new_game_args(data)
-        match = match_of(data)
-        schemas.checked(schemas.NewGame, data)
-        live, token = await asyncio.to_thread(games.create, level, seed, max_turns, 0, match)
-        conductor.kick(live.id)
-        snap = games.snapshot(live, 0)
-        resp = JSONResponse({"id": live.id, "token": token, "url": f"/g/{live.id}",
-                             "snapshot": snap}, status_code=201)
-        set_token(resp, live.id, token)
-        return resp
-
-    @app.get("/api/games")
-    async def api_games(request: Request) -> dict[str, Any]:
-        rows = await asyncio.to_thread(games.owned, tokens_of(request))
-        return {"games": [row_dict(r) for r in rows]}
-
-    @app.get("/api/games/{game_id}")
-    async def api_state(request: Request, game_id: str, after: str | None = None,
-                        wait: str | None = None, log_from: str | None = None) -> Response:
-        after_v = int_param(after, "after", -1, -1, 10**7)
-        wait_s = float(int_param(wait, "wait", 0, 0, 30))
-        start = int_param(log_from, "log_from", 0, 0, 10**7)
-        if not _ID.match(game_id):
-            raise GameNotFound(f"there is no game {game_id!r}")
-        with conductor.watch(game_id):  # nothing stays behind once this request is answered
-            changed = conductor.changed_event(game_id)  # before reading: a change wakes us
-            live = await load(request, game_id)
-            snap = games.snapshot(live, start)
-            if snap["thinking"]:
-                conductor.kick(game_id)
-            if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
-                # until the game's position or status changes: a late NOTIFY of a change
-                # this request already read wakes it without news, and then it waits on
-                seen = (live.row.version, live.row.takebacks, live.row.status)
-                end = time.monotonic() + wait_s
-                while (left := end - time.monotonic()) > 0:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(changed.wait(), timeout=left)
-                    changed = conductor.changed_event(game_id)  # before reading again
-                    if store.shared:  # the change may be another process's: read it
-                        await asyncio.to_thread(games.refresh, live)
-                    if (live.row.version, live.row.takebacks, live.row.status) != seen:
-                        break
-                snap = games.snapshot(live, start)
-        snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
-        return JSONResponse(snap)
-
-    @app.post("/api/games/{game_id}/actions")
-    async def api_act(request: Request, game_id: str) -> Response:
-        live = await load(request, game_id)
-        data = await json_of(request)
-        action, version = data.get("action"), data.get("version")
-        if "actions" in data and action is None:  # a declaration, sent whole (Games.act)
-            action = data["actions"]
-            if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
-                raise BadAction("'actions' must be a list of actions in the game's notation")
-        elif not isinstance(action, str):
-            raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
-        version = version_of(data)
-        line = takebacks_of(data)
-        start = schemas.checked(schemas.Act, data).log_from
-        if store.shared:  # a round trip to the database: off the event loop
-            snap = await asyncio.to_thread(games.act, live, version, action, start, line)
-        else:
-            snap = games.act(live, version, action, start, line)
-        metrics.actions.labels("human").inc()
-        conductor.notify(game_id)
-        if snap["thinking"]:
-            conductor.kick(game_id)
-        return JSONResponse(snap)
-
-    @app.post("/api/games/{game_id}/preview")
-    async def api_preview(request: Request, game_id: str) -> Response:
-        """The table after declarations not yet sent (Games.preview): nothing is stored."""
-        live = await load(request, game_id)
-        data = await json_of(request)
-        actions = data.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
-                            "so far, in the game's notation")
-        schemas.checked(schemas.Preview, data)
-        return JSONResponse(games.preview(live, version_of(data), actions))
-
-    @app.post("/api/games/{game_id}/takeback")
-    async def api_takeback(request: Request, game_id: str) -> Response:
-        live = await load(request, game_id)
-        data = await json_of(request)
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadAction("send {\"version\": N}: the move number the table showed")
-        line = takebacks_of(data)
-        start = schemas.checked(schemas.Takeback, data).log_from
-        snap = await asyncio.to_thread(games.takeback, live, version, start, line)
-        conductor.notify(game_id)
-        return JSONResponse(snap)
-
-    @app.get("/api/games/{game_id}/hint")
-    async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:
-        live = await load(request, game_id)
-        v = None if version is None else int_param(version, "version", 0, 0, 10**7)
-        # the quota is the player's, i.e. the game's: behind a balancer every player would
-        # share the balancer's address (issue 38)
-        advice = await conductor.hint(live, v, game_id)
-        return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
-                             "source": advice.source, "seconds": round(advice.seconds, 3),
-                             "version": v})
-
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def api_rematch(request: Request, game_id: str) -> Response:
-        data = await json_of(request)
-        live = await load(request, game_id)
-        level = rematch_level(live, data)
-        schemas.checked(schemas.Rematch, data)
-        new, token = await asyncio.to_thread(games.rematch, live, level)
-        conductor.kick(new.id)
-        resp = JSONResponse({"id": new.id, "token": token, "url": f"/g/{new.id}"},
-                            status_code=201)
-        set_token(resp, new.id, token)
-        return resp
+    app.include_router(games_routes.router)
 
     @app.get("/api/games/{game_id}/record")
     async def api_record(request: Request, game_id: str) -> Response:
@@ -493,26 +300,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     schemas.install(app, accepted, [x.id for x in lessons.all])
     return app
-
-
-def takebacks_of(data: dict[str, Any]) -> int | None:
-    """The optional ``takebacks`` of an action or takeback request: the table the client saw
-    (with its ``version``), so a click on a line taken back since (R30) is refused."""
-    found = data.get("takebacks")
-    if found is None:
-        return None
-    if not isinstance(found, int) or isinstance(found, bool) or found < 0:
-        raise BadAction("'takebacks', when sent, is the number the table showed")
-    return found
-
-
-def version_of(data: dict[str, Any]) -> int:
-    """The move number the table showed, from a request's JSON body."""
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'version' must be "
-                        "the move number the table showed")
-    return version
 
 
 __all__ = ["create_app"]

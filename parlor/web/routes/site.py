@@ -47,7 +47,7 @@ from parlor.web.tournaments import Tournaments
 
 COOKIE_PREFIX = "pm_"
 TOKEN_HEADER = "x-parlor-token"
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 CSRF_COOKIE = "pm_csrf"
 
 
@@ -76,7 +76,7 @@ class Site:
 
     async def live_game(self, game_id: str) -> LiveGame:
         """From memory at once, or replayed from the store in a thread."""
-        if not _ID.match(game_id):
+        if not GAME_ID.match(game_id):
             raise GameNotFound(f"there is no game {game_id!r}")
         # shared store: even a cached game is checked against the stored version
         live = None if self.store.shared else self.games.cached(game_id)
@@ -177,7 +177,7 @@ def token_for(request: Request, game_id: str) -> str | None:
 
 def tokens_of(request: Request) -> dict[str, str]:
     found = {k[len(COOKIE_PREFIX):]: v for k, v in request.cookies.items()
-             if k.startswith(COOKIE_PREFIX) and _ID.match(k[len(COOKIE_PREFIX):])}
+             if k.startswith(COOKIE_PREFIX) and GAME_ID.match(k[len(COOKIE_PREFIX):])}
     return found
 
 
