@@ -26,7 +26,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     RedirectResponse,
     Response,
 )
@@ -46,7 +45,6 @@ from parlor.web.computer import accepted_levels, available_levels, default_level
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import (
-    BadAction,
     Games,
     LiveGame,
     NotYourGame,
@@ -57,13 +55,13 @@ from parlor.web.learning import Lessons
 from parlor.web.learning import install as install_learning
 from parlor.web.metrics import Metrics, Timing
 from parlor.web.routes import games as games_routes
+from parlor.web.routes import records
 from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import (
     Site,
     int_param,
     json_of,
     row_dict,
-    set_token,
     tokens_of,
 )
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
@@ -146,7 +144,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 templates=templates, levels=levels, accepted=accepted, secret=secret,
                 handovers=handovers, metrics=metrics, lessons=Lessons())
     app.state.site = site
-    page, load, live_game, form_of = site.page, site.load, site.live_game, site.form_of
+    page, load, live_game = site.page, site.load, site.live_game
 
     install_errors(app)
 
@@ -204,28 +202,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 snap = games.spectator_snapshot(live, start)
         return JSONResponse(snap)
 
-    @app.get("/g/{game_id}/record.txt")
-    async def record_file(request: Request, game_id: str) -> Response:
-        live = await load(request, game_id)
-        text = games.record_text(live)
-        return PlainTextResponse(text, headers={
-            "Content-Disposition": f'attachment; filename="parlor-{game_id}.txt"'})
-
-    @app.get("/replay/{game_id}", response_class=HTMLResponse)
-    async def replay_page(request: Request, game_id: str, step: str | None = None) -> Response:
-        live = await load(request, game_id)
-        n = int_param(step, "step", 0, 0, 10**6)
-        snap = await asyncio.to_thread(games.replay_snapshot, live, n, live.human)
-        return page(request, "replay.html", snapshot=snap, title=f"Replay — {live.row.title}")
-
-    @app.post("/import")
-    async def import_form(request: Request) -> Response:
-        data = await form_of(request)
-        live, token = await asyncio.to_thread(games.import_record, data.get("record", ""))
-        resp = RedirectResponse(f"/replay/{live.id}", status_code=303)
-        set_token(resp, live.id, token)
-        return resp
-
     @app.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> Response:
         doc = rules_doc("rules.md")
@@ -270,32 +246,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # -- API -----------------------------------------------------------------------------------
 
     app.include_router(games_routes.router)
-
-    @app.get("/api/games/{game_id}/record")
-    async def api_record(request: Request, game_id: str) -> Response:
-        live = await load(request, game_id)
-        return PlainTextResponse(games.record_text(live))
-
-    @app.post("/api/records", status_code=201)
-    async def api_import(request: Request) -> Response:
-        data = await json_of(request)  # the Guard let only JSON through
-        text = data.get("record")
-        if not isinstance(text, str) or not text.strip():
-            raise BadAction("send the game record as {\"record\": \"...\"}")
-        schemas.checked(schemas.Record, data)
-        live, token = await asyncio.to_thread(games.import_record, text)
-        resp = JSONResponse({"id": live.id, "token": token, "url": f"/replay/{live.id}",
-                             "steps": len(live.actions)}, status_code=201)
-        set_token(resp, live.id, token)
-        return resp
-
-    @app.get("/api/replays/{game_id}")
-    async def api_replay(request: Request, game_id: str, step: str | None = None,
-                         seat: str | None = None) -> Response:
-        live = await load(request, game_id)
-        n = int_param(step, "step", 0, 0, 10**6)
-        who = int_param(seat, "seat", 1, 1, 2) - 1
-        return JSONResponse(await asyncio.to_thread(games.replay_snapshot, live, n, who))
+    app.include_router(records.router)
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     schemas.install(app, accepted, [x.id for x in lessons.all])
