@@ -30,7 +30,6 @@ from parlor.store.handovers import Handovers
 from parlor.store.keys import shared_secret
 from parlor.web import schemas
 from parlor.web.analysis import Analyst
-from parlor.web.analysis import install as install_analysis
 from parlor.web.computer import accepted_levels, available_levels
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
@@ -39,10 +38,9 @@ from parlor.web.games import (
 )
 from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
-from parlor.web.learning import install as install_learning
 from parlor.web.metrics import Metrics, Timing
+from parlor.web.routes import analysis, health, learning, pages, records, spectators
 from parlor.web.routes import games as games_routes
-from parlor.web.routes import health, pages, records, spectators
 from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import (
     Site,
@@ -127,17 +125,15 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 templates=templates, levels=levels, accepted=accepted, secret=secret,
                 handovers=handovers, metrics=metrics, lessons=Lessons())
     app.state.site = site
-    page, load = site.page, site.load
+    page = site.page
 
     install_errors(app)
 
-    for routes in (pages, spectators, games_routes, records, health):
+    for routes in (pages, spectators, games_routes, records, health, learning, analysis):
         app.include_router(routes.router)
-    lessons = install_learning(app, page, json_of)  # /learn, /learn/{lesson}, /api/lessons
-    install_analysis(app, analyst, page, load, json_of)  # /g/{id}/analysis and its API
 
     app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
-    schemas.install(app, accepted, [x.id for x in lessons.all])
+    schemas.install(app, accepted, [x.id for x in site.lessons.all])
     return app
 
 
