@@ -41,13 +41,12 @@ from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics, Timing
 from parlor.web.routes import analysis, health, learning, pages, records, spectators
 from parlor.web.routes import games as games_routes
+from parlor.web.routes import tournaments as tournament_routes
 from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import (
     Site,
-    json_of,
 )
 from parlor.web.tournaments import Tournaments
-from parlor.web.tournaments import router as tournament_router
 
 HERE = Path(__file__).resolve().parent
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -125,14 +124,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 templates=templates, levels=levels, accepted=accepted, secret=secret,
                 handovers=handovers, metrics=metrics, lessons=Lessons())
     app.state.site = site
-    page = site.page
 
     install_errors(app)
 
-    for routes in (pages, spectators, games_routes, records, health, learning, analysis):
+    for routes in (pages, spectators, games_routes, records, health, learning, analysis,
+                   tournament_routes):
         app.include_router(routes.router)
 
-    app.include_router(tournament_router(tournaments, games, accepted, page, json_of))
     schemas.install(app, accepted, [x.id for x in site.lessons.all])
     return app
 
