@@ -7,13 +7,15 @@ Every game has a secret player token, kept in the cookie ``pm_<game id>`` (or se
 elsewhere" makes a one-time code instead). Writes are same-origin only, forms carry a CSRF
 token, and request bodies are limited while they are read (:mod:`parlor.web.guard`). See
 :mod:`parlor.web.games` for the rules of acting, and README.md for the endpoints.
+
+:func:`create_app` builds the shared objects and assembles the routers of
+:mod:`parlor.web.routes`, one module per concern; the routes reach the shared objects through
+one :class:`~parlor.web.routes.site.Site` on ``app.state.site``.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,9 +35,7 @@ from parlor.web.analysis import Analyst
 from parlor.web.computer import accepted_levels, available_levels
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
-from parlor.web.games import (
-    Games,
-)
+from parlor.web.games import Games
 from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics, Timing
@@ -43,17 +43,13 @@ from parlor.web.routes import analysis, health, learning, pages, records, specta
 from parlor.web.routes import games as games_routes
 from parlor.web.routes import tournaments as tournament_routes
 from parlor.web.routes.errors import install as install_errors
-from parlor.web.routes.site import (
-    Site,
-)
+from parlor.web.routes.site import Site
 from parlor.web.tournaments import Tournaments
 
 HERE = Path(__file__).resolve().parent
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-MAX_TURNS_CHOICES = (200, 60, 20, 8)
-#: A "Continue elsewhere" code works once, within this many seconds.
-HANDOVER_SECONDS = 600
-log = logging.getLogger("parlor.web")
+#: The app's routes, by concern (parlor/web/routes); a form and its API twin share a module.
+ROUTERS = (pages, spectators, games_routes, records, health, learning, analysis,
+           tournament_routes)
 
 
 def _json_script(data: Any) -> str:
@@ -63,6 +59,8 @@ def _json_script(data: Any) -> str:
 
 
 def create_app(config: WebConfig | None = None) -> FastAPI:
+    """The app on ``config`` (else the environment's): its shared objects (a
+    :class:`~parlor.web.routes.site.Site`), their start and stop, and its routers."""
     config = config or WebConfig.from_env()
     store = GameStore(config.database_url)
     publisher = None
@@ -86,8 +84,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     templates.env.filters["tojson_script"] = _json_script
     levels = available_levels()
     accepted = accepted_levels()
+    # Signs CSRF tokens: PARLOR_SECRET, or else the database's own (drawn by the first server
+    # to start), so every server process on the database accepts every other's forms.
     secret = (config.secret or shared_secret(store, "csrf")).encode()
-    handovers = Handovers(store)
+    handovers = Handovers(store)  # in the database: any server redeems any server's code
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -112,27 +112,29 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.config = config
     metrics = Metrics(games.cached_count, conductor.waiting)
     app.state.metrics = metrics
+    _assemble(app, Site(config=config, store=store, games=games, conductor=conductor,
+                        analyst=analyst, tournaments=tournaments,
+                        tournament_store=tournament_store, templates=templates, levels=levels,
+                        accepted=accepted, secret=secret, handovers=handovers, metrics=metrics,
+                        lessons=Lessons()))
+    return app
+
+
+def _assemble(app: FastAPI, site: Site) -> None:
+    """The middleware, static files, error handlers, routers and OpenAPI document of ``app``,
+    whose routes reach ``site`` as ``app.state.site``."""
+    app.state.site = site
+    config = site.config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    app.add_middleware(Timing, metrics=metrics)
+    app.add_middleware(Timing, metrics=site.metrics)
     app.add_middleware(Guard, max_body=config.max_body, methods_of=schemas.methods_of,
                        trusted_proxies=config.trusted_proxies,
                        public_origin=config.public_origin)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-
-    site = Site(config=config, store=store, games=games, conductor=conductor, analyst=analyst,
-                tournaments=tournaments, tournament_store=tournament_store,
-                templates=templates, levels=levels, accepted=accepted, secret=secret,
-                handovers=handovers, metrics=metrics, lessons=Lessons())
-    app.state.site = site
-
     install_errors(app)
-
-    for routes in (pages, spectators, games_routes, records, health, learning, analysis,
-                   tournament_routes):
+    for routes in ROUTERS:
         app.include_router(routes.router)
-
-    schemas.install(app, accepted, [x.id for x in site.lessons.all])
-    return app
+    schemas.install(app, site.accepted, [x.id for x in site.lessons.all])
 
 
 __all__ = ["create_app"]

@@ -48,7 +48,7 @@ from parlor.web.games import (
     seed_json,
 )
 from parlor.web.tournaments.driver import ContestFailed, Driver
-from parlor.web.tournaments.spec import HUMAN, Spec
+from parlor.web.tournaments.spec import HUMAN, Entry, Spec
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -293,36 +293,14 @@ class Tournaments:
             t = lt.t
             e = lt.spec.entries
             you = next((i for i, x in enumerate(e) if x.level == HUMAN), None)
-            tables = []
-            if lt.round is not None:
-                for p in lt.round.pairings:
-                    gid = lt.games[p.table]
-                    live = self.games.get(gid)  # replayed from the store after a restart
-                    tables.append({
-                        "table": p.table,
-                        "players": [e[i].name for i in p.seats],
-                        "levels": [e[i].level for i in p.seats],
-                        "single_draw": list(p.single_draw),
-                        "yours": you in p.seats,
-                        "done": p.table in lt.done,
-                        "turn": live.state.turn,
-                        "url": f"/t/{lt.id}/{'play' if you in p.seats else 'watch'}/"
-                               f"{p.table}"})
+            tables = self._tables(lt, you)
             rows = []
             for st in standings(t):
                 rows.append({**asdict(st), "level": e[st.player].level,
                              "note": standing_note(t, st),
                              "you": st.player == you, "held": t.held(st.player),
                              "out_round": t.players[st.player].out_round})
-            asked = [{"n": k, "question": ransom_question(t, r),
-                      "prisoner": e[r.prisoner].name, "holder": e[r.holder].name,
-                      "amount": r.amount, "round": r.round,
-                      "offer": [{"player": e[i].name, "talents": n}
-                                for i, n in ransom_payers(t, r)],
-                      "team": [{"player": e[i].name, "talents": t.players[i].talents}
-                               for i, pl in enumerate(t.players)
-                               if pl.team == t.players[r.prisoner].team and pl.is_in]}
-                     for k, r in enumerate(t.asked)]
+            asked = _asked(t, e)
             results = [{"round": s.outcome.round, "table": s.outcome.table,
                         "players": [e[i].name for i in s.outcome.seats],
                         "winner": None if s.outcome.winner is None
@@ -351,6 +329,26 @@ class Tournaments:
                 "failure": self.failures.get(lt.id),
             }
 
+    def _tables(self, lt: LiveTournament, you: int | None) -> list[dict[str, Any]]:
+        """The tables of the round in play (under the tournament's lock)."""
+        e = lt.spec.entries
+        tables = []
+        if lt.round is not None:
+            for p in lt.round.pairings:
+                gid = lt.games[p.table]
+                live = self.games.get(gid)  # replayed from the store after a restart
+                tables.append({
+                    "table": p.table,
+                    "players": [e[i].name for i in p.seats],
+                    "levels": [e[i].level for i in p.seats],
+                    "single_draw": list(p.single_draw),
+                    "yours": you in p.seats,
+                    "done": p.table in lt.done,
+                    "turn": live.state.turn,
+                    "url": f"/t/{lt.id}/{'play' if you in p.seats else 'watch'}/"
+                           f"{p.table}"})
+        return tables
+
     def report(self, lt: LiveTournament) -> dict[str, Any]:
         with lt.lock:
             if not lt.over:
@@ -371,3 +369,16 @@ class Tournaments:
 
     async def stop(self) -> None:
         await self.driver.stop()
+
+
+def _asked(t: Tournament, e: tuple[Entry, ...]) -> list[dict[str, Any]]:
+    """The ransoms waiting for the person's answer (1308.2), with who may pay what."""
+    return [{"n": k, "question": ransom_question(t, r),
+             "prisoner": e[r.prisoner].name, "holder": e[r.holder].name,
+             "amount": r.amount, "round": r.round,
+             "offer": [{"player": e[i].name, "talents": n}
+                       for i, n in ransom_payers(t, r)],
+             "team": [{"player": e[i].name, "talents": t.players[i].talents}
+                      for i, pl in enumerate(t.players)
+                      if pl.team == t.players[r.prisoner].team and pl.is_in]}
+            for k, r in enumerate(t.asked)]
