@@ -171,18 +171,22 @@ async def site_of(request: Request) -> Site:
 SiteDep = Annotated[Site, Depends(site_of)]
 
 
-def token_for(request: Request, game_id: str) -> str | None:
-    return request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + game_id)
+def token_for(request: Request, game_id: str, prefix: str = COOKIE_PREFIX) -> str | None:
+    """The token sent for a game (or, with its ``prefix``, a tournament)."""
+    return request.headers.get(TOKEN_HEADER) or request.cookies.get(prefix + game_id)
 
 
-def tokens_of(request: Request) -> dict[str, str]:
-    found = {k[len(COOKIE_PREFIX):]: v for k, v in request.cookies.items()
-             if k.startswith(COOKIE_PREFIX) and GAME_ID.match(k[len(COOKIE_PREFIX):])}
+def tokens_of(request: Request, prefix: str = COOKIE_PREFIX) -> dict[str, str]:
+    """Every game's (or tournament's) token this browser holds, by id."""
+    found = {k[len(prefix):]: v for k, v in request.cookies.items()
+             if k.startswith(prefix) and GAME_ID.match(k[len(prefix):])}
     return found
 
 
-def set_token(response: Response, game_id: str, token: str) -> None:
-    response.set_cookie(COOKIE_PREFIX + game_id, token, max_age=3600 * 24 * 365,
+def set_token(response: Response, game_id: str, token: str,
+              prefix: str = COOKIE_PREFIX) -> None:
+    """Keep the token in the browser: a year, never sent to another site, never to JS."""
+    response.set_cookie(prefix + game_id, token, max_age=3600 * 24 * 365,
                         httponly=True, samesite="strict", path="/")
 
 

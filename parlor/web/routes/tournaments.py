@@ -15,8 +15,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from parlor.web.games import GameNotFound, GameOver
-from parlor.web.routes.site import GAME_ID, TOKEN_HEADER, Site, SiteDep, json_of
-from parlor.web.routes.site import set_token as set_game_token
+from parlor.web.routes.site import (
+    Site,
+    SiteDep,
+    json_of,
+    set_token,
+    token_for,
+    tokens_of,
+)
 from parlor.web.schemas import BIG, NewTournament, checked, strict_int
 from parlor.web.schemas import Ransom as RansomBody
 from parlor.web.tournaments import LiveTournament, match_token, parse_spec
@@ -31,23 +37,13 @@ router = APIRouter()
 
 
 def token_of(request: Request, tid: str) -> str | None:
-    return request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + tid)
+    return token_for(request, tid, COOKIE_PREFIX)
 
 
 async def load(site: Site, request: Request, tid: str) -> LiveTournament:
     lt = await asyncio.to_thread(site.tournaments.get, tid)
     site.tournaments.authorize(lt, token_of(request, tid))
     return lt
-
-
-def set_token(resp: Response, tid: str, token: str) -> None:
-    resp.set_cookie(COOKIE_PREFIX + tid, token, max_age=3600 * 24 * 365, httponly=True,
-                    samesite="strict", path="/")
-
-
-def tokens_of(request: Request) -> dict[str, str]:
-    return {k[len(COOKIE_PREFIX):]: v for k, v in request.cookies.items()
-            if k.startswith(COOKIE_PREFIX) and GAME_ID.match(k[len(COOKIE_PREFIX):])}
 
 
 def table_number(text: str) -> int:
@@ -67,7 +63,7 @@ def _seats(lt: LiveTournament, table: int) -> tuple[int, int]:
 
 @router.get("/tournaments", response_class=HTMLResponse)
 async def tournaments_page(request: Request, site: SiteDep) -> Response:
-    mine = await asyncio.to_thread(site.tournaments.owned, tokens_of(request))
+    mine = await asyncio.to_thread(site.tournaments.owned, tokens_of(request, COOKIE_PREFIX))
     return site.page(request, "tournaments.html", levels=site.accepted, tournaments=mine,
                      title="Parlor Magic — tournaments")
 
@@ -81,7 +77,7 @@ async def api_create(request: Request, site: SiteDep) -> Response:
     site.tournaments.driver.kick(lt.id)
     resp = JSONResponse({"id": lt.id, "token": token, "url": f"/t/{lt.id}"},
                         status_code=201)
-    set_token(resp, lt.id, token)
+    set_token(resp, lt.id, token, COOKIE_PREFIX)
     return resp
 
 
@@ -139,7 +135,7 @@ async def play_contest(request: Request, tid: str, table: str, site: SiteDep) ->
     resp = RedirectResponse(f"/g/{gid}", status_code=303)
     token = token_of(request, tid)
     assert token is not None  # load() checked it
-    set_game_token(resp, gid, token)
+    set_token(resp, gid, token)
     return resp
 
 
@@ -159,7 +155,7 @@ async def contest_replay(request: Request, tid: str, gid: str, site: SiteDep) ->
         assert found is not None  # load() checked it
         token = found
     resp = RedirectResponse(f"/replay/{gid}", status_code=303)
-    set_game_token(resp, gid, token)
+    set_token(resp, gid, token)
     return resp
 
 
