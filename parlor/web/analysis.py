@@ -1,4 +1,4 @@
-"""Post-game analysis in the background (``/g/{id}/analysis``).
+"""Post-game analysis in the background (its routes: :mod:`parlor.web.routes.analysis`).
 
 An analysis runs in its own worker pool, apart from the pool where the computer thinks, and
 its workers run at a lower scheduling priority (``os.nice``), so analysing never delays the
@@ -25,17 +25,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-
 from parlor.ai.analysis import ITERATIONS, THRESHOLDS, Decision, analyse_decision, decision_plies
 from parlor.rules.state import Settings
 from parlor.store import GameStore
 from parlor.web.conductor import watch_parent
 from parlor.web.config import WebConfig
 from parlor.web.games import (
-    BadAction,
-    GameBroken,
     GameError,
     GameOver,
     Games,
@@ -221,40 +216,4 @@ class Analyst:
             self.tasks.pop(live.id, None)
 
 
-def install(app: FastAPI, analyst: Analyst, page: Callable[..., Response],
-            load: Callable[[Request, str], Awaitable[LiveGame]],
-            json_of: Callable[[Request], Awaitable[dict[str, Any]]]) -> None:
-    """``/g/{id}/analysis`` and its API on ``app``."""
-
-    async def loaded(request: Request, game_id: str) -> LiveGame:
-        try:
-            return await load(request, game_id)
-        except GameBroken as exc:  # a stored record that does not replay: the input's fault
-            raise RecordBroken(f"this game's record does not replay, so it cannot be "
-                               f"analysed: {exc.message}") from None
-
-    @app.get("/g/{game_id}/analysis", response_class=HTMLResponse)
-    async def analysis_page(request: Request, game_id: str) -> Response:
-        live = await loaded(request, game_id)
-        analyst.check(live)
-        return page(request, "analysis.html", status_json=analyst.status(live),
-                    game_id=game_id, title=f"Analysis — {live.row.title}",
-                    game_title=live.row.title, thresholds=THRESHOLDS)
-
-    @app.get("/api/games/{game_id}/analysis")
-    async def api_analysis(request: Request, game_id: str) -> Response:
-        live = await loaded(request, game_id)
-        analyst.check(live)
-        return JSONResponse(analyst.status(live))
-
-    @app.post("/api/games/{game_id}/analysis", status_code=202)
-    async def api_analyse(request: Request, game_id: str) -> Response:
-        live = await loaded(request, game_id)
-        data = await json_of(request)
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
-            raise BadAction("the analysis seed must be a whole number from 0 to 2147483647")
-        return JSONResponse(await analyst.request(live, seed), status_code=202)
-
-
-__all__ = ["ITERATIONS", "AnalysesBusy", "Analyst", "RecordBroken", "install"]
+__all__ = ["ITERATIONS", "AnalysesBusy", "Analyst", "RecordBroken"]

@@ -5,11 +5,7 @@ lesson's step. Nothing is stored on the server, so a lesson survives any restart
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
-
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from parlor.learn.lessons import Lesson, LessonError, Progress, attempt, load_all, replay
 from parlor.web.games import (
@@ -112,34 +108,4 @@ class Lessons:
         }
 
 
-def install(app: FastAPI, page: Callable[..., Response],
-            json_of: Callable[[Request], Awaitable[dict[str, Any]]]) -> Lessons:
-    """The Learn pages and the lessons' API on ``app`` (``page`` renders a template)."""
-    lessons = Lessons()
-
-    @app.get("/learn", response_class=HTMLResponse)
-    async def learn_page(request: Request) -> Response:
-        return page(request, "learn.html", lessons=lessons.index(),
-                    title="Parlor Magic — learn to play")
-
-    @app.get("/learn/{lesson_id}", response_class=HTMLResponse)
-    async def lesson_page(request: Request, lesson_id: str) -> Response:
-        lesson = lessons.get(lesson_id)
-        snap = lessons.act(lesson, [], None)
-        return page(request, "lesson.html", snapshot=snap, lessons=lessons.index(),
-                    title=f"Lesson: {lesson.title} — Parlor Magic")
-
-    @app.get("/api/lessons")
-    async def api_lessons() -> dict[str, Any]:
-        return {"lessons": lessons.index()}
-
-    @app.post("/api/lessons/{lesson_id}")
-    async def api_lesson(request: Request, lesson_id: str) -> Response:
-        lesson = lessons.get(lesson_id)
-        data = await json_of(request)
-        return JSONResponse(lessons.act(lesson, data.get("moves", []), data.get("action")))
-
-    return lessons
-
-
-__all__ = ["Lessons", "install"]
+__all__ = ["Lessons"]

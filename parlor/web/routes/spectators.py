@@ -1,0 +1,51 @@
+"""A game watched by someone its player gave the spectator link (``/watch/{id}?k=...``): the
+page and its API show the table as a spectator sees it, hands hidden."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from parlor.web.games import LiveGame, NotYourGame, watch_key
+from parlor.web.routes.site import Site, SiteDep, int_param
+
+router = APIRouter()
+
+
+async def watched(site: Site, game_id: str, k: str | None) -> LiveGame:
+    """The game whose spectator key this is (a wrong key is refused like a wrong token)."""
+    live = await site.live_game(game_id)
+    if not k or not hmac.compare_digest(k.encode(), watch_key(live.token_hash).encode()) \
+            or not live.is_play:
+        raise NotYourGame("this spectator link is not valid for this game")
+    return live
+
+
+@router.get("/watch/{game_id}", response_class=HTMLResponse)
+async def watch_page(request: Request, game_id: str, site: SiteDep,
+                     k: str | None = None) -> Response:
+    live = await watched(site, game_id, k)
+    return site.page(request, "spectate.html", snapshot=site.games.spectator_snapshot(live),
+                     key=k, title=f"Watching — {live.row.title}")
+
+
+@router.get("/api/watch/{game_id}")
+async def api_watch(game_id: str, site: SiteDep, k: str | None = None, after: str | None = None,
+                    wait: str | None = None, log_from: str | None = None) -> Response:
+    after_v = int_param(after, "after", -1, -1, 10**7)
+    wait_s = float(int_param(wait, "wait", 0, 0, 30))
+    start = int_param(log_from, "log_from", 0, 0, 10**7)
+    live = await watched(site, game_id, k)
+    games, conductor = site.games, site.conductor
+    with conductor.watch(game_id):
+        changed = conductor.changed_event(game_id)
+        snap = games.spectator_snapshot(live, start)
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), timeout=wait_s)
+            snap = games.spectator_snapshot(live, start)
+    return JSONResponse(snap)
