@@ -27,6 +27,7 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -39,7 +40,7 @@ from sqlalchemy.exc import DBAPIError
 
 from parlor.web import jobs
 from parlor.web.config import WebConfig
-from parlor.web.games import Games
+from parlor.web.games import Games, Unavailable
 from parlor.web.reconcile import Reconciler
 
 log = logging.getLogger("parlor.worker")
@@ -183,25 +184,48 @@ class RedisQueue:
         return int(await self.client.llen(QUEUE_KEY))
 
 
+#: Seconds one decision may take (on top of the think budget and the pace) before its
+#: worker stops renewing the lease: a turn hung in a call that never returns must not hold
+#: its game for good under a heartbeat that goes on.
+DECISION_LIMIT = 120.0
+
+
 @dataclass
 class Lease:
-    """A worker's claim on one game, renewed every third of its expiry while it plays."""
+    """A worker's claim on one game, renewed every third of its expiry while it plays, as
+    long as the turn makes progress (:meth:`still`, at each decision, within ``limit`` s)."""
 
     queue: RedisQueue
     game_id: str
     token: str
+    limit: float = DECISION_LIMIT
     held: bool = True
+    _ending: bool = False
+    _progress: float = field(default_factory=time.monotonic)
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
 
+    def still(self) -> bool:
+        """Before each decision: the lease holds (and the turn makes progress)."""
+        self._progress = time.monotonic()
+        return self.held
+
     async def _keep(self) -> None:
-        while self.held:
+        while self.held and not self._ending:
             await asyncio.sleep(self.queue.lease_ms / 3000)
+            if self._ending:
+                return
+            if time.monotonic() - self._progress > self.limit:
+                self.held = False
+                log.error("game %s: no decision for %.0f s: the lease is left to expire, so "
+                          "another worker takes the game", self.game_id, self.limit)
+                return
             try:
-                self.held = await self.queue.renew(self.game_id, self.token)
+                renewed = await self.queue.renew(self.game_id, self.token)
             except redis.RedisError as exc:  # Redis away: the decision may still commit
                 log.warning("game %s: the lease could not be renewed (%s)", self.game_id, exc)
                 continue
-            if not self.held:
+            if not renewed and not self._ending:
+                self.held = False
                 log.warning("game %s: the lease was lost (it expired, or Redis was "
                             "emptied): this worker stops after its decision", self.game_id)
 
@@ -209,12 +233,14 @@ class Lease:
         self._task = asyncio.get_running_loop().create_task(self._keep())
 
     async def end(self) -> None:
+        """Stop renewing and release. Never waits on the renewal for long: a renewal that
+        ignored its cancellation would otherwise hold the game (and this turn) for good."""
+        self._ending = True
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        with contextlib.suppress(redis.RedisError):
-            await self.queue.release(self.game_id, self.token)
+            await asyncio.wait({self._task}, timeout=2)
+        with contextlib.suppress(redis.RedisError, TimeoutError):
+            await asyncio.wait_for(self.queue.release(self.game_id, self.token), timeout=5)
         self.held = False
 
 
@@ -222,7 +248,8 @@ def _outage(exc: BaseException) -> bool:
     """The database or Redis away: not the turn's fault (the reconciler queues it again)."""
     if isinstance(exc, DBAPIError):
         return exc.connection_invalidated or isinstance(exc.orig, psycopg.OperationalError)
-    return isinstance(exc, (redis.RedisError, psycopg.OperationalError))
+    # Unavailable: a write the store could not make durable (Games.durable)
+    return isinstance(exc, (Unavailable, redis.RedisError, psycopg.OperationalError))
 
 
 class ComputerRunner:
@@ -247,7 +274,8 @@ class ComputerRunner:
             reconciling.cancel()
             for task in list(self._turns):
                 task.cancel()
-            await asyncio.gather(reconciling, *self._turns, return_exceptions=True)
+            # bounded: what ignores its cancellation is left behind, the process ends anyway
+            await asyncio.wait({reconciling, *self._turns}, timeout=5)
 
     async def _consume(self) -> None:
         attempt = 0
@@ -286,12 +314,13 @@ class ComputerRunner:
         except redis.RedisError as exc:
             log.warning("game %s: no lease (%s); the reconciler queues it again", game_id, exc)
             return
-        lease = Lease(self.queue, game_id, token)
+        lease = Lease(self.queue, game_id, token,
+                      DECISION_LIMIT + self.config.think_budget + self.config.pace)
         lease.start()
         log.info("game %s: the computer's turn under lease %s", game_id, token)
         outcome = "failed"
         try:
-            await jobs._play(game_id, held=lambda: lease.held)
+            await jobs._play(game_id, held=lease.still)
             outcome = "done"
         except asyncio.CancelledError:
             raise

@@ -121,9 +121,9 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if runner:
                 computer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await computer
-                await runner[0].queue.close()
+                await asyncio.wait({computer}, timeout=10)
+                with contextlib.suppress(Exception):
+                    await runner[0].queue.close()
 
     async def with_database() -> None:
         pause = 1.0
