@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
+import logging
 import os
+import queue
 import random
 import statistics
 import sys
@@ -158,17 +161,24 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
     def with_job(_i: int) -> Callable[[], None]:
         """An action, then its computer's turn deferred on procrastinate (a loop and a
         queue connection per thread, as each server has its own)."""
-        from procrastinate import PsycopgConnector
+        from procrastinate import App, PsycopgConnector
+        from procrastinate.tasks import configure_task
 
         from parlor.store import libpq_url
         from parlor.web import jobs
 
+        logging.getLogger("procrastinate").setLevel(logging.ERROR)  # its "app in __main__"
         gid = new_game()
         loop = asyncio.new_event_loop()
-        app = jobs.tasks.with_connector(PsycopgConnector(conninfo=libpq_url(url),
-                                                         min_size=1, max_size=1))
+        app = App(connector=PsycopgConnector(conninfo=libpq_url(url), min_size=1,
+                                             max_size=1))
         loop.run_until_complete(app.open_async())
         opened.append((loop, app))
+
+        async def defer(lock: str, ply: int) -> None:  # as jobs.defer_turn does
+            await configure_task(name="parlor.computer_turn", job_manager=app.job_manager,
+                                 lock=lock, queueing_lock=lock, queue=jobs.QUEUE,
+                                 task_kwargs={"game_id": gid, "version": ply}).defer_async()
 
         def step() -> None:
             ply = plies[gid]
@@ -176,31 +186,51 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
             plies[gid] += 1
             # a lock per turn: each defer inserts a row (a real game's would wait on the
             # previous turn's job, which a worker had ended by then)
-            loop.run_until_complete(jobs.defer_turn(app, f"{gid}-{ply}", ply))
+            loop.run_until_complete(defer(jobs.game_lock(f"{gid}-{ply}"), ply))
         return step
 
-    def with_redis_queue(_i: int) -> Callable[[], None]:
-        """An action (wake-ups on Redis), then its computer's turn on the Redis queue."""
+    turns: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
+    def enqueuer() -> None:
+        """What a server's event loop does after the reply (QueueConductor._ask_redis): the
+        enqueue script on Redis, off the committing thread; what has queued up goes in one
+        pipeline."""
         import redis as sync_redis
 
         from parlor.web import redisqueue
 
-        gid = new_game()
         client = sync_redis.Redis.from_url(redis_url)
         enqueue = client.register_script(redisqueue._ENQUEUE)
-        clients.append(client)
+        while True:
+            batch = [turns.get()]
+            with contextlib.suppress(queue.Empty):
+                while batch[-1] is not None and len(batch) < 256:
+                    batch.append(turns.get_nowait())
+            pipe = client.pipeline(transaction=False)
+            for turn in (t for t in batch if t is not None):
+                enqueue(keys=[redisqueue.queued_key(turn), redisqueue.lease_key(turn),
+                              redisqueue.QUEUE_KEY], args=[turn, 20000], client=pipe)
+            pipe.execute()
+            if batch[-1] is None:
+                client.delete(redisqueue.QUEUE_KEY)
+                client.close()
+                return
+
+    pushing = threading.Thread(target=enqueuer, daemon=True)
+    pushing.start()
+
+    def with_redis_queue(_i: int) -> Callable[[], None]:
+        """An action (wake-ups on Redis), then its computer's turn on the Redis queue."""
+        gid = new_game()
 
         def step() -> None:
             ply = plies[gid]
             redised.append(gid, ply, "pass", turn=1, status="live", result="")
             plies[gid] += 1
-            turn = f"{gid}-{ply}"  # one entry per turn, as a worker would have popped the last
-            enqueue(keys=[redisqueue.queued_key(turn), redisqueue.lease_key(turn),
-                          redisqueue.QUEUE_KEY], args=[turn, 20000])
+            turns.put(f"{gid}-{ply}")  # one entry per turn, as if a worker popped the last
         return step
 
     opened: list[tuple[asyncio.AbstractEventLoop, object]] = []
-    clients: list[object] = []
     kinds = {"plain UPDATE commits": plain, "actions, real commit path": appending(store),
              "actions without the NOTIFY": appending(quiet),
              "actions, wake-ups on Redis": appending(redised),
@@ -213,8 +243,8 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
     for loop, app in opened:
         loop.run_until_complete(app.close_async())  # type: ignore[attr-defined]
         loop.close()
-    for client in clients:
-        client.close()  # type: ignore[attr-defined]
+    turns.put(None)
+    pushing.join(30)
     for each in (store, quiet, redised):
         each.close()
     publisher.close()
