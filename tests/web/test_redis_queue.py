@@ -24,7 +24,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from parlor.store import GameStore, libpq_url
-from parlor.web import jobs, redisqueue
+from parlor.web import jobs, queued, redisqueue
 from parlor.web.app import create_app
 from parlor.web.config import WebConfig
 from parlor.web.games import Games
@@ -101,9 +101,11 @@ def statements_about_jobs(pg_url: str) -> int:
 
 @pytest.mark.parametrize("loss", ["flushall", "restart"])
 def test_work_lost_in_redis_is_derived_again_and_the_game_moves(
-        pg_url: str, redis_server: RedisServer, tmp_path: Path, loss: str) -> None:
+        pg_url: str, redis_server: RedisServer, tmp_path: Path, loss: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The server queued the computer's turn on Redis; Redis loses it before any worker
     runs; a worker's reconciler finds the game waiting with no claim and plays it."""
+    monkeypatch.setattr(queued, "REASK_AFTER", 3600.0)  # the server does not ask again
     with server(pg_url, redis_server.url) as c:
         g = new_web_game(c, seed=first_to_act_computer())
         until(lambda: queued_on_redis(redis_server.url, g["id"]), timeout=30, every=0.05)
