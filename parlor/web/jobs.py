@@ -417,6 +417,12 @@ class ProcrastinateClaims:
     def __init__(self, app: App) -> None:
         self.app = app
 
+    async def reconciler_role(self, token: str, period: float) -> bool:
+        return True  # each worker reconciles: deferring is idempotent (the queueing lock)
+
+    async def leave_role(self, token: str) -> None:
+        pass
+
     async def enqueue_unclaimed(self, waiting: list[tuple[str, int]]) -> int:
         rows = await self.app.connector.execute_query_all_async(
             "SELECT DISTINCT lock FROM procrastinate_jobs WHERE status IN ('todo', 'doing') "

@@ -18,7 +18,10 @@ enqueues.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import secrets
 from typing import Protocol
 
 import sqlalchemy as sa
@@ -43,6 +46,14 @@ class Claims(Protocol):
         """Queue each (game, version) that has no live claim; returns how many were queued."""
         ...
 
+    async def reconciler_role(self, token: str, period: float) -> bool:
+        """This reconciler (``token``) is the one to run this round."""
+        ...
+
+    async def leave_role(self, token: str) -> None:
+        """Hand the role on (this reconciler's round failed)."""
+        ...
+
 
 class Reconciler:
     def __init__(self, games: Games, claims: Claims) -> None:
@@ -50,6 +61,8 @@ class Reconciler:
         self.claims = claims
         # game -> ((version, takebacks) it was read at, the computer to act there)
         self._memo: dict[str, tuple[tuple[int, int], bool]] = {}
+        self.token = f"{os.getpid()}:{secrets.token_hex(6)}"
+        self._resting = 0  # rounds left out after a failed one
 
     def waiting(self) -> list[tuple[str, int]]:
         """The stored games that wait on the computer now: (game, version). Blocking."""
@@ -73,8 +86,15 @@ class Reconciler:
         self._memo = memo  # games no longer live are forgotten
         return out
 
-    async def once(self) -> int:
-        """One round: queue the waiting games with no claim; returns how many."""
+    async def once(self, period: float = 3.0) -> int:
+        """One round, if this reconciler has the role: queue the waiting games with no
+        claim; returns how many."""
+        if self._resting > 0:  # its last round failed: the role goes to another worker
+            self._resting -= 1
+            return 0
+        if not await self.claims.reconciler_role(self.token, period):
+            self._memo.clear()  # another has the role: this memo would only grow stale
+            return 0
         waiting = await asyncio.to_thread(self.waiting)
         n = await self.claims.enqueue_unclaimed(waiting) if waiting else 0
         if n:
@@ -88,10 +108,16 @@ class Reconciler:
         fails (the database or the queue away) is logged and tried again next period."""
         while True:
             try:
-                await self.once()
+                await self.once(period)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                # a worker whose database is away must not keep the role meanwhile: it
+                # hands it on and sits the next round out
+                self._resting = 1
+                self._memo.clear()
+                with contextlib.suppress(Exception):
+                    await self.claims.leave_role(self.token)
                 log.warning("reconciler: a round failed (%s: %s); again in %.1f s",
                             type(exc).__name__, str(exc).strip().split("\n")[0][:160], period)
             await asyncio.sleep(period)

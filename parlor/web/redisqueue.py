@@ -88,6 +88,15 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+#: KEYS: the reconciler's role; ARGV: token, expiry (ms). 1 when the role is (still) ours.
+_ROLE = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0
+"""
+ROLE_KEY = f"{PREFIX}:reconciler"
+
 #: Seconds a worker's BRPOP blocks before it looks again (and says it is alive).
 POP_WAIT = 1
 #: Pauses (seconds) between attempts to reach Redis again; the last repeats.
@@ -109,7 +118,7 @@ class RedisQueue:
         self.ok = False  # Redis answered the last operation (a worker's /readyz)
         self._scripts = {name: self.client.register_script(src) for name, src in (
             ("enqueue", _ENQUEUE), ("claim", _CLAIM), ("renew", _RENEW),
-            ("release", _RELEASE))}
+            ("release", _RELEASE), ("role", _ROLE))}
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -143,6 +152,16 @@ class RedisQueue:
             raise
         self.ok = True
         return sum(int(r) for r in results)
+
+    async def reconciler_role(self, token: str, period: float) -> bool:
+        """:class:`parlor.web.reconcile.Claims`: one worker of the deployment reconciles at
+        a time (each round reads every live game), and keeps the role while it does: its
+        memo of whose turn it is stays warm. A worker gone hands it on after 3 periods."""
+        return bool(await self._run("role", [ROLE_KEY],
+                                    [token, max(1000, int(3000 * period))]))
+
+    async def leave_role(self, token: str) -> None:
+        await self._run("release", [ROLE_KEY], [token])
 
     async def pop(self) -> str | None:
         """The next game to play (None after :data:`POP_WAIT` s of nothing)."""

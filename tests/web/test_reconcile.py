@@ -1,7 +1,8 @@
 """The reconciler (issue 38): the computer's work is derived from the stored games. A game
 whose computer is to act with no claim is queued, on Redis or on procrastinate's queue (a
 job lost there too: the game moves on); a game is replayed only when its position changed
-since the last round; a game waiting on the human, over or stopped is never queued."""
+since the last round; a game waiting on the human is never queued; on Redis one worker at a
+time runs the rounds."""
 
 from __future__ import annotations
 
@@ -62,16 +63,20 @@ def test_a_round_queues_only_games_waiting_on_the_computer_and_replays_only_chan
         games.apply_computer(human_first, job.version, job.legal[0], takebacks=0)
     queue = redisqueue.RedisQueue(redis_server.url, lease=5)
     reconciler = Reconciler(games, queue)
+    other_games = CountingGames(store)
+    other = Reconciler(other_games, queue)  # another worker's
 
     async def rounds() -> list[int]:
         try:
-            return [await reconciler.once(), await reconciler.once()]
+            return [await reconciler.once(), await reconciler.once(), await other.once()]
         finally:
             await queue.close()
 
     before = games.gets
-    assert asyncio.run(rounds()) == [1, 0]  # queued once: then it is queued already
+    # queued once: then it is queued already; the other worker's round is not its to run
+    assert asyncio.run(rounds()) == [1, 0, 0]
     assert games.gets - before == 2  # each game read once: the second round replays none
+    assert other_games.gets == 0
     client = redis.Redis.from_url(redis_server.url)
     assert client.lrange(redisqueue.QUEUE_KEY, 0, -1) == [waiting.id.encode()]
     client.close()
