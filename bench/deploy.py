@@ -16,14 +16,25 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   plain figure. A notifying commit holds PostgreSQL's global notify lock through its WAL
   flush, so commits stop sharing flushes: that ratio is the design's ceiling. The same path
   with ``PARLOR_REDIS_URL`` (no NOTIFY; a PUBLISH on a local Redis after each commit) shows
-  what moving the wake-ups off PostgreSQL gives back.
+  what moving the wake-ups off PostgreSQL gives back;
+- the same with the computer's turn queued after each action, as a server does when the
+  computer is to act: on procrastinate (a job row whose insert fires procrastinate's NOTIFY
+  trigger, wake-ups by NOTIFY: the deployment without Redis) and on the Redis queue
+  (``parlor.web.redisqueue``: the enqueue script on Redis, nothing more in PostgreSQL, with
+  the wake-ups on Redis: the deployment with ``PARLOR_REDIS_URL``). The job's later fetch
+  and end by a worker (more statements on procrastinate, a BRPOP and a lease on Redis) are
+  not in these figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import itertools
+import logging
 import os
+import queue
 import random
 import statistics
 import sys
@@ -147,13 +158,93 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
                              {"t": time.time(), "g": gid})
         return step
 
+    def with_job(_i: int) -> Callable[[], None]:
+        """An action, then its computer's turn deferred on procrastinate (a loop and a
+        queue connection per thread, as each server has its own)."""
+        from procrastinate import App, PsycopgConnector
+        from procrastinate.tasks import configure_task
+
+        from parlor.store import libpq_url
+        from parlor.web import jobs
+
+        logging.getLogger("procrastinate").setLevel(logging.ERROR)  # its "app in __main__"
+        gid = new_game()
+        loop = asyncio.new_event_loop()
+        app = App(connector=PsycopgConnector(conninfo=libpq_url(url), min_size=1,
+                                             max_size=1))
+        loop.run_until_complete(app.open_async())
+        opened.append((loop, app))
+
+        async def defer(lock: str, ply: int) -> None:  # as jobs.defer_turn does
+            await configure_task(name="parlor.computer_turn", job_manager=app.job_manager,
+                                 lock=lock, queueing_lock=lock, queue=jobs.QUEUE,
+                                 task_kwargs={"game_id": gid, "version": ply}).defer_async()
+
+        def step() -> None:
+            ply = plies[gid]
+            store.append(gid, ply, "pass", turn=1, status="live", result="")
+            plies[gid] += 1
+            # a lock per turn: each defer inserts a row (a real game's would wait on the
+            # previous turn's job, which a worker had ended by then)
+            loop.run_until_complete(defer(jobs.game_lock(f"{gid}-{ply}"), ply))
+        return step
+
+    turns: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
+    def enqueuer() -> None:
+        """What a server's event loop does after the reply (QueueConductor._ask_redis): the
+        enqueue script on Redis, off the committing thread; what has queued up goes in one
+        pipeline."""
+        import redis as sync_redis
+
+        from parlor.web import redisqueue
+
+        client = sync_redis.Redis.from_url(redis_url)
+        enqueue = client.register_script(redisqueue._ENQUEUE)
+        while True:
+            batch = [turns.get()]
+            with contextlib.suppress(queue.Empty):
+                while batch[-1] is not None and len(batch) < 256:
+                    batch.append(turns.get_nowait())
+            pipe = client.pipeline(transaction=False)
+            for turn in (t for t in batch if t is not None):
+                enqueue(keys=[redisqueue.queued_key(turn), redisqueue.lease_key(turn),
+                              redisqueue.QUEUE_KEY], args=[turn, 20000], client=pipe)
+            pipe.execute()
+            if batch[-1] is None:
+                client.delete(redisqueue.QUEUE_KEY)
+                client.close()
+                return
+
+    pushing = threading.Thread(target=enqueuer, daemon=True)
+    pushing.start()
+
+    def with_redis_queue(_i: int) -> Callable[[], None]:
+        """An action (wake-ups on Redis), then its computer's turn on the Redis queue."""
+        gid = new_game()
+
+        def step() -> None:
+            ply = plies[gid]
+            redised.append(gid, ply, "pass", turn=1, status="live", result="")
+            plies[gid] += 1
+            turns.put(f"{gid}-{ply}")  # one entry per turn, as if a worker popped the last
+        return step
+
+    opened: list[tuple[asyncio.AbstractEventLoop, object]] = []
     kinds = {"plain UPDATE commits": plain, "actions, real commit path": appending(store),
              "actions without the NOTIFY": appending(quiet),
-             "actions, wake-ups on Redis": appending(redised)}
+             "actions, wake-ups on Redis": appending(redised),
+             "actions + job (procrastinate)": with_job,
+             "actions + turn on Redis queue": with_redis_queue}
     out: dict[str, list[float]] = {k: [] for k in kinds}
     for _ in range(repeats):  # interleaved: the machine's load falls on every kind alike
         for name, work in kinds.items():
             out[name].append(rate(work, threads, seconds))
+    for loop, app in opened:
+        loop.run_until_complete(app.close_async())  # type: ignore[attr-defined]
+        loop.close()
+    turns.put(None)
+    pushing.join(30)
     for each in (store, quiet, redised):
         each.close()
     publisher.close()
@@ -183,7 +274,7 @@ def main() -> None:
               f"rounds of {args.seconds:g} s (load average {load:.1f} at the start; fsync on):")
         for name, values in rates.items():
             med = statistics.median(values)
-            print(f"  {name:28} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
+            print(f"  {name:30} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
                   f"  ratio to plain {med / base:.2f}")
     finally:
         rd.stop()

@@ -32,7 +32,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
@@ -179,11 +179,13 @@ async def _turn(context: JobContext, game_id: str) -> None:
                                 f"its job failed {RETRIES + 1} times ({type(exc).__name__})")
 
 
-async def _play(game_id: str) -> None:
+async def _play(game_id: str, held: Callable[[], bool] | None = None) -> None:
+    """The computer's decisions in ``game_id`` until the human is to act; with ``held``
+    (a lease on Redis, :mod:`parlor.web.redisqueue`), only while it says the lease holds."""
     rt = runtime()
     games, config = rt.games, rt.config
     live = await asyncio.to_thread(games.get, game_id)  # brought to the stored version
-    while True:
+    while held is None or held():
         job = games.computer_job(live)
         if job is None:
             return
@@ -384,6 +386,12 @@ class WorkerSettings:
     poll: float = 1.0
     name: str = ""
     queues: Sequence[str] = (QUEUE, ANALYSIS_QUEUE)
+    # seconds between two rounds of the reconciler (parlor.web.reconcile): a game waiting
+    # on the computer with no claim is queued again within a round
+    reconcile: float = 3.0
+    # seconds a worker's lease on a game lasts unless renewed (the computer's queue on
+    # Redis): a worker killed mid-think holds its game up this long, plus a round
+    lease: float = 10.0
 
     @staticmethod
     def from_env() -> WorkerSettings:
@@ -396,13 +404,45 @@ class WorkerSettings:
             name=os.environ.get("PARLOR_WORKER_NAME", ""),
             queues=tuple(q for q in os.environ.get(
                 "PARLOR_WORKER_QUEUES", f"{QUEUE},{ANALYSIS_QUEUE}").split(",") if q),
+            reconcile=max(0.1, env_number("PARLOR_WORKER_RECONCILE", 3.0)),
+            lease=max(1.0, env_number("PARLOR_WORKER_LEASE", 10.0)),
         )
 
 
+class ProcrastinateClaims:
+    """:class:`parlor.web.reconcile.Claims` on procrastinate's queue (no Redis): a game's
+    claim is a computer job of it ``todo`` or ``doing`` (a dead worker's is retried by
+    :func:`retry_stalled`, an orphan ended by :func:`reap_orphans`)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def reconciler_role(self, token: str, period: float) -> bool:
+        return True  # each worker reconciles: deferring is idempotent (the queueing lock)
+
+    async def leave_role(self, token: str) -> None:
+        pass
+
+    async def enqueue_unclaimed(self, waiting: list[tuple[str, int]]) -> int:
+        rows = await self.app.connector.execute_query_all_async(
+            "SELECT DISTINCT lock FROM procrastinate_jobs WHERE status IN ('todo', 'doing') "
+            "AND task_name = 'parlor.computer_turn'")
+        claimed = {str(r["lock"]) for r in rows}
+        n = 0
+        for game_id, version in waiting:
+            if game_lock(game_id) not in claimed:
+                n += await defer_turn(self.app, game_id, version)
+        return n
+
+
 async def run_worker(app: App, settings: WorkerSettings, *,
-                     install_signal_handlers: bool = True) -> None:
+                     install_signal_handlers: bool = True, reconcile: bool = True) -> None:
     """Run jobs of the ``computer`` and ``analysis`` queues (or ``settings.queues``) until
-    cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile."""
+    cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile.
+    With ``reconcile`` (the computer's turns on this queue, not on Redis) the reconciler
+    queues every game waiting on the computer with no job (:mod:`parlor.web.reconcile`)."""
+    from parlor.web.reconcile import Reconciler
+
     async def watch_stalled() -> None:
         orphans: dict[int, float] = {}
         settling = Settling(settings.stalled_after + settings.heartbeat)
@@ -418,6 +458,10 @@ async def run_worker(app: App, settings: WorkerSettings, *,
                             "%s s", short_error(exc), settings.heartbeat)
 
     watcher = asyncio.create_task(watch_stalled())
+    reconciler = None
+    if reconcile and QUEUE in settings.queues:
+        reconciler = asyncio.create_task(Reconciler(runtime().games, ProcrastinateClaims(app))
+                                         .run(settings.reconcile))
     try:
         await app.run_worker_async(
             queues=list(settings.queues), concurrency=settings.concurrency,
@@ -429,6 +473,8 @@ async def run_worker(app: App, settings: WorkerSettings, *,
             fetch_job_polling_interval=settings.poll)
     finally:
         watcher.cancel()
+        if reconciler is not None:
+            reconciler.cancel()
         if _runtime is not None:
             _runtime.close()
 
@@ -444,6 +490,7 @@ __all__ = [
     "QUEUE",
     "RETRIES",
     "HintAnswer",
+    "ProcrastinateClaims",
     "Settling",
     "WorkerSettings",
     "analysis",

@@ -1,5 +1,6 @@
 """The conductor of a server on PostgreSQL: the computer's turns and hints go to the work
-queue (:mod:`parlor.web.jobs`, run by ``parlor worker``), and every server learns of every
+queue (:mod:`parlor.web.jobs`, run by ``parlor worker``; the computer's turns on Redis with
+``PARLOR_REDIS_URL``, :mod:`parlor.web.redisqueue`), and every server learns of every
 committed change through ``LISTEN parlor_games`` (or on Redis, :mod:`parlor.web.wakeups`), so
 a long poll on one server returns when a worker or another server moves the game on.
 """
@@ -13,6 +14,7 @@ import json
 import logging
 import secrets
 import time
+from typing import TYPE_CHECKING
 
 import psycopg
 import sqlalchemy as sa
@@ -26,6 +28,9 @@ from parlor.web.computer import Advice
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import ComputerJob, GameError, Games, LiveGame
+
+if TYPE_CHECKING:
+    from parlor.web.redisqueue import RedisQueue
 
 log = logging.getLogger("parlor.web")
 
@@ -46,15 +51,20 @@ class QueueConductor(Conductor):
         self._asked: dict[str, tuple[int, float]] = {}
         self._answers: dict[str, asyncio.Event] = {}
         self.listening = asyncio.Event()
+        self.redis_queue: RedisQueue | None = None
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.app = self._stack.enter_context(
             jobs.connect(self.config.database_url, self.config.queue_pool))
         await self.app.open_async()
+        settings = jobs.WorkerSettings.from_env()
         if self.config.redis_url:  # wake-ups on Redis: no NOTIFY on the commit path
+            from parlor.web.redisqueue import RedisQueue
             from parlor.web.wakeups import subscribe
 
+            # and the computer's turns: no job row, no NOTIFY per turn
+            self.redis_queue = RedisQueue(self.config.redis_url, settings.lease)
             self._tasks.append(self.loop.create_task(subscribe(
                 self.config.redis_url, self._heard, self._wake_all, self.listening)))
         else:
@@ -62,7 +72,13 @@ class QueueConductor(Conductor):
         if self.config.embedded_worker:  # a small deployment, or the tests: no `parlor worker`
             jobs.install(self.games, self.config)
             self._tasks.append(self.loop.create_task(jobs.run_worker(
-                self.app, jobs.WorkerSettings.from_env(), install_signal_handlers=False)))
+                self.app, settings, install_signal_handlers=False,
+                reconcile=self.redis_queue is None)))
+            if self.redis_queue is not None:
+                from parlor.web.redisqueue import ComputerRunner
+
+                self._tasks.append(self.loop.create_task(ComputerRunner(
+                    self.redis_queue, self.games, self.config, settings).run()))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -74,6 +90,9 @@ class QueueConductor(Conductor):
         if self.app is not None:
             await self.app.close_async()
             self.app = None
+        if self.redis_queue is not None:
+            await self.redis_queue.close()
+            self.redis_queue = None
         self._stack.close()
 
     async def readiness(self) -> dict[str, str]:
@@ -85,6 +104,12 @@ class QueueConductor(Conductor):
             checks["queue"] = "ok" if ok else "procrastinate's tables are missing"
         except Exception as exc:
             checks["queue"] = f"failed: {type(exc).__name__}"
+        if self.redis_queue is not None:
+            try:
+                await asyncio.wait_for(self.redis_queue.client.ping(), timeout=3)
+                checks["computer_queue"] = "ok"
+            except Exception as exc:
+                checks["computer_queue"] = f"failed: {type(exc).__name__}"
         return checks
 
     # -- changes of other processes --------------------------------------------------------------
@@ -146,6 +171,9 @@ class QueueConductor(Conductor):
         """Queue the computer's job for this game. A queue that refuses it three times
         stops the game as failed, with the sentence the player reads (never a computer that
         silently never moves); the log has the error."""
+        if self.redis_queue is not None:
+            await self._ask_redis(game_id)
+            return
         assert self.app is not None
         error: Exception | None = None
         for pause in (*QUEUE_RETRY, None):
@@ -162,6 +190,16 @@ class QueueConductor(Conductor):
                   "failed", game_id, len(QUEUE_RETRY) + 1, exc_info=error)
         # (still "asked": a poll meanwhile does not start another round of attempts)
         await self._lost(game_id, version, "the work queue refused its job")
+
+    async def _ask_redis(self, game_id: str) -> None:
+        """Queue the computer's turn on Redis. Redis away: the game is not stopped, the
+        workers' reconciler queues it once Redis is back (PostgreSQL says it waits)."""
+        assert self.redis_queue is not None
+        try:
+            await self.redis_queue.enqueue(game_id)
+        except Exception as exc:
+            log.warning("the computer's turn in game %s could not be queued on Redis (%r): "
+                        "the workers' reconciler queues it once Redis answers", game_id, exc)
 
     async def _lost(self, game_id: str, version: int, reason: str) -> None:
         """Stop the game as failed if the computer is still to act at ``version``."""
@@ -185,8 +223,13 @@ class QueueConductor(Conductor):
                 game_id=game_id, seed=seed, takebacks=takebacks, version=version)
 
     async def thinking_now(self, game_id: str) -> bool:
-        """A worker runs this game's computer job now (procrastinate's job is ``doing``):
-        one indexed read (its lock index)."""
+        """A worker runs this game's computer job now (procrastinate's job is ``doing``:
+        one indexed read, its lock index; or its lease on Redis)."""
+        if self.redis_queue is not None:  # a worker's lease on the game is live
+            try:
+                return await self.redis_queue.leased(game_id)
+            except Exception:
+                return False  # Redis away: no one can tell
         if self.app is None:
             return False
         row = await self.app.connector.execute_query_one_async(
@@ -204,8 +247,22 @@ class QueueConductor(Conductor):
             "ON e.job_id = j.id AND e.type = 'deferred' "
             "WHERE j.status IN ('todo', 'doing') GROUP BY j.queue_name, j.status")
         with self.games.store.engine.connect() as conn:
-            return [(str(r.queue), str(r.state), int(r.n), float(r.age))
+            rows = [(str(r.queue), str(r.state), int(r.n), float(r.age))
                     for r in conn.execute(sql)]
+        if self.redis_queue is not None:  # the computer's turns waiting in Redis's list
+            import redis
+
+            from parlor.web.redisqueue import QUEUE_KEY
+
+            client = redis.Redis.from_url(self.config.redis_url, socket_timeout=1,
+                                          socket_connect_timeout=1)
+            try:
+                rows.append(("computer_turns", "todo", int(client.llen(QUEUE_KEY)), 0.0))
+            except redis.RedisError:
+                pass  # Redis away: no figure rather than a wrong one
+            finally:
+                client.close()
+        return rows
 
     async def think_match(self, job: ComputerJob) -> str | None:
         """A decision of a tournament's contest between computers, by a worker (a

@@ -8,14 +8,19 @@ queues ``computer`` and ``analysis`` (:mod:`parlor.web.jobs`), or only those nam
 Settings: ``PARLOR_DATABASE_URL``, ``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_PACE``,
 ``PARLOR_ANALYSIS_WORKERS``, ``PARLOR_ANALYSIS_ITERATIONS`` as for the servers, and
 ``PARLOR_WORKER_CONCURRENCY``, ``PARLOR_WORKER_HEARTBEAT``, ``PARLOR_WORKER_STALLED``,
-``PARLOR_WORKER_QUEUES``, ``PARLOR_WORKER_HEALTH_PORT``
-(docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
+``PARLOR_WORKER_QUEUES``, ``PARLOR_WORKER_HEALTH_PORT``, ``PARLOR_WORKER_RECONCILE``,
+``PARLOR_WORKER_LEASE`` (docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
+
+With ``PARLOR_REDIS_URL`` the computer's turns come from Redis (:mod:`parlor.web.redisqueue`),
+hints and analyses still from procrastinate's queue; either way the worker runs the
+reconciler (:mod:`parlor.web.reconcile`), so no game waits on the computer for good.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -83,10 +88,14 @@ def run(args: argparse.Namespace) -> int:
     jobs.install(Games(store, config.max_cached), config)
 
     current: list[App] = []  # the queue's app while connected (for /readyz)
+    on_redis = bool(config.redis_url) and jobs.QUEUE in settings.queues
+    runner: list[Any] = []  # the computer on Redis (parlor.web.redisqueue), once started
 
     async def ready() -> str | None:
         if not current:
             return "connecting"
+        if runner and not runner[0].queue.ok:
+            return "the computer's queue on Redis is away"
         try:
             ok = await asyncio.wait_for(current[0].check_connection_async(), timeout=3)
         except Exception as exc:
@@ -100,6 +109,23 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.start_server(
                 serve_health(ready, lambda: generate_latest(jobs.REGISTRY)),
                 args.health_host, port)
+        if on_redis:  # apart from the database's loop: each rides out its own outage
+            from parlor.web.redisqueue import ComputerRunner, RedisQueue
+
+            runner.append(ComputerRunner(RedisQueue(config.redis_url, settings.lease),
+                                         jobs.runtime().games, config, settings,
+                                         settings.name))
+            computer = asyncio.get_running_loop().create_task(runner[0].run())
+        try:
+            await with_database()
+        finally:
+            if runner:
+                computer.cancel()
+                await asyncio.wait({computer}, timeout=10)
+                with contextlib.suppress(Exception):
+                    await runner[0].queue.close()
+
+    async def with_database() -> None:
         pause = 1.0
         while True:
             try:
@@ -109,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
                         pause = 1.0  # connected: the next outage starts from a short pause
                         print(f"parlor worker {os.getpid()}: jobs of "
                               f"{store.engine.url.database}", flush=True)
-                        await jobs.run_worker(app, settings)
+                        await jobs.run_worker(app, settings, reconcile=not on_redis)
                 return  # SIGTERM or SIGINT: the running jobs ended
             except (OSError, ConnectorException, psycopg.Error) as exc:
                 # the database restarting or away: a worker rides it out, never exits (its

@@ -1,6 +1,7 @@
 """The deployment survives every single fault (issue 38): a real nginx (deploy/parlor.nginx)
 in front of two ``parlor serve`` servers, two ``parlor worker`` processes, a PostgreSQL and a
-Redis (``PARLOR_REDIS_URL``: the wake-ups) of this module's own, while 20 players play at
+Redis (``PARLOR_REDIS_URL``: the wake-ups and the computer's work queue, with its leases and
+the workers' reconciler) of this module's own, while 20 players play at
 once through nginx. One fault per test, in order, on the same deployment: kill -9 a worker
 while it plays a computer's turn, kill -9 a server with requests in flight, restart
 PostgreSQL, restart nginx, restart Redis, flush Redis. After each:
@@ -43,6 +44,7 @@ import pytest
 import redis
 
 from parlor.store import GameStore, libpq_url
+from parlor.web.redisqueue import lease_key
 
 from ..nginx import Nginx, deploy_site
 from ..pgserver import PostgresServer, free_port
@@ -130,9 +132,11 @@ class Deployment:
         port = free_port()
         return Proc(f"worker{i}", ["parlor.cli", "worker", "--db", self.url, "--health-port",
                                    str(port)],
-                    # a killed worker's job is retried after 3 s; a computer's turn takes
-                    # long enough (the pace between its actions) to be killed during one
+                    # the computer's turns on Redis: a killed worker's lease runs out after
+                    # 3 s, and a reconciler's round (1 s) queues its game again; a turn
+                    # takes long enough (the pace between its actions) to be killed in one
                     {"PARLOR_WORKER_HEARTBEAT": "1", "PARLOR_WORKER_STALLED": "3",
+                     "PARLOR_WORKER_LEASE": "3", "PARLOR_WORKER_RECONCILE": "1",
                      "PARLOR_PACE": "0.5", "PARLOR_REDIS_URL": self.redis.url},
                     f"http://127.0.0.1:{port}/readyz", self.logs)
 
@@ -460,34 +464,40 @@ def chaos(request: pytest.FixtureRequest) -> Iterator[Chaos]:
         shutil.rmtree(logs, ignore_errors=True)
 
 
-def thinking_worker(chaos: Chaos, timeout: float = 30.0) -> tuple[Proc, int]:
-    """A worker running a computer's turn now, and that job's id: the queue says which jobs
-    run, the worker's log which of them it started."""
+def thinking_worker(chaos: Chaos, timeout: float = 30.0) -> tuple[Proc, str, str]:
+    """A worker playing a computer's turn now, the game and the worker's lease on it: the
+    leases on Redis name their worker (parlor.web.redisqueue)."""
     d = chaos.deployment
+    client = redis.Redis.from_url(d.redis.url)
     end = time.monotonic() + timeout
-    with psycopg.connect(libpq_url(d.url), autocommit=True) as conn:
+    try:
         while time.monotonic() < end:
-            rows = conn.execute("SELECT id FROM procrastinate_jobs WHERE status = 'doing' "
-                                "AND task_name = 'parlor.computer_turn'").fetchall()
-            for (job,) in rows:
+            for key in client.scan_iter(match=lease_key("*"), count=1000):
+                token = client.get(key)
                 for w in d.workers:
-                    if f"parlor-worker-{w.pid}: Starting job parlor.computer_turn[{job}]" \
-                            in w.log.read_text():
-                        return w, job
-            time.sleep(0.05)
+                    if token is not None and token.decode().startswith(
+                            f"parlor-worker-{w.pid}:"):
+                        return w, key.decode(), token.decode()
+            time.sleep(0.02)
+    finally:
+        client.close()
     raise AssertionError("no worker played a computer's turn")
 
 
 def kill_while_thinking(chaos: Chaos, attempts: int = 20) -> None:
-    """kill -9 a worker that runs a computer's turn; tried again if the job had ended by
-    the time the signal came (its end is in the log)."""
-    for _ in range(attempts):
-        worker, job = thinking_worker(chaos)
-        worker.kill9()
-        worker.start()  # as systemd would; the other worker retries the job meanwhile
-        if f"computer_turn[{job}]" not in "\n".join(
-                line for line in worker.log.read_text().splitlines() if " ended " in line):
-            return
+    """kill -9 a worker that holds a game's lease; tried again if the lease had been
+    released by the time the signal came (the turn was over)."""
+    client = redis.Redis.from_url(chaos.deployment.redis.url)
+    try:
+        for _ in range(attempts):
+            worker, key, token = thinking_worker(chaos)
+            worker.kill9()
+            held = client.get(key)
+            worker.start()  # as systemd would; the lease runs out, the reconciler queues it
+            if held is not None and held.decode() == token:
+                return
+    finally:
+        client.close()
     raise AssertionError(f"no worker was killed during a computer's turn in {attempts} tries")
 
 
@@ -601,4 +611,8 @@ def test_at_the_end_no_game_waits_on_the_computer(chaos: Chaos) -> None:
     chaos.assert_no_failure_outside_the_windows()
     chaos.assert_acknowledged_actions_stored()
     chaos.assert_nothing_changed_when_so_answered()
+    with psycopg.connect(libpq_url(chaos.deployment.url)) as conn:  # all on Redis
+        row = conn.execute("SELECT count(*) FROM procrastinate_jobs "
+                           "WHERE task_name = 'parlor.computer_turn'").fetchone()
+    assert row == (0,), f"computer turns as job rows: {row}"
     print(chaos.summary())  # with pytest -s: what the players met
