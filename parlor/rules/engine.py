@@ -109,7 +109,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s.shuffle_seed = rng.getrandbits(64)
     if isinstance(seed, DealKey):
         s.shuffle_seed = derive(seed, "reshuffle", 128)
-    emit(s, "setup", first, rule="105")
+    emit(s, "setup", amounts=(first,), rule="105")
     _start_turn(s, first, first_turn=True)
     _advance(s)
     return s

@@ -11,7 +11,7 @@ The fields each kind fills (``p`` the actor, cards by card id, ``owner = id // 5
 ============  ===========================================================================
 kind          fields
 ============  ===========================================================================
-setup         p goes first
+setup         amounts (the Rlr who goes first,); no actor: the deal is nobody's act
 turn          amounts (turn number,)
 untax         amounts (cards untaxed,)
 eliminate     p the owner; cards (Cre,)
@@ -73,8 +73,8 @@ class Event(Value):
     it for ``player`` alone (a draw names the cards only to the Rlr who drew them, R30)."""
 
     kind: str
-    #: The Rlr who acted (the owner, for an elimination; None for damage and the game's end
-    #: in a draw).
+    #: The Rlr who acted (the owner, for an elimination; None for the deal, damage and the
+    #: game's end in a draw).
     player: int | None = None
     cards: tuple[int, ...] = ()
     amounts: tuple[int, ...] = ()
@@ -287,7 +287,8 @@ def _life(e: Event, v: Voice, p: int) -> str:
 def _turn(e: Event, v: Voice, p: int) -> str:
     a, k = e.amounts, e.kind
     if k == "setup":
-        return f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {v.does(p, 'go', 'goes')} first"
+        goes = v.does(a[0], "go", "goes")
+        return f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {goes} first"
     if k == "turn":
         return f"Turn {a[0]}: {v.does(p, 'are', 'is')} the phasing Rlr"
     if k == "untax":
