@@ -4,7 +4,8 @@ docs/rules.md it applies); the game log's sentences in notation (records, golden
 web table's "notation" tooltip, the agents' observation strings) are rendered from those
 fields here, and the sentences people read are rendered by the same templates in another
 :class:`Voice` (:mod:`parlor.present.prose`: "you", "the computer", cards by name). Nothing
-reads a sentence back.
+reads a sentence back. An event's data has a text form of its own that round-trips
+(:meth:`Event.form`, :meth:`Event.parse`).
 
 The fields each kind fills (``p`` the actor, cards by card id, ``owner = id // 52``):
 
@@ -52,7 +53,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from parlor.rules.cards import CARDS, RANK, SUIT
+from parlor.rules.cards import CARDS, RANK, SUIT, Card
 from parlor.rules.ranking import Comparison
 from parlor.rules.values import Value
 
@@ -113,6 +114,86 @@ class Event(Value):
 
     def __str__(self) -> str:
         return self.text
+
+    def form(self) -> str:
+        """The event's data as text, which :meth:`parse` reads back (all but the comparison,
+        which equality ignores): ``keep by 2 cards 2:KS 2:4H rule 305``.
+
+        >>> e = Event("expel", 0, (4, 94), (0, 0, 0), "1104", "Discard (eliminated)", "4S")
+        >>> e.form()
+        'expel by 1 cards 1:5C 2:4S amounts 0 0 0 rule 1104 entity 4S detail Discard (eliminated)'
+        >>> Event.parse(e.form()) == e
+        True
+        """
+        out = [self.kind]
+        if self.player is not None:
+            out += ["by", str(self.player + 1)]
+        if self.cards:
+            out += ["cards", *[ref_text(c) for c in self.cards]]
+        if self.amounts:
+            out += ["amounts", *[str(n) for n in self.amounts]]
+        if self.rule:
+            out += ["rule", self.rule]
+        if self.automatic:
+            out.append("automatic")
+        if self.entity:
+            out += ["entity", self.entity]
+        if self.detail:
+            out += ["detail", self.detail]  # last: it may hold spaces
+        return " ".join(out)
+
+    @staticmethod
+    def parse(text: str) -> Event:
+        """An event from its :meth:`form`; raise ValueError for anything else."""
+        words = text.split(" ")
+        kind, player, rule, detail, entity = words[0], None, "", "", ""
+        cards: list[int] = []
+        amounts: list[int] = []
+        automatic = False
+        into: list[int] | None = None
+        i = 1
+        while i < len(words):
+            w = words[i]
+            if w == "detail":
+                detail = " ".join(words[i + 1:])
+                break
+            if w in ("by", "rule", "entity") and i + 1 < len(words):
+                into, value = None, words[i + 1]
+                if w == "by":
+                    player = int(value) - 1
+                elif w == "rule":
+                    rule = value
+                else:
+                    entity = value
+                i += 2
+                continue
+            if w == "automatic":
+                automatic, into = True, None
+            elif w == "cards":
+                into = cards
+            elif w == "amounts":
+                into = amounts
+            elif into is cards:
+                cards.append(_ref_id(w))
+            elif into is amounts:
+                amounts.append(int(w))
+            else:
+                raise ValueError(f"{text!r} is not an event's form: {w!r}")
+            i += 1
+        return Event(kind, player, tuple(cards), tuple(amounts), rule, detail, entity,
+                     automatic=automatic)
+
+
+def _ref_id(ref: str) -> int:
+    """The card id of ``2:KS``, ``D1`` or ``T`` (:func:`ref_text` read back)."""
+    if ref == "T":
+        return STACK_ID
+    if ref in ("D1", "D2"):
+        return DOMAIN_IDS[int(ref[1]) - 1]
+    owner, sep, face = ref.partition(":")
+    if not sep or owner not in ("1", "2"):
+        raise ValueError(f"{ref!r} is not a card on the table (2:KS), a Domain (D1) or T")
+    return (int(owner) - 1) * 52 + Card.parse(face).index
 
 
 #: The kinds whose cards only the actor may read (R30).
