@@ -3,12 +3,13 @@
 Every ranking decision of the engine (a combat or Domain bonus, an expel, the life an expel
 takes from a Domain) carries the :class:`~parlor.rules.ranking.Comparison` behind it
 (``Event.why``, ``View.log_why``). :func:`why` turns that comparison into the reasoning, with
-both sides' spot counts and the numbers of the rules applied (docs/rules.md); the sentence
-itself is only read for what the comparison cannot know (where an expelled card went)::
+both sides' spot counts and the numbers of the rules applied (docs/rules.md); the event's
+other fields say what the comparison cannot know (where an expelled card went)::
 
+    >>> from parlor.rules.events import Event
     >>> from parlor.rules.ranking import compare
     >>> c = compare("JD/3C", "D:2C")  # as the engine logs an unblocked attacker's win
-    >>> w = why("bonus", c.explain(), c)
+    >>> w = why(Event("bonus", 0, rule="1004", why=c))
     >>> w["rules"]
     ['1004', '903.3', '903.4', '905', '1004.2']
     >>> print(w["text"])  # doctest: +NORMALIZE_WHITESPACE
@@ -16,10 +17,12 @@ itself is only read for what the comparison cannot know (where an expelled card 
     only suit both sides hold with unequal counts, and JD/3C leads there 3 to 2; the Domain
     does not outshow it, so JD/3C outranks (903.3, 903.4). Bonus = half the differential of 1,
     rounded up: 1 (905). The attackers win: the defending Rlr loses 1 life (1004.2).
-    >>> why("expel", "5C expels 4S: outshows it, Clubs 5 over Spades 4, to Recycle",
-    ...     compare("5C", "4S"))["rules"]
+    >>> e = Event("expel", 0, (4, 94), (0, 0, 0), "1104", "Recycle", "4S", compare("5C", "4S"))
+    >>> e.text
+    '5C expels 4S: outshows it, Clubs 5 over Spades 4, to Recycle'
+    >>> why(e)["rules"]
     ['1102', '903.4', '1102.1', '1104.3', '1104.1']
-    >>> why("play", "Rlr 1 plays the Lnd 9C to Home") is None
+    >>> why(Event("play", 0, (8,), rule="603", detail="lnd")) is None
     True
 
 The one ranking decision without a comparison is an expel from the Trumps stack (805.2), a
@@ -28,14 +31,12 @@ matter of suit and value that the sentence states in full.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from parlor.rules.cards import Card, CardParseError, Kind, Suit
+from parlor.rules.events import SUIT_NAMES, Event, card_text, rlr
 from parlor.rules.ranking import Comparison, Counts, parse_side
 
-_STACK = re.compile(r"^Rlr \d expels (?P<top>\S+) from the Trumps stack with (?P<e>[^\s:]+)"
-                    r"(?::.*, (?P<now>[^,]+))?$")
 _SUITS = "CDHS"
 
 
@@ -57,7 +58,7 @@ def counts_text(entity: str, counts: Counts | None = None) -> str:
             return ""
     body = entity[2:] if entity.startswith("D:") else entity
     order: list[int] = []
-    for token in re.split(r"[/+]", body):
+    for token in body.replace("+", "/").split("/"):
         if token and token[-1] in _SUITS and _SUITS.index(token[-1]) not in order:
             order.append(_SUITS.index(token[-1]))
     order += [i for i in range(4) if i not in order]
@@ -222,7 +223,7 @@ def _legality(w: _Why, c: Comparison, kind: Kind | None) -> None:
               f"outranking or outtrumping expels, and {c.a} {verb} {t}", "1102.1")
 
 
-def _why_expel(c: Comparison, text: str) -> dict[str, Any]:
+def _why_expel(c: Comparison, dest: str) -> dict[str, Any]:
     w = _Why()
     kind = _target_kind(c.b)
     w.add(f"The expel {_shown(c, 0)} against {_shown(c, 1)}, ranked as a lone Enh", "1102")
@@ -237,7 +238,6 @@ def _why_expel(c: Comparison, text: str) -> dict[str, Any]:
     else:
         _decision(w, c)
     _legality(w, c, kind)
-    dest = text.rpartition(", to ")[2] if ", to " in text else ""
     if kind is Kind.CRE and c.winner is not None:
         d = c.differential
         capped = ", at most 3" if c.bonus < (d + 1) // 2 else ""
@@ -261,53 +261,48 @@ def _why_expel(c: Comparison, text: str) -> dict[str, Any]:
     return w.done()
 
 
-def _why_domain_life(c: Comparison, text: str) -> dict[str, Any]:
+def _why_domain_life(c: Comparison, e: Event) -> dict[str, Any]:
     """The life an expel takes from a Domain (1103.2): the expel against the whole Domain."""
     w = _Why()
     w.add(f"The expel {_shown(c, 0)} took an Enh from a Domain, so it is also compared with "
           f"the whole Domain as it stood, {c.b} {counts_text(c.b, c.counts[1])}", "1103.2")
     _decision(w, c)
     _bonus(w, c)
-    m = re.match(r"^(Rlr \d) loses (\d+) life", text)
-    who, amount = (m[1], m[2]) if m else ("the Domain's owner", str(c.bonus))
-    w.add(f"The expel beats the whole Domain: {who} loses the bonus, {amount} life", "1103.2")
+    who = rlr(e.player) if e.player is not None else "the Domain's owner"
+    w.add(f"The expel beats the whole Domain: {who} loses the bonus, {e.amounts[0]} life",
+          "1103.2")
     return w.done()
 
 
-def _why_stack(text: str) -> dict[str, Any] | None:
-    m = _STACK.match(text)
-    if m is None:
+def _why_stack(e: Event) -> dict[str, Any] | None:
+    if e.detail != "stack":
         return None
-    now = m["now"] or ""
-    if now.endswith(" are trumps"):
-        now = f" {now.removesuffix(' are trumps')} are now trumps."
-    elif now == "no trumps":
-        now = " There are now no trumps."
-    elif now:
-        now = f" Now: {now}."
+    trump = e.amounts[0]
+    now = f" {SUIT_NAMES[trump]} are now trumps." if trump >= 0 else " There are now no trumps."
+    top, ex = card_text(e.cards[0]), card_text(e.cards[1])
     return {
-        "text": f"{m['e']} is of the top card's suit and higher, so it may expel {m['top']} "
+        "text": f"{ex} is of the top card's suit and higher, so it may expel {top} "
                 "from the Trumps stack: both go to Discard, no damage, and the card below (if "
                 f"any) sets the trump suit (805.2).{now}",
         "rules": ["805.2"],
     }
 
 
-def why(kind: str, text: str, comparison: Comparison | None = None) -> dict[str, Any] | None:
+def why(e: Event) -> dict[str, Any] | None:
     """The reasoning behind a ranking decision of the log, as ``{"text", "rules"}``, or None.
 
-    ``kind`` and ``text`` are the event's, ``comparison`` its ``why`` (``Event.why``,
-    ``View.log_why``); events without a comparison have no "why", but for the expel of the
-    Trumps stack's top card.
+    It reads the event's fields and its comparison (``Event.why``); events without a
+    comparison have no "why", but for the expel of the Trumps stack's top card.
     """
+    comparison, kind = e.why, e.kind
     if comparison is None:
-        return _why_stack(text) if kind == "expel" else None
+        return _why_stack(e) if kind == "expel" else None
     if kind == "bonus":
         return _why_bonus(comparison)
     if kind == "expel":
-        return _why_expel(comparison, text)
+        return _why_expel(comparison, e.detail)
     if kind == "life" and _is_domain(comparison.b):
-        return _why_domain_life(comparison, text)
+        return _why_domain_life(comparison, e)
     return None
 
 

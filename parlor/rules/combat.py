@@ -12,6 +12,7 @@ from typing import Final
 
 from parlor.rules.actions import DONE, END, Action, action_of, target_row
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
+from parlor.rules.events import Event
 from parlor.rules.ranking import (
     EMPTY,
     TRUMP,
@@ -40,9 +41,7 @@ from parlor.rules.state import (
     Combat,
     Phase,
     State,
-    card_text,
     end_combat,
-    ref_text,
 )
 from parlor.rules.table import (
     BASE_COUNTS,
@@ -52,6 +51,7 @@ from parlor.rules.table import (
     deal_damage,
     domain_counts,
     emit,
+    end_game,
     entity_text,
     group_counts,
     group_text,
@@ -59,8 +59,6 @@ from parlor.rules.table import (
     lnd_yield,
     mark,
     pwr,
-    rlr,
-    suit_name,
     tax,
     tgh,
     untaxed_lnds,
@@ -155,8 +153,7 @@ def declare_attacker(s: State, cid: int) -> None:
     assert s.combat is not None
     s.combat.attackers.append(cid)
     if s.log is not None:
-        emit(s, "attack", f"{rlr(s.phasing)} attacks with {card_text(cid)}", s.phasing,
-             rule="R8")
+        emit(s, "attack", s.phasing, (cid,), rule="406")
 
 
 def declare_blocker(s: State, b: int, a: int) -> None:
@@ -166,8 +163,7 @@ def declare_blocker(s: State, b: int, a: int) -> None:
     cb.blockers.setdefault(a, []).append(b)
     cb.blocked.add(a)
     if s.log is not None:
-        emit(s, "block", f"{rlr(OWNER[b])} blocks {card_text(a)} with {card_text(b)}",
-             OWNER[b], rule="R10")
+        emit(s, "block", OWNER[b], (a, b), rule="407")
 
 
 # -- abilities (R27, R28) ---------------------------------------------------------------------
@@ -368,26 +364,24 @@ def use_ability(s: State, p: int, a: Action) -> None:
     u = p * 52 + a.card
     cb.used.add(u)
     t = a.target
-    # the sentences are built only for a logged game (playouts switch the log off)
-    log = s.log is not None
-    name = card_text(u) if log else ""
+    log = s.log is not None  # playouts switch the log off
     if a.verb == "volley":
         tax(s, u)
         if log:
-            emit(s, "ability", f"{name} Volleys {ref_text(t)}: 1 damage", p, rule="R28")
-        deal_damage(s, t, 1, f"Volley by {name}" if log else "")
+            emit(s, "ability", p, (u, t), rule="707", detail="volley")
+        deal_damage(s, t, 1, "Volley", u)
     elif a.verb == "sally":
         s.own_combat_status()
         s.pwr_mod[u] = s.pwr_mod[u] + 1
         mark(s, u)
-        note = ""
+        lost = 0
         if C_SUIT[u] == 2:  # the awkward KH pays Tgh for it
             s.tgh_mod[u] = s.tgh_mod[u] - 1
-            note = " and -1 Tgh"
+            lost = 1
             if s.damage[u] >= tgh(s, u):
                 s.terminal[u] = 1
         if log:
-            emit(s, "ability", f"{name} Sallies: +1 Pwr{note}", p, rule="R28")
+            emit(s, "ability", p, (u,), (lost,), rule="708", detail="sally")
     elif a.verb == "harry":
         s.own_combat_status()
         s.tgh_mod[u] = s.tgh_mod[u] + 1
@@ -395,20 +389,19 @@ def use_ability(s: State, p: int, a: Action) -> None:
         if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
             tax(s, u)
         if log:
-            emit(s, "ability", f"{name} Harries: +1 Tgh", p, rule="R28")
+            emit(s, "ability", p, (u,), rule="709", detail="harry")
     elif a.verb == "ally":
         tax(s, u)
         tax(s, t)
         if log:
-            emit(s, "ability", f"{name} Allies with {ref_text(t)}: it is taxed", p, rule="R28")
+            emit(s, "ability", p, (u, t), rule="710", detail="ally")
     else:  # carry
         tax(s, u)
         suit = lnd_yield(s, t)
         tax(s, t)
         bump(s.pool[p], suit, 1)
         if log:
-            emit(s, "ability", f"{name} Carries {ref_text(t)}: +1 {suit_name(suit)} mnr for "
-                 f"{rlr(p)}", p, rule="R28")
+            emit(s, "ability", p, (u, t), (suit,), rule="711", detail="carry")
 
 
 # -- resolution (R11-R16) ---------------------------------------------------------------------
@@ -478,7 +471,7 @@ def _group_bonus(s: State) -> bool:
             if s.log is not None:
                 why = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
                                      ca, cd, s.trump)
-                emit(s, "bonus", why.explain(), side, rule="R13", why=why)
+                emit(s, "bonus", side, rule="1003", why=why)
             return _distribute(s, side, b, losers, BONUS)
     return _after_blocked(s)
 
@@ -543,16 +536,15 @@ def _after_blocked(s: State) -> bool:
     if s.log is not None:
         domain = entity_text(s, DOMAIN[o])
         why = compare_counts(group_text(s, unblocked), domain, ca, cd, s.trump)
-        emit(s, "bonus", why.explain(), (s.phasing, o)[winner], rule="R13", why=why)
+        emit(s, "bonus", (s.phasing, o)[winner], rule="1004", why=why)
     if winner == 0:
         cb.o_dealt = True
-        damage_rlr(s, o, b, "the attackers outrank the Domain")
+        damage_rlr(s, o, b, "attackers", "1004.2")
         return _unblocked_damage(s)
     gain = 2 if how == TRUMP else 1
     s.life[o] += gain
     if s.log is not None:
-        emit(s, "life", f"{rlr(o)} gains {gain} life from the Domain: {s.life[o]}", o,
-             rule="R13")
+        emit(s, "life", o, amounts=(gain, s.life[o]), rule="1004.1", detail="gain")
     return _distribute(s, o, b, unblocked, DOMAIN_BONUS)
 
 
@@ -564,7 +556,7 @@ def _unblocked_damage(s: State) -> bool:
     total = sum(pwr(s, a) for a in cb.attackers if a not in cb.blocked)
     if total:
         cb.o_dealt = True
-        damage_rlr(s, o, total, "unblocked attackers")
+        damage_rlr(s, o, total, "unblocked", "1005")
     taxed = s.taxed
     for c in cb.attackers:  # taxing moves no card: the combat's tables are walked in place
         if taxed[c] == NONE:
@@ -574,8 +566,7 @@ def _unblocked_damage(s: State) -> bool:
             tax(s, c)
     if cb.o_dealt and s.life[o] <= 0:
         s.winner = s.phasing
-        s.result = f"{rlr(s.phasing)} wins: {rlr(o)} is at {s.life[o]} life after an attack"
         s.phase = OVER
-        emit(s, "win", s.result, s.phasing, rule="R16")
+        end_game(s, Event("win", s.phasing, amounts=(s.life[o],), rule="1201", detail="attack"))
     end_combat(s)
     return True

@@ -41,7 +41,7 @@ from parlor.rules.combat import (
     start_resolution,
     use_ability,
 )
-from parlor.rules.events import Event
+from parlor.rules.events import Event, rlr
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
 from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
@@ -73,9 +73,9 @@ from parlor.rules.table import (
     clear_combat_status,
     draw_one,
     emit,
+    end_game,
     leave_play,
     points,
-    rlr,
     untax_all,
 )
 from parlor.rules.trail import NO_MNR, own_trail, record
@@ -109,8 +109,7 @@ def new_game(seed: Seed | None = None, settings: Settings | None = None,
     s.shuffle_seed = rng.getrandbits(64)
     if isinstance(seed, DealKey):
         s.shuffle_seed = derive(seed, "reshuffle", 128)
-    emit(s, "setup", f"Each Rlr is dealt 7 cards from the Lnds and Enhs; {rlr(first)} goes "
-         "first", rule="R31")
+    emit(s, "setup", amounts=(first,), rule="105")
     _start_turn(s, first, first_turn=True)
     _advance(s)
     return s
@@ -273,7 +272,8 @@ def _mark_automatic(log: list[Event], start: int, verb: str) -> None:
     for i in range(start, len(log)):
         e = log[i]
         if e.kind == kind:
-            log[i] = Event(e.kind, e.text, e.player, e.secret, e.rule, e.why, automatic=True)
+            log[i] = Event(e.kind, e.player, e.cards, e.amounts, e.rule, e.detail, e.entity,
+                           e.why, automatic=True)
             return
 
 
@@ -294,7 +294,7 @@ def _dispatch(s: State, a: Action) -> None:
             s.phase, s.actor = BLOCK, s.opponent
         else:
             if s.log is not None:
-                emit(s, "end", f"{rlr(p)} does not attack: the turn ends", p, rule="R8")
+                emit(s, "end", p, rule="406.2")
             _end_turn(s)
     elif ph is BLOCK:
         if a.verb == "block":
@@ -316,8 +316,7 @@ def _dispatch(s: State, a: Action) -> None:
         s.hand[p].remove(cid)
         s.recycle[p].append(cid)
         if s.log is not None:
-            emit(s, "trim", f"{rlr(p)} recycles a card to keep 7 in Hand", p,
-                 f"You recycle {card_text(cid)} to keep 7 in Hand", rule="R29")
+            emit(s, "trim", p, (cid,), rule="304.3")
         _begin_draw(s)
     elif ph is SPLIT:
         _after_combat_step(s, assign_point(s, a.target))
@@ -341,10 +340,9 @@ def _after_combat_step(s: State, finished: bool) -> None:
 
 def _resign(s: State, who: int) -> None:
     s.winner = 1 - who
-    s.result = f"{rlr(1 - who)} wins: {rlr(who)} resigns"
     s.phase = OVER
     s._legal = None
-    emit(s, "win", s.result, 1 - who, rule="R17")
+    end_game(s, Event("win", 1 - who, rule="1204", detail="resign"))
 
 
 # -- the turn sequence (rule 300) -------------------------------------------------------------
@@ -356,14 +354,13 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     if not first_turn:
         if s.turn >= s.settings.max_turns:
             s.phase = OVER
-            s.result = f"Draw: the turn limit of {s.settings.max_turns} turns is reached"
-            emit(s, "draw_game", s.result, rule="R17")
+            end_game(s, Event("draw_game", amounts=(s.settings.max_turns,), rule="1203"))
             return
         s.turn += 1
     s.phasing = s.actor = p
     s.lnd_played = s.redrawn = False
     if s.log is not None:
-        emit(s, "turn", f"Turn {s.turn}: {rlr(p)} is the phasing Rlr", p, rule="301")
+        emit(s, "turn", p, amounts=(s.turn,), rule="301")
     # Only Lnds in a Home and Cres on a Field ever have a status (R4, R5, R12), and leaving
     # play clears it. The cards whose status was set are marked as it happens (table.mark),
     # so only those need a look; a state that marked none looks at every card in play.
@@ -386,15 +383,14 @@ def _start_turn(s: State, p: int, first_turn: bool = False) -> None:
     marked[CHANGED] = []
     s.marked = marked
     if untaxed and s.log is not None:
-        emit(s, "untax", f"{rlr(p)} untaxes {_cards(untaxed)} taxed on their turn", p, rule="R4")
+        emit(s, "untax", p, amounts=(untaxed,), rule="304.1")
     if dying:
         for q in (0, 1):
             for cre in list(s.field[q]):
                 if s.terminal[cre]:
                     leave_play(s, cre, discard=True)
                     if s.log is not None:
-                        emit(s, "eliminate", f"{card_text(cre)} of {rlr(q)} is eliminated: "
-                             "to Discard", q, rule="R12")
+                        emit(s, "eliminate", q, (cre,), rule="1007")
     _burn(s, p)
     _begin_draw(s)
 
@@ -406,8 +402,7 @@ def _burn(s: State, p: int) -> None:
         s.pool[p] = [0, 0, 0, 0]
         s.life[p] -= left
         if s.log is not None:
-            emit(s, "burn", f"{rlr(p)} burns {left} mnr: {s.life[p]} life", p,
-                 rule="R1")
+            emit(s, "burn", p, amounts=(left, s.life[p]), rule="503")
 
 
 def _begin_draw(s: State) -> None:
@@ -426,23 +421,18 @@ def _draw(s: State, p: int) -> None:
             break
         s.drawn.append(cid)
     if not s.drawn:
-        emit(s, "draw", f"{rlr(p)} has no cards left to draw", p, rule="R29")
+        emit(s, "draw", p, rule="308")
         _after_draw(s)
         return
     if s.log is not None:
-        names = ", ".join(card_text(c) for c in s.drawn)
-        emit(s, "draw", f"{rlr(p)} draws {_cards(len(s.drawn))}", p, f"You draw {names}", "R29")
+        emit(s, "draw", p, tuple(s.drawn), rule="305")
     if n == 1:
         s.hand[p].append(s.drawn.pop())
         if s.log is not None:
-            emit(s, "keep", f"{rlr(p)} keeps the single drawn card", p, rule="R32")
+            emit(s, "keep", p, rule="1304", detail="single")
         _after_draw(s)
         return
     s.phase, s.actor = KEEP, p
-
-
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
 
 
 #: The shared actions naming one of the actor's cards, by card id (either owner).
@@ -470,9 +460,7 @@ def _keep_or_redraw(s: State, a: Action) -> None:
         s.hand[p].append(cid)
         s.recycle[p].extend(s.drawn)
         if s.log is not None:
-            others = ", ".join(card_text(c) for c in s.drawn)
-            mine = f"You keep {card_text(cid)}" + (f" and recycle {others}" if others else "")
-            emit(s, "keep", f"{rlr(p)} keeps a card and recycles the other", p, mine, "R29")
+            emit(s, "keep", p, (cid, *s.drawn), rule="305")
         s.drawn.clear()
         _after_draw(s)
         return
@@ -485,9 +473,7 @@ def _keep_or_redraw(s: State, a: Action) -> None:
     s.drawn.clear()
     s.redrawn = True
     if s.log is not None:
-        mine = "You Redraw, recycling " + ", ".join(card_text(c) for c in recycled)
-        emit(s, "redraw", f"{rlr(p)} Redraws, recycling {_cards(len(recycled))}; the turn ends",
-             p, mine, "R29")
+        emit(s, "redraw", p, tuple(recycled), rule="309")
     _draw(s, p)
 
 

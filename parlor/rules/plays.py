@@ -7,6 +7,7 @@ from typing import Final
 
 from parlor.rules.actions import Action, action_of, target_row
 from parlor.rules.cards import COST
+from parlor.rules.events import rlr
 from parlor.rules.ranking import (
     LEVEL,
     TRUMP,
@@ -34,7 +35,6 @@ from parlor.rules.state import (
     Phase,
     State,
     card_text,
-    ref_text,
 )
 from parlor.rules.table import (
     BASE_COUNTS,
@@ -53,7 +53,6 @@ from parlor.rules.table import (
     lnd_yield,
     mark,
     points,
-    rlr,
     suit_name,
     tgh,
     to_pile,
@@ -121,12 +120,12 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     return None
 
 
-def tax_lnd(s: State, p: int, lnd: int, why: str = "") -> None:
+def tax_lnd(s: State, p: int, lnd: int) -> None:
     """Tax ``p``'s own untaxed Lnd for one mnr of the suit it yields (R21)."""
-    _tax_yielding(s, p, lnd, lnd_yield(s, lnd), why)
+    _tax_yielding(s, p, lnd, lnd_yield(s, lnd))
 
 
-def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
+def _tax_yielding(s: State, p: int, lnd: int, suit: int) -> None:
     """:func:`tax_lnd` of a Lnd whose yield ``suit`` is known."""
     kept = s.untaxed
     taxed = s.taxed
@@ -141,9 +140,7 @@ def _tax_yielding(s: State, p: int, lnd: int, suit: int, why: str = "") -> None:
     pool = s.pool[p]
     pool[suit] = pool[suit] + 1
     if s.log is not None:
-        trump = " (trump)" if suit != C_SUIT[lnd] else ""
-        emit(s, "tax", f"{rlr(p)} taxes {card_text(lnd)}{why}: +1 {suit_name(suit)} mnr{trump}",
-             p, rule="R21")
+        emit(s, "tax", p, (lnd,), (suit,), rule="601")
 
 
 def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
@@ -166,8 +163,8 @@ def pay(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     for suit in spend:
         pool[suit] = pool[suit] - 1
     if cost.total and s.log is not None:
-        paid = ", ".join(f"{spend.count(x)} {suit_name(x)}" for x in range(4) if x in spend)
-        emit(s, "pay", f"{rlr(p)} pays {paid} mnr for {card_text(face)}", p, rule="R20")
+        emit(s, "pay", p, (p * 52 + face,), (spend.count(0), spend.count(1), spend.count(2),
+                                             spend.count(3)), rule="404")
 
 
 def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
@@ -498,7 +495,7 @@ def play_card(s: State, p: int, a: Action) -> None:
             for lf in a.tax:
                 tax_lnd(s, p, p * 52 + lf)
         if s.log is not None:
-            emit(s, "play", f"{rlr(p)} plays the Lnd {card_text(cid)} to Home", p, rule="R6")
+            emit(s, "play", p, (cid,), rule="603", detail="lnd")
         return
     pay(s, p, a.card, a.tax, a.spend)
     if kind is CRE:
@@ -506,8 +503,7 @@ def play_card(s: State, p: int, a: Action) -> None:
         s.inactive[cid] = 1
         mark(s, cid)
         if s.log is not None:
-            emit(s, "play", f"{rlr(p)} summons {card_text(cid)} to the Field (inactive)", p,
-                 rule="R5")
+            emit(s, "play", p, (cid,), rule="701", detail="summon")
     elif a.verb == "expel":
         _expel(s, p, cid, a.target)
     else:
@@ -518,13 +514,9 @@ def _attach(s: State, p: int, e: int, target: int) -> None:
     attach(s, e, target)
     if s.log is None:
         return
-    if target == STACK:
-        where = f"the Trumps stack: {suit_name(C_SUIT[e])} are trumps"
-    elif target in DOMAIN:
-        where = f"{rlr(DOMAIN.index(target))}'s Domain"
-    else:
-        where = f"{ref_text(target)} ({entity_text(s, target)})"
-    emit(s, "play", f"{rlr(p)} plays {card_text(e)} on {where}", p, rule="R18")
+    on_card = target != STACK and target not in DOMAIN
+    emit(s, "play", p, (e, target), rule="805" if target == STACK else "801", detail="enh",
+         entity=entity_text(s, target) if on_card else "")
 
 
 def _expel(s: State, p: int, e: int, target: int) -> None:
@@ -541,9 +533,8 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         to_pile(s, e, discard=True)
         if log:
             t = s.trump
-            now = f"{suit_name(t)} are trumps" if t is not None else "no trumps"
-            emit(s, "expel", f"{rlr(p)} expels {card_text(top)} from the Trumps stack with "
-                 f"{card_text(e)}: both to Discard, {now}", p, rule="R22")
+            emit(s, "expel", p, (top, e), (-1 if t is None else t,), rule="805.2",
+                 detail="stack")
         return
     kind = C_KIND[target]
     where = s.host.get(target, NONE)
@@ -556,7 +547,11 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         q = DOMAIN.index(where)
         dom_why = compare_counts(card_text(e), entity_text(s, where), ce, domain_counts(s, q),
                                  s.trump)
-    detail = _expel_detail(s, e, target, how, suit) if log else ""
+    # how it beats the target (2 outtrumps, 1 outranks, 0 outshows), before it leaves play
+    beat: tuple[int, ...] = ()
+    if log:
+        beat = (2 if how == TRUMP else 0 if how == -1 else 1, suit,
+                counts(s, target)[suit] if suit >= 0 else 0)
     dest = "Discard" if trumped else "Recycle"
     if kind is CRE:
         dmg = b
@@ -567,27 +562,15 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         leave_play(s, target, discard=trumped)
         to_pile(s, e, discard=True)
         if log:
-            emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, {dmg} damage, to "
-                 f"{dest}", p, rule="R24", why=why)
+            emit(s, "expel", p, (e, target), (*beat, dmg), "1104", dest, what, why)
         return
     leave_play(s, target, discard=trumped)
     to_pile(s, e, discard=True)
     if log:
-        emit(s, "expel", f"{card_text(e)} expels {what}: {detail}, to {dest}", p, rule="R24",
-             why=why)
+        emit(s, "expel", p, (e, target), beat, "1104", dest, what, why)
     if dom_why is not None and dom_why.winner == 0:
         q = DOMAIN.index(where)
-        damage_rlr(s, q, dom_why.bonus, f"{card_text(e)} beats the Domain", why=dom_why)
-
-
-def _expel_detail(s: State, e: int, target: int, how: int, suit: int) -> str:
-    """How ``e`` beats ``target``, for the log (before the target leaves play)."""
-    if how == -1:  # outshown: the lone Enh has nothing in the expel's suit
-        return (f"outshows it, {suit_name(suit)} {C_RANK[e]} over "
-                f"{suit_name(C_SUIT[target])} {C_RANK[target]}")
-    verb = {TRUMP: "outtrumps", -1: "outshows"}.get(how, "outranks")
-    theirs = counts(s, target)[suit] if suit >= 0 else 0
-    return f"{verb} in {suit_name(suit)} {C_RANK[e]} to {theirs}"
+        damage_rlr(s, q, dom_why.bonus, "expel", "1103.2", dom_why, e)
 
 
 def diagnose_play(s: State, p: int, a: Action) -> str:

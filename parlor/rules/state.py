@@ -13,8 +13,10 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from parlor.rules.cards import CARDS, KIND, PWR, RANK, SUIT, TGH, Card, Kind
-from parlor.rules.events import Event
+from parlor.rules.cards import KIND, PWR, RANK, SUIT, TGH, Card, Kind
+from parlor.rules.events import DOMAIN_IDS, STACK_ID, Event
+from parlor.rules.events import card_text as card_text  # the rules modules read them here
+from parlor.rules.events import ref_text as ref_text
 from parlor.rules.seeds import Seed
 from parlor.rules.values import Value
 
@@ -30,6 +32,7 @@ MAX_BLOCKERS: Final = 3
 #: Target codes beside card ids: a Rlr's Domain and the Trumps stack.
 DOMAIN: Final = (200, 201)
 STACK: Final = 300
+assert DOMAIN == DOMAIN_IDS and STACK == STACK_ID  # the events name them too
 NONE: Final = -1
 
 OWNER: Final[tuple[int, ...]] = tuple(cid // 52 for cid in range(N_CARDS))
@@ -481,20 +484,6 @@ class State:
         out["drawn"] = self.drawn
         out["attached"] = [e for h, es in self.enhs.items() for e in es]
         return out
-
-
-def card_text(cid: int) -> str:
-    """``KS`` for a card id (the face only)."""
-    return str(CARDS[FACE[cid]])
-
-
-def ref_text(cid: int) -> str:
-    """An owner-qualified reference to a card on the table: ``2:KS`` (or ``D1``, ``T``)."""
-    if cid == STACK:
-        return "T"
-    if cid in DOMAIN:
-        return f"D{cid - DOMAIN[0] + 1}"
-    return f"{OWNER[cid] + 1}:{card_text(cid)}"
 
 
 def cid_of(owner: int, card: Card) -> int:

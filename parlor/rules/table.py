@@ -8,7 +8,7 @@ from hashlib import blake2b, sha512
 from typing import Final, cast
 
 from parlor.rules.cards import Suit, spot
-from parlor.rules.events import Event
+from parlor.rules.events import Event, rlr
 from parlor.rules.ranking import EMPTY, Comparison, Counts, raised
 from parlor.rules.state import (
     C_KIND,
@@ -33,15 +33,19 @@ SPOT: Final[tuple[int, ...]] = tuple(spot(C_RANK[c]) for c in range(104))
 SUIT_NAME: Final = tuple(s.title for s in Suit)
 
 
-def rlr(p: int) -> str:
-    return f"Rlr {p + 1}"
-
-
-def emit(s: State, kind: str, text: str, player: int | None = None,
-         secret: str | None = None, rule: str = "", why: Comparison | None = None) -> None:
+def emit(s: State, kind: str, player: int | None = None, cards: tuple[int, ...] = (),
+         amounts: tuple[int, ...] = (), rule: str = "", detail: str = "", entity: str = "",
+         why: Comparison | None = None) -> None:
     """Append an event to the log (no-op when the log is switched off for playouts)."""
     if s.log is not None:
-        s.log.append(Event(kind, text, player, secret, rule, why))
+        s.log.append(Event(kind, player, cards, amounts, rule, detail, entity, why))
+
+
+def end_game(s: State, e: Event) -> None:
+    """The game's end (a win or a draw): its result is the event's sentence."""
+    s.result = e.text
+    if s.log is not None:
+        s.log.append(e)
 
 
 # -- spot counts on the table (R25) ----------------------------------------------------------
@@ -338,29 +342,33 @@ def untax_all(s: State, p: int, cards: list[int]) -> int:
     return n
 
 
-def deal_damage(s: State, cid: int, amount: int, why: str) -> None:
-    """Mark damage on a Cre; at its Tgh it becomes terminal but stays until untax (R12)."""
+def deal_damage(s: State, cid: int, amount: int, cause: str, by: int = NONE) -> None:
+    """Mark damage on a Cre; at its Tgh it becomes terminal but stays until untax (R12).
+    ``cause`` is "combat", "Domain bonus" or "Volley" (``by`` the Volley's user)."""
     if amount <= 0:
         return
     s.own_combat_status()
     damage = s.damage
     damage[cid] = damage[cid] + amount
     mark(s, cid)
-    note = ""
+    terminal = 0
     if damage[cid] >= tgh(s, cid) and not s.terminal[cid]:
         s.terminal[cid] = 1
-        note = ", terminal"
+        terminal = 1
     if s.log is not None:
-        emit(s, "damage", f"{card_text(cid)} of {rlr(OWNER[cid])} takes {amount} damage "
-             f"({why}){note}", rule="R12")
+        emit(s, "damage", cards=(cid,) if by == NONE else (cid, by),
+             amounts=(amount, terminal), rule="1007", detail=cause)
 
 
-def damage_rlr(s: State, p: int, amount: int, cause: str, why: Comparison | None = None) -> None:
+def damage_rlr(s: State, p: int, amount: int, cause: str, rule: str,
+               why: Comparison | None = None, by: int = NONE) -> None:
+    """``p`` loses life; ``cause`` is "attackers", "unblocked" or "expel" (``by`` the expel;
+    :data:`parlor.rules.events.LIFE_CAUSES`)."""
     if amount <= 0:
         return
     s.life[p] -= amount
     if s.log is not None:
-        emit(s, "life", f"{rlr(p)} loses {amount} life ({cause}): {s.life[p]} left", p,
+        emit(s, "life", p, () if by == NONE else (by,), (amount, s.life[p]), rule, cause,
              why=why)
 
 
@@ -629,9 +637,7 @@ def draw_one(s: State, p: int) -> int | None:
         s.public_recycle[p].clear()
         shuffle(s, s.draw[p])
         if s.log is not None:
-            n = len(s.draw[p])
-            emit(s, "reshuffle", f"{rlr(p)} shuffles the Recycle pile into the Draw pile "
-                 f"({n} card{'' if n == 1 else 's'})", p, rule="R29")
+            emit(s, "reshuffle", p, amounts=(len(s.draw[p]),), rule="307")
     return s.draw[p].pop()
 
 

@@ -23,7 +23,6 @@ from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.events import Event
 from parlor.rules.notation import record
-from parlor.rules.ranking import Comparison
 from parlor.rules.state import State
 from parlor.rules.view import view
 from parlor.terminal import commands
@@ -69,25 +68,24 @@ class TerminalGame:
     def show_log(self) -> None:
         log = self.state.log or []
         for e in log[self.shown:]:
-            self.print_event(e.kind, self.sentence(e), e.rule, e.why)
+            self.print_event(e)
         self.shown = len(log)
 
     def show_last(self, n: int) -> None:
         """The last ``n`` events of the log, again."""
         for e in (self.state.log or [])[-n:]:
-            self.print_event(e.kind, self.sentence(e), e.rule, e.why)
+            self.print_event(e)
 
     def sentence(self, e: Event) -> str:
         """The event as the human may read it; a forced decision says it was automatic."""
         text = e.text_for(self.human)
         return automatic(text) if e.automatic else text
 
-    def print_event(self, kind: str, text: str, rule: str,
-                    comparison: Comparison | None = None) -> None:
+    def print_event(self, e: Event) -> None:
         """One line of the game log, with the reasoning behind ranking decisions (from the
         event's comparison, ``Event.why``)."""
-        self.console.print(self.event_text(text, rule))
-        reason = why(kind, text, comparison)
+        self.console.print(self.event_text(self.sentence(e), e.rule))
+        reason = why(e)
         if reason is not None:
             self.console.print(Padding(Text("why: " + reason["text"], style=DIM),
                                        (0, 0, 0, 4)))

@@ -38,7 +38,7 @@ from parlor.present.coach import coach
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, computer_lost, hint_failed
 from parlor.present.phases import task
-from parlor.present.prose import automatic, prose
+from parlor.present.prose import prose, result_words
 from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
@@ -265,19 +265,17 @@ def _status(s: State) -> str:
 
 def _log_entries(s: State, player: int | None, start: int,
                  reader: int | None = None) -> list[dict[str, Any]]:
-    """Log sentences as ``player`` may read them (``Event.text_for``; None: the public
-    sentences), in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr
-    1", "Rlr 2"), with the sentence in notation, kind, rule and "why"."""
+    """Log events as ``player`` may read them (``Event.text_for``; None: the public events),
+    in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr 1", "Rlr
+    2"), with the sentence in notation, kind, rule and "why", all rendered from the event."""
     events = s.log or []
     out = []
     for i in range(max(0, start), len(events)):
         e = events[i]
-        text = e.text_for(player)
-        words = prose(text, reader)
-        entry: dict[str, Any] = {"n": i, "text": automatic(words) if e.automatic else words,
-                                 "notation": text, "kind": e.kind, "rule": e.rule,
-                                 "automatic": e.automatic}
-        w = why(e.kind, text, e.why)
+        entry: dict[str, Any] = {"n": i, "text": prose(e, reader, player),
+                                 "notation": e.text_for(player), "kind": e.kind,
+                                 "rule": e.rule, "automatic": e.automatic}
+        w = why(e)
         if w is not None:
             entry["why"] = w
         out.append(entry)
@@ -688,7 +686,7 @@ class Games:
             "view": view_payload(v),
             "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
-            "result_text": prose(s.result, live.human) if s.result else None,
+            "result_text": result_words(s.log, s.result, live.human) if s.result else None,
             **learning_aids(s, live.human),
         }
 
@@ -710,7 +708,7 @@ class Games:
                 "view": view_payload(table_view(s, SPECTATOR)),
                 "log": _log_entries(s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
-                "result_text": prose(s.result, None) if s.result else None,
+                "result_text": result_words(s.log, s.result, None) if s.result else None,
             }
             if s.is_over:  # the deal stays secret, even its key's absence, until the end
                 snap["seed"] = seed_json(seed_of(live.row))
@@ -1104,7 +1102,7 @@ class Games:
                 "next": live.actions[step] if step < total else None,
                 "view": view_payload(v),
                 "log": _log_entries(s, seat, 0),
-                "result_text": prose(s.result, None) if s.result else None,
+                "result_text": result_words(s.log, s.result, None) if s.result else None,
                 "log_total": len(s.log or ()),
             }
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from parlor.present.prose import AUTOMATIC, automatic, prose
+from parlor.present.prose import AUTOMATIC, prose
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.events import Event
 from parlor.rules.state import OVER, State
 
 
@@ -45,5 +46,5 @@ def test_R8_a_chosen_end_of_turn_is_not_marked() -> None:
 
 
 def test_the_log_says_automatic_in_prose() -> None:
-    assert automatic(prose("Rlr 2 does not attack: the turn ends", 0)) == (
+    assert prose(Event("end", 1, rule="406.2", automatic=True), 0, 0) == (
         f"The computer does not attack: the turn ends {AUTOMATIC}")

@@ -524,7 +524,7 @@ def test_single_draw_draws_exactly_one_card_and_never_offers_a_redraw() -> None:
     assert draws and all(e.text == "Rlr 1 draws 1 card" for e in draws
                          if "no cards" not in e.text)
     assert sum(1 for e in s.log if e.kind == "keep" and e.player == 0
-               and e.rule == "R32") == len(draws)
+               and e.detail == "single") == len(draws)
     assert len(draws) == turns_of_1  # one draw per turn, no Redraws
     assert not any(e.kind == "redraw" and e.player == 0 for e in s.log)
     assert any(e.kind == "redraw" and e.player == 1 for e in s.log)  # Rlr 2 draws two

@@ -21,6 +21,7 @@ from rich.console import Console
 
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.events import Event
 from parlor.rules.notation import parse_position, replay
 from parlor.rules.ranking import compare
 from parlor.rules.state import State
@@ -208,10 +209,10 @@ def test_ranking_lines_of_the_log_are_explained() -> None:
     s = window_state()
     g, buf = game_at(s, scripted([]), height=40)
     c = compare("JD/3C", "D:2C")
-    g.print_event("bonus", c.explain(), "R13", c)
-    g.print_event("move", "Rlr 1 moves to Main", "")
+    g.print_event(Event("bonus", 0, rule="1004", why=c))
+    g.print_event(Event("turn", 0, amounts=(2,), rule="301"))
     out = " ".join(buf.getvalue().split())
-    assert "JD/3C outranks D:2C in Clubs, 3 to 2: bonus 1 (R13)" in out
+    assert "JD/3C outranks D:2C in Clubs, 3 to 2: bonus 1 (1004)" in out
     assert "why: The unblocked attacker JD/3C {D1, C3} against the Domain D:2C {C2}" in out
     assert out.count("why:") == 1
 

@@ -111,7 +111,7 @@ def test_snapshot_is_only_the_humans_view(client: TestClient) -> None:
     v = view(live.state, 0)
     assert snap["view"] == json.loads(json.dumps(view_payload(v)))
     assert [e["notation"] for e in snap["log"]] == list(v.log)
-    assert [e["text"] for e in snap["log"]] == [prose(t, 0) for t in v.log]
+    assert [e["text"] for e in snap["log"]] == [prose(e, 0, 0) for e in live.state.log or ()]
     assert snap["view"]["legal"] == list(v.legal)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from parlor.present.prose import automatic, prose
+from parlor.present.prose import AUTOMATIC, prose
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.view import view
 from parlor.web.games import Games, view_payload, watch_key
@@ -33,10 +33,11 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         start = snap["log"][0]["n"] if snap["log"] else len(v.log)
         assert [e["notation"] for e in snap["log"]] == list(v.log[start:])
         events = live.state.log or []
-        # prose for the reader; a forced decision says it was automatic (issue 12)
+        # prose for the reader, from the events; a forced decision says it was automatic
+        # (issue 12)
         assert [e["text"] for e in snap["log"]] == [
-            automatic(prose(t, live.human)) if events[start + i].automatic
-            else prose(t, live.human) for i, t in enumerate(v.log[start:])]
+            prose(e, live.human, live.human) for e in events[start:]]
+        assert all(AUTOMATIC in e["text"] for e in snap["log"] if events[e["n"]].automatic)
         for e in snap["log"]:
             assert e["kind"] == events[e["n"]].kind and e["rule"] == events[e["n"]].rule
         assert set(snap) - {"view", "log"} <= EXTRA_KEYS
