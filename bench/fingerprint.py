@@ -5,8 +5,8 @@
                                 > prints.txt
 
 For each seed it plays a random game with the event log on and digests the record, every
-event (kind, text, player, secret text, rule and the comparison behind it), the legal
-actions at every decision and the position every 25 decisions; then the same seed with the
+event (kind, text, player, secret text, rule (unless ``--no-citations``) and the comparison
+behind it), the legal actions at every decision and the position every 25 decisions; then the same seed with the
 log off (the playouts' path), whose record must be the same. ``--search N`` adds N short
 games of the search agent (fixed iterations, so reproducible) against Greedy, digesting
 every decision and the agents' ranked choices.
@@ -34,7 +34,7 @@ from parlor.rules.state import Phase, Settings
 from parlor.rules.view import view
 
 
-def random_game(seed: int, settings: Settings | None) -> str:
+def random_game(seed: int, settings: Settings | None, citations: bool = True) -> str:
     h = hashlib.sha256()
     s = new_game(seed, settings)
     rng = random.Random(seed)
@@ -50,7 +50,8 @@ def random_game(seed: int, settings: Settings | None) -> str:
     h.update(rec.encode())
     for e in s.log or ():
         why = "" if e.why is None else f"{e.why!r} {e.why.explain()}"
-        h.update(f"{e.kind}|{e.text}|{e.player}|{e.secret}|{e.rule}|{why}\n".encode())
+        rule = e.rule if citations else ""
+        h.update(f"{e.kind}|{e.text}|{e.player}|{e.secret}|{rule}|{why}\n".encode())
     quiet = new_game(seed, settings)
     quiet.log = None
     rng = random.Random(seed)
@@ -88,13 +89,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--decisions", type=int, default=60, help="per search game")
     ap.add_argument("--reshuffle", type=int, choices=(1, 2), default=None,
                     help="the reshuffle scheme (default: a new game's)")
+    ap.add_argument("--no-citations", action="store_true",
+                    help="leave each event's rule citation out of the digest: for comparing "
+                         "across a change of citations only (the events' rules became "
+                         "sections of docs/rules.md in place of rulings)")
     args = ap.parse_args(argv)
     settings = None if args.reshuffle is None else Settings(reshuffle=args.reshuffle)
     import parlor.rules.engine as engine
 
     print(f"# engine: {engine.__spec__.origin if engine.__spec__ else engine.__file__}")
     for seed in range(args.first, args.first + args.games):
-        print(random_game(seed, settings), flush=True)
+        print(random_game(seed, settings, not args.no_citations), flush=True)
     for seed in range(args.first, args.first + args.search):
         print(search_game(seed, args.iterations, args.decisions, settings), flush=True)
 
