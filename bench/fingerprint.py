@@ -8,8 +8,8 @@ For each seed it plays a random game with the event log on and digests the recor
 event (kind, text, player, secret text, rule (unless ``--no-citations``) and the comparison
 behind it), the legal actions at every decision and the position every 25 decisions; then
 the same seed with the log off (the playouts' path), whose record must be the same.
-``--search N`` adds N short games of the search agent (fixed iterations, so reproducible) against Greedy, digesting
-every decision and the agents' ranked choices.
+``--search N`` adds N short games of the search agent (fixed iterations, so reproducible)
+against Greedy, digesting every decision and the agents' ranked choices.
 
 ``--reshuffle 1`` deals every game under reshuffle scheme 1 (rule 307.1), for comparing
 with a tree from before scheme 2, whose games all use it.
