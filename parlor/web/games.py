@@ -45,7 +45,7 @@ from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
-from parlor.rules.state import NONE, Settings, State
+from parlor.rules.state import NONE, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
@@ -305,6 +305,26 @@ def view_payload(v: View) -> dict[str, Any]:
     if v.combat is not None:
         d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
     return d
+
+
+def choices(v: View) -> list[dict[str, str | None]]:
+    """The reader's legal actions (``v.legal``) as the engine parses them, so that the page
+    reads each one's parts instead of parsing the notation a second time: its ``verb``, the
+    acting ``card`` (a face, the reader's own) and the ``target`` (``2:KS``, ``D1``, ``T``),
+    None where the action has none; ``text`` is the action as sent back.
+
+    >>> from parlor.rules.engine import new_game
+    >>> s = new_game(3)
+    >>> choices(view(s, s.actor))[0]
+    {'text': 'keep JC', 'verb': 'keep', 'card': 'JC', 'target': None}
+    """
+    out: list[dict[str, str | None]] = []
+    for text in v.legal:
+        a = Action.parse(text)
+        out.append({"text": text, "verb": a.verb,
+                    "card": card_text(a.card) if a.card != NONE else None,
+                    "target": ref_text(a.target) if a.target != NONE else None})
+    return out
 
 
 def _names(t: type, leave: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -686,6 +706,7 @@ class Games:
             "takeback": self._can_take_back(live),
             "task": task(v.phase),
             "view": view_payload(v),
+            "choices": choices(v),
             "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
             "result_text": prose(s.result, live.human) if s.result else None,
