@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -307,7 +307,16 @@ def view_payload(v: View) -> dict[str, Any]:
     return d
 
 
-def choices(v: View) -> list[dict[str, str | None]]:
+class Choice(TypedDict):
+    """One legal action, parsed: see :func:`choices`."""
+
+    text: str
+    verb: str
+    card: str | None
+    target: str | None
+
+
+def choices(v: View) -> list[Choice]:
     """The reader's legal actions (``v.legal``) as the engine parses them, so that the page
     reads each one's parts instead of parsing the notation a second time: its ``verb``, the
     acting ``card`` (a face, the reader's own) and the ``target`` (``2:KS``, ``D1``, ``T``),
@@ -318,12 +327,12 @@ def choices(v: View) -> list[dict[str, str | None]]:
     >>> choices(view(s, s.actor))[0]
     {'text': 'keep JC', 'verb': 'keep', 'card': 'JC', 'target': None}
     """
-    out: list[dict[str, str | None]] = []
+    out: list[Choice] = []
     for text in v.legal:
         a = Action.parse(text)
-        out.append({"text": text, "verb": a.verb,
-                    "card": card_text(a.card) if a.card != NONE else None,
-                    "target": ref_text(a.target) if a.target != NONE else None})
+        out.append(Choice(text=text, verb=a.verb,
+                          card=card_text(a.card) if a.card != NONE else None,
+                          target=ref_text(a.target) if a.target != NONE else None))
     return out
 
 
