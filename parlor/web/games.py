@@ -27,8 +27,9 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -45,7 +46,7 @@ from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
-from parlor.rules.state import NONE, Settings, State
+from parlor.rules.state import NONE, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
@@ -303,6 +304,43 @@ def view_payload(v: View) -> dict[str, Any]:
     if v.combat is not None:
         d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
     return d
+
+
+class Choice(TypedDict):
+    """One legal action, parsed: see :func:`choices`."""
+
+    text: str
+    verb: str
+    card: str | None
+    target: str | None
+
+
+def choices(v: View) -> list[Choice]:
+    """The reader's legal actions (``v.legal``) as the engine parses them, so that the page
+    reads each one's parts instead of parsing the notation a second time: its ``verb``, the
+    acting ``card`` (a face, the reader's own) and the ``target`` (``2:KS``, ``D1``, ``T``),
+    None where the action has none; ``text`` is the action as sent back.
+
+    >>> from parlor.rules.engine import new_game
+    >>> s = new_game(3)
+    >>> choices(view(s, s.actor))[0]
+    {'text': 'keep JC', 'verb': 'keep', 'card': 'JC', 'target': None}
+    """
+    out: list[Choice] = []
+    for text in v.legal:
+        verb, card, target = _parts(text)
+        out.append(Choice(text=text, verb=verb, card=card, target=target))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _parts(text: str) -> tuple[str, str | None, str | None]:
+    """The engine's parse of one action text. Every reply carries its legal actions and the
+    same few thousand texts recur across games, so each is parsed once (a late position's 133
+    cost 0.45 ms a reply to parse anew, interpreted)."""
+    a = Action.parse(text)
+    return (a.verb, card_text(a.card) if a.card != NONE else None,
+            ref_text(a.target) if a.target != NONE else None)
 
 
 def _names(t: type, leave: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -684,6 +722,7 @@ class Games:
             "takeback": self._can_take_back(live),
             "task": task(v.phase),
             "view": view_payload(v),
+            "choices": choices(v),
             "log": _log_entries(s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
             "result_text": result_words(s.log, s.result, live.human) if s.result else None,

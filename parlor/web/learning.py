@@ -12,6 +12,7 @@ from parlor.web.games import (
     BadAction,
     GameNotFound,
     IllegalAction,
+    choices,
     learning_aids,
     table_view,
     view_payload,
@@ -74,7 +75,8 @@ class Lessons:
         finished = p.finished(lesson)
         nxt = self.next_of(lesson)
         over = finished or s.is_over
-        payload = view_payload(table_view(s, lesson.learner))
+        v = table_view(s, lesson.learner)
+        payload = view_payload(v)
         if finished:
             payload["result"] = lesson.done
         return {
@@ -89,6 +91,7 @@ class Lessons:
             "thinking": False,
             "your_turn": not over and s.actor == lesson.learner,
             "view": payload,
+            "choices": choices(v),
             "log": log_entries(s, lesson.learner, 0),
             "log_total": len(s.log or ()),
             **learning_aids(s, lesson.learner),

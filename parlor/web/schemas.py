@@ -284,6 +284,15 @@ class TableView(_Open):
 Seed = int | str | None
 
 
+class Choice(_Open):
+    """One of ``view.legal``, as the engine parses it (parlor.web.games.choices)."""
+
+    text: str = Field(description="the action in the game's notation, as sent back")
+    verb: str
+    card: str | None = Field(description="the acting card's face (the reader's own), if any")
+    target: str | None = Field(description="the target: a table card (2:KS), D1, D2 or T")
+
+
 class Snapshot(_Open):
     """A game as its player sees it."""
 
@@ -304,6 +313,7 @@ class Snapshot(_Open):
     takeback: bool
     task: str
     view: TableView
+    choices: list[Choice] = Field(description="view.legal, parsed: what the page offers")
     log: list[LogEntry]
     log_total: int
     result_text: str | None
@@ -320,6 +330,7 @@ class PreviewReply(_Open):
     final: bool | None = None
     version: int
     view: TableView | None = None
+    choices: list[Choice] | None = None
 
 
 class Spectated(_Open):
@@ -434,6 +445,7 @@ class LessonSnapshot(_Open):
     you: int
     your_turn: bool
     view: TableView
+    choices: list[Choice] = Field(description="view.legal, parsed: what the page offers")
     log: list[LogEntry]
     moves: list[str]
     lesson: dict[str, Any]

@@ -20,7 +20,7 @@ from .helpers import config_for, form_post, new_game, play_out, wait_for_human
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "failure", "task",
                  "you", "seed", "thinking", "your_turn", "view", "log", "log_total",
                  "thinking_now", "result_text", "practice", "costs", "why_not", "coach",
-                 "takeback", "takebacks"}
+                 "takeback", "takebacks", "choices"}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -110,6 +110,7 @@ def test_snapshot_is_only_the_humans_view(client: TestClient) -> None:
 
     v = view(live.state, 0)
     assert snap["view"] == json.loads(json.dumps(view_payload(v)))
+    assert [c["text"] for c in snap["choices"]] == list(v.legal)
     assert [e["notation"] for e in snap["log"]] == list(v.log)
     assert [e["text"] for e in snap["log"]] == [prose(e, 0, 0) for e in live.state.log or ()]
     assert snap["view"]["legal"] == list(v.legal)

@@ -19,7 +19,8 @@ from .helpers import wait_for_human
 
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
-              "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks"}
+              "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks",
+              "choices"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -47,6 +48,7 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         mine = f"{live.human + 1}:"
         assert all(k.startswith(("h:", mine)) for k in snap["why_not"])
         assert set(snap["coach"]) <= set(v.legal)
+        assert [c["text"] for c in snap["choices"]] == list(v.legal)
         if snap["status"] == "live":
             assert snap["seed"] is None
         assert snap["view"]["sides"][live.computer]["hand"] is None
