@@ -11,6 +11,17 @@ import pytest
 from .pgserver import PostgresServer
 
 
+#: Docstring examples of parlor/ that take more than about 2 s: `slow`, like the tests
+#: marked in their modules (a doctest cannot carry a marker itself).
+SLOW_DOCTESTS = {"parlor/training/selfplay.py::parlor.training.selfplay"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def quick_worker_polls() -> Iterator[None]:
     """Queue workers (embedded in a test's app or server, or ``parlor worker``) look for jobs

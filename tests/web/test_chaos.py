@@ -49,6 +49,8 @@ from ..pgserver import PostgresServer, free_port
 from ..redisserver import RedisServer
 from .helpers import until
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Players (threads), each with one game at a time through nginx.
 PLAYERS = 20
