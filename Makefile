@@ -33,7 +33,7 @@ test: lint typecheck pytest
 # older than its source fails tests/test_build.py, which says to run `make compiled` or
 # `make pure`. `make test` runs every test, the slow ones included.
 check: lint typecheck
-	$(BIN)/pytest -n 2 -m "not slow" parlor tests
+	$(BIN)/pytest -n 2 -m "not slow" --durations=10 parlor tests
 
 # The compiled build (build_compiled.py), which `make test`, `make run` and `make bench` use:
 # parlor/rules and parlor/ai through mypyc, extension modules beside the sources, rebuilt

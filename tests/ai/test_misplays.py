@@ -39,6 +39,7 @@ def test_b1_309_keeps_the_drawn_card_instead_of_redrawing_its_only_diamond_sourc
     assert any(a.verb == "redraw" for a in ref)  # the one-step look on 2 deals: a coin flip
 
 
+@pytest.mark.slow
 def test_b1_309_the_keep_veto_keeps_there_too() -> None:
     """B1 with ``keep=veto``: the search and the look must both prefer a Redraw for the
     expert to Redraw; here the search keeps, so the veto changes nothing."""
