@@ -229,3 +229,13 @@ def test_the_sample_refusal_of_the_rules_is_the_engines() -> None:
     with pytest.raises(ValueError) as refused:
         apply(state, action)
     assert str(refused.value) == said
+
+
+def test_the_expel_example_of_the_notation_does_what_it_says() -> None:
+    """docs/notation.md: after ``expel 4C at 2:JH`` on its short position, "the Jack and its
+    3C go to Rlr 2's Recycle pile face up and the 4C to Rlr 1's Discard"."""
+    page = ROOT / "docs" / "notation.md"
+    (block,) = [b for b in blocks(page) if b.kind == "position" and "2.field: JH/3C" in b.text]
+    assert 'apply(state, "expel 4C at 2:JH")' in page.read_text(encoding="utf-8")
+    after = position(apply(parse_position(block.text), "expel 4C at 2:JH")).splitlines()
+    assert "2.recycle: ^JH ^3C" in after and "1.discard: 4C" in after
