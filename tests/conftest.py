@@ -10,6 +10,16 @@ import pytest
 
 from .pgserver import PostgresServer
 
+#: Docstring examples of parlor/ that take more than about 2 s: `slow`, like the tests
+#: marked in their modules (a doctest cannot carry a marker itself).
+SLOW_DOCTESTS = {"parlor/training/selfplay.py::parlor.training.selfplay"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def quick_worker_polls() -> Iterator[None]:
@@ -41,7 +51,9 @@ def pg_url(postgres: PostgresServer) -> Iterator[str]:
         postgres.drop_database(name)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# the PostgreSQL variant is `slow` (a database created and migrated for each test, 2-12 s):
+# `make check` runs the SQLite one, `make test` both
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The games database of a test, once on SQLite and once on PostgreSQL."""
     if request.param == "sqlite":

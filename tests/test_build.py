@@ -52,6 +52,7 @@ def interpreted_copy(tmp_path: Path) -> Path:
     return pure
 
 
+@pytest.mark.slow
 def test_the_docstring_examples_of_compiled_modules_run_interpreted(tmp_path: Path) -> None:
     pure = interpreted_copy(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(pure)}
@@ -65,6 +66,7 @@ def test_the_docstring_examples_of_compiled_modules_run_interpreted(tmp_path: Pa
     assert " passed" in run.stdout
 
 
+@pytest.mark.slow
 def test_compiled_and_interpreted_builds_play_identical_games(tmp_path: Path) -> None:
     pure = interpreted_copy(tmp_path)
     native_engine, native = fingerprints(ROOT)

@@ -11,6 +11,8 @@ import ray
 from parlor.cluster import ray_map
 from parlor.terminal.simulate import simulate
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: a Ray instance, 6-11 s a test
+
 
 def test_a_local_instance_is_started_and_stopped_for_the_run() -> None:
     """``--ray local`` with no instance running: one is started for the run, then stopped.

@@ -1,12 +1,13 @@
 """The rules the game log cites, quoted in the terminal: ``rule 304``, ``rule 304.3`` or, for
-a ruling, ``rule R29`` (the rules that apply it), from docs/rules.md."""
+a ruling, ``rule R29`` (the rules that apply it), from parlor/docs/rules.md."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-RULES_MD = Path(__file__).resolve().parent.parent.parent / "docs" / "rules.md"
+# shipped inside the package (package data), as the web app's /rules page reads it
+RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 def rule_text(key: str, path: Path = RULES_MD) -> str | None:

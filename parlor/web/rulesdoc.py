@@ -1,4 +1,4 @@
-"""The rules page: ``docs/rules.md`` rendered to HTML on the server, with an anchor per rule.
+"""The rules page: ``parlor/docs/rules.md`` rendered to HTML on the server, with an anchor per rule.
 
 A small Markdown renderer of our own, for the subset the docs use: headings, paragraphs,
 nested ``-`` lists, tables, code fences and the inline forms ``**bold**``, ``*em*``,
@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
+#: The documents the app serves, shipped inside the package (package data), so an installed
+#: wheel finds them where a checkout does; the repository's docs/ links to them.
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 _RULE_HEAD = re.compile(r"^\*\*(\d{3,4})\.\*\*\s*")
 _SUB_RULE = re.compile(r"^(\d{3,4}\.\d+)\s+")

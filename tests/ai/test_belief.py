@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from parlor.ai.belief import PASS_CRE, PASS_LND, Belief, BeliefDeterminizer, Clue, clues
 from parlor.ai.levels import make_agent
 from parlor.ai.match import play_game
@@ -62,6 +64,7 @@ def hidden_swap(s: State, player: int) -> State:
     return t
 
 
+@pytest.mark.slow
 def test_r30_two_games_that_differ_only_in_hidden_cards_give_identical_beliefs() -> None:
     """The same game with two different hidden Hands consistent with one view: the views are
     equal, trail included, and so are the belief's weights and samples for the same seed."""

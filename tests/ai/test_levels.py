@@ -74,6 +74,7 @@ def test_a_search_fixed_by_iterations_ignores_the_clock() -> None:
     assert answers[0] == answers[1]
 
 
+@pytest.mark.slow
 def test_a_match_at_fixed_iterations_replays_exactly() -> None:
     results = []
     for _ in range(2):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from parlor.ai.agent import Choice
 from parlor.ai.levels import make_agent
 from parlor.rules.engine import legal_actions
@@ -37,6 +39,7 @@ def test_b1_309_keeps_the_drawn_card_instead_of_redrawing_its_only_diamond_sourc
     assert any(a.verb == "redraw" for a in ref)  # the one-step look on 2 deals: a coin flip
 
 
+@pytest.mark.slow
 def test_b1_309_the_keep_veto_keeps_there_too() -> None:
     """B1 with ``keep=veto``: the search and the look must both prefer a Redraw for the
     expert to Redraw; here the search keeps, so the veto changes nothing."""
@@ -44,6 +47,7 @@ def test_b1_309_the_keep_veto_keeps_there_too() -> None:
     assert all(a.verb == "keep" for a in picks), [str(a) for a in picks]
 
 
+@pytest.mark.slow
 def test_b2_406_never_declines_an_attack_nothing_can_block_or_beat() -> None:
     """B2 (seed 773018, turn 17): JC, AC and QD/4D ready, the opponent has no Cre, an empty
     Domain, no trump; ``end`` gave up 4 damage."""
@@ -53,6 +57,7 @@ def test_b2_406_never_declines_an_attack_nothing_can_block_or_beat() -> None:
     assert any(a.verb == "end" for a in ref)
 
 
+@pytest.mark.slow
 def test_b3_601_604_spends_no_search_on_an_enh_that_cannot_help_on_a_lnd() -> None:
     """B3 (seed 770017, turn 39): ``play 4D on 1:9D`` adds no count to the opponent's Lnd and
     changes no mnr (Spades are trump). No Enh on the opponent's Lnds is chosen or even
@@ -72,6 +77,7 @@ def test_b3_601_604_spends_no_search_on_an_enh_that_cannot_help_on_a_lnd() -> No
                for choices in ref for c in choices[:3])
 
 
+@pytest.mark.slow
 def test_711_503_never_carries_a_point_that_burns_its_last_life() -> None:
     """The Carry that burns its own life (shared/ai-misplays.md, seed 773003): at 1 life with
     nothing in Hand the point could pay for, a Carry's point burns (503 as P at the next Turn

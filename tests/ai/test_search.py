@@ -6,6 +6,8 @@ import gc
 import random
 import time
 
+import pytest
+
 from parlor.ai.agent import Choice
 from parlor.ai.determinize import Determinizer
 from parlor.ai.greedy import HeuristicAgent
@@ -31,6 +33,7 @@ def searched_positions(seed: int, limit: int) -> list[State]:
     return out
 
 
+@pytest.mark.slow
 def test_respects_time_budget() -> None:
     agent = SearchAgent(3, budget=10.0)
     worst = 0.0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from parlor.present.explain import why
 from parlor.rules.cards import Card
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -13,6 +15,7 @@ from parlor.rules.ranking import compare
 from parlor.web.rulesdoc import rules_doc
 
 
+@pytest.mark.slow
 def test_every_ranking_decision_of_real_games_has_a_why() -> None:
     """From the events' comparisons (``Event.why``): every bonus and expel, and the life an
     expel takes from a Domain; each rule the "why" cites is on the rules page."""

@@ -8,10 +8,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PARLOR = Path(__file__).resolve().parents[2] / "parlor"
 EXTRA = ("parlor.research", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy")
 
 
+@pytest.mark.slow
 def test_the_core_never_imports_the_research_extra() -> None:
     offenders = []
     for path in PARLOR.rglob("*.py"):

@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pyspiel
+import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from parlor.research import spiel
@@ -13,6 +14,7 @@ from parlor.research.numbering import NUM_DISTINCT_ACTIONS
 from parlor.rules.notation import position
 
 
+@pytest.mark.slow
 def test_random_sim_test_with_serialization_passes() -> None:
     game = spiel.load(max_turns=25)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

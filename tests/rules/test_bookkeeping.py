@@ -38,6 +38,7 @@ def _kept_now(s: State) -> None:
 
 
 @pytest.mark.parametrize("chunk", range(GAMES // 50))
+@pytest.mark.slow
 def test_kept_counts_and_untaxed_lnds_match_the_cards_every_step(chunk: int) -> None:
     for seed in range(chunk * 50, chunk * 50 + 50):
         s = new_game(seed, settings=Settings(auto=seed % 2 == 0))

@@ -19,6 +19,8 @@ from parlor.rules.state import DOMAIN, NONE, STACK, State, ref_text
 from parlor.rules.table import bookkeeping_errors
 from parlor.rules.view import resample, view
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: random playouts, 5-28 s each
+
 GAMES = 2000
 CHUNK = 100
 VERBS = ("play", "expel", "attack", "block", "volley", "ally", "carry", "assign", "bonus",

@@ -94,6 +94,7 @@ def test_since_reads_the_row_and_the_new_actions_together(db_url: str) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_each_commit_is_announced_to_listeners(pg_url: str) -> None:
     store = GameStore(pg_url)
     store.insert(row(), "h")

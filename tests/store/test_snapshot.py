@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from parlor.store import GameStore
 from parlor.store.db import GameRow, StoreConflict
 
@@ -25,6 +27,7 @@ def consistent(row: GameRow, moves: list[str]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_load_beside_appends_and_takebacks_is_one_commits_state(db_url: str) -> None:
     store, writer_store = GameStore(db_url), GameStore(db_url)  # two processes' pools
     store.insert(GameRow(id="race", kind="play", human=0, level="random", seed=1,

@@ -381,6 +381,7 @@ def term() -> Iterator[Tmux]:
 
 
 @needs_tmux
+@pytest.mark.slow  # a real terminal: waits on its screens
 def test_play_in_a_real_terminal_save_and_resume(term: Tmux, tmp_path: Path) -> None:
     saved = tmp_path / "game.txt"
     term.start(["play", "--seed", "3", "--level", "random", "--seat", "1"])
@@ -442,6 +443,7 @@ def test_play_in_a_real_terminal_save_and_resume(term: Tmux, tmp_path: Path) -> 
 
 
 @needs_tmux
+@pytest.mark.slow  # a real terminal: waits on its screens
 def test_a_human_tournament_game_in_a_real_terminal(term: Tmux) -> None:
     term.start(["tournament", "--teams", "A:human B:random", "--rounds", "1", "--seed", "4",
                 "--max-turns", "30"])

@@ -12,6 +12,8 @@ from parlor.ai.value import model_from_dict
 from parlor.cli import main
 from parlor.training.selfplay import positions
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: self-play and fitting, 2-17 s each
+
 
 def test_selfplay_positions_are_seeded() -> None:
     a, b = positions(seed=11, games=2), positions(seed=11, games=2)

@@ -46,6 +46,7 @@ def wait_done(c: TestClient, gid: str, token: str) -> dict[str, Any]:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_analysed_in_the_background_and_stored(client: TestClient) -> None:
     gid, token = finished_game(client)
     page = client.get(f"/g/{gid}/analysis", headers={"X-Parlor-Token": token})

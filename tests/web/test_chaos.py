@@ -52,6 +52,8 @@ from ..redisserver import RedisServer
 from .helpers import until
 from .ui import stop_process
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Players (threads), each with one game at a time through nginx.
 PLAYERS = 20

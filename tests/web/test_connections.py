@@ -28,6 +28,8 @@ from parlor.web.server import OncePerInterval
 
 from .ui import ROOT, free_port, stop_process
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 HOST = "127.0.0.1"
 GET = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n"
 HALF = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -27,6 +27,8 @@ from fastapi.testclient import TestClient
 from .helpers import new_game, wait_for_human
 from .ui import Server
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "schemathesis.toml"
 SEED = os.environ.get("PARLOR_CONTRACT_SEED", "39")

@@ -22,6 +22,8 @@ from .ui import (
     wait_for_decision,
 )
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
 OUT = ROOT / "test-output"
 
 if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it

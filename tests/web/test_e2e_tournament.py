@@ -11,6 +11,8 @@ import pytest
 
 from .ui import CHROMIUM, ROOT, Server, act_through_ui, choose, wait_for_decision
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
 OUT = ROOT / "test-output"
 
 if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it

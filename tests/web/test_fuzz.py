@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,6 +73,7 @@ FUZZ = settings(max_examples=120, deadline=None,
                                        HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 def test_random_imports_never_5xx_and_a_4xx_stores_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(config_for(tmp_path / "fuzz.db"))) as c:
         store = c.app.state.games.store  # type: ignore[attr-defined]

@@ -241,6 +241,7 @@ def test_r17_resigning_for_the_other_seat_is_refused(client: TestClient) -> None
 # -- hints ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_one_hint_per_game_in_flight_and_a_per_player_rate(db_path: Path) -> None:
     """Forty hints asked at once for one game share one answer; asked over many games,
     beyond the player's burst they are refused with a Retry-After."""

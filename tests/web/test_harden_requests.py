@@ -160,6 +160,7 @@ def test_r30_takeback_is_offered_exactly_when_it_would_be_accepted(client: TestC
 # -- the analyses' queue --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_analysis_queue_is_bounded_and_says_busy(db_url: str) -> None:
     with TestClient(create_app(config_for(db_url, analysis_queue=1,
                                           analysis_iterations=4000))) as c:

@@ -15,6 +15,8 @@ import pytest
 
 from .ui import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, free_port
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
 OUT = ROOT / "test-output"
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from .ui import ROOT, free_port, stop_process
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 ENV = {"PYTHONUNBUFFERED": "1", "PARLOR_COMPUTER": "pool", "PARLOR_AI_KIND": "thread",
        "PARLOR_AI_WORKERS": "1", "PARLOR_LOG_LEVEL": "WARNING"}
 

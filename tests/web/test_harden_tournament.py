@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from parlor.rules.engine import new_game
@@ -80,6 +81,7 @@ def search(lt: LiveTournament, table: int, me: int, hand: list[str]) -> list[int
     return found
 
 
+@pytest.mark.slow
 def test_r31_a_practice_tournament_is_found_from_one_contests_first_view(
         client: TestClient) -> None:
     """The attack works on a typed seed (as it did on the old 31-bit server seeds), which is
@@ -103,6 +105,7 @@ def test_r31_a_practice_tournament_is_found_from_one_contests_first_view(
     assert new_game(real.row.seed, predicted.settings).hand == predicted.hand
 
 
+@pytest.mark.slow
 def test_r31_a_served_tournament_is_not_pinned_by_one_contests_view_nor_shown_before_its_end(
         client: TestClient) -> None:
     rec = Recorder(client)

@@ -13,6 +13,8 @@ import pytest
 
 from .ui import CHROMIUM, ROOT, SHOWCASE, Server, kind_of, showcase_choice
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
 OUT = ROOT / "test-output"
 SEED, LEVEL, TURNS = 79, "novice", 60  # a deal where all of SHOWCASE arise (searched)
 

@@ -10,8 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .test_computer import first_to_act_computer
 from .ui import ROOT, free_port, stop_process
+
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
 
 
 def test_the_server_log_holds_no_password_and_honours_parlor_log_level(

@@ -8,6 +8,10 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "memory.py"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
 from .helpers import new_game, wait_for_human
@@ -43,6 +44,7 @@ def test_metrics_count_actions_and_time_replies_by_route(client: TestClient) -> 
     assert g["id"] not in text and "unknown-id-0001" not in text
 
 
+@pytest.mark.slow
 def test_metrics_show_the_computers_work_waiting_and_its_age(pg_url: str) -> None:
     from parlor.web.app import create_app
 

@@ -18,6 +18,8 @@ from ..nginx import Nginx, default_site, deploy_site
 from ..pgserver import PostgresServer, free_port
 from .ui import CHROMIUM, Server, act_through_ui, choose, wait_for_decision
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: nginx, Debian's chromium, PostgreSQL
+
 if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it
     pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
 pytest.importorskip("playwright.sync_api")

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from parlor.present.prose import AUTOMATIC, prose
@@ -55,6 +56,7 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_every_reply_of_whole_games_is_the_humans_view(client: TestClient) -> None:
     games: Games = client.app.state.games  # type: ignore[attr-defined]
     checked = 0
@@ -98,6 +100,7 @@ def test_the_computer_thinks_from_its_own_view_only() -> None:
                                         takebacks=job.takebacks)
 
 
+@pytest.mark.slow
 def test_payload_is_to_dict() -> None:
     s = new_game(9)
     rng = random.Random(9)

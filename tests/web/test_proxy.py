@@ -131,6 +131,7 @@ def test_the_servers_keep_alive_outlasts_the_deploy_nginx_upstream_keep_alive() 
     assert "keepalive_timeout 30s;" in text and KEEP_ALIVE > 30
 
 
+@pytest.mark.slow
 def test_the_hint_quota_is_the_players_not_the_client_address(db_path: Path) -> None:
     """Two players behind one address (a balancer, a NAT): each has his own hints."""
     with client_at(db_path, "10.0.0.5", hint_burst=2, hint_rate=0.01) as c:

@@ -19,6 +19,8 @@ from .helpers import config_for
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: PostgreSQL
+
 
 def poll(c: TestClient, g: dict[str, Any], until: Any, timeout: float = 30.0) -> dict[str, Any]:
     """Snapshots of the game (long polls) until ``until(snapshot)``; the last one."""

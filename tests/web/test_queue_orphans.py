@@ -18,6 +18,8 @@ from .helpers import config_for, wait_for_human
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: PostgreSQL
+
 
 def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

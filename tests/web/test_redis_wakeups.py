@@ -29,6 +29,8 @@ from ..redisserver import RedisServer
 from .helpers import config_for, new_game, wait_for_human
 from .ui import free_port, stop_process
 
+pytestmark = pytest.mark.slow  # not in `make check`: Redis, servers in their own processes
+
 #: A long poll's wait: one that returns well before it was woken (nothing else ends it).
 WAIT = 30
 

@@ -24,6 +24,8 @@ from sqlalchemy import create_engine, text
 
 from .ui import ROOT, free_port, stop_process
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 # Quick levels and a short pace keep this test short; the expert thinks for a fixed time
 # so that a worker can be caught thinking.
 ENV = {"PYTHONUNBUFFERED": "1", "PARLOR_COMPUTER": "queue", "PARLOR_THINK": "1.5",

@@ -10,6 +10,8 @@ from parlor.rules.engine import new_game
 from parlor.store import GameStore, StoreConflict
 from parlor.web.games import Games, LiveGame, StaleVersion
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: PostgreSQL
+
 
 def computer_first() -> int:
     """A deal whose first decision is the computer's (Rlr 2's)."""

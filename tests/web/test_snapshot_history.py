@@ -11,6 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import State
 from parlor.rules.view import SPECTATOR, view
@@ -46,6 +48,7 @@ def random_game(games: Games, seed: int) -> LiveGame:
     return live
 
 
+@pytest.mark.slow
 def test_replies_at_every_step_equal_the_full_render_then_slice() -> None:
     games = Games(GameStore("sqlite://"))
     checked = 0

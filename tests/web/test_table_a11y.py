@@ -16,6 +16,8 @@ import pytest
 
 from .ui import CHROMIUM, ROOT, Server, kind_of, showcase_choice
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
 OUT = ROOT / "test-output"
 
 if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it

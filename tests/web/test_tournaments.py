@@ -185,6 +185,7 @@ def test_a_ransom_is_asked_paid_or_declined(client: TestClient) -> None:
     assert client.post(url, json={"ransom": 0, "pay": False}).status_code == 409
 
 
+@pytest.mark.slow
 def test_a_restart_in_the_middle_loses_nothing(db_url: str) -> None:
     with TestClient(create_app(config_for(db_url))) as c:
         made = create(c, rounds=2)

@@ -25,6 +25,8 @@ from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
 from .ui import free_port, stop_process
 
+pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
+
 
 def status(url: str) -> int:
     try:
