@@ -14,7 +14,8 @@ table. Only the Rlr's own cards are judged, and only when that Rlr decides::
 
 from __future__ import annotations
 
-from parlor.rules.cards import ABILITIES, COST, Kind
+from parlor.rules.cards import COST, Kind
+from parlor.rules.combat import why_no_ability
 from parlor.rules.engine import legal_actions
 from parlor.rules.plays import available
 from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
@@ -100,14 +101,8 @@ def _table_cre(s: State, p: int, cid: int) -> str | None:
                     "stays taxed until your next turn starts (302.1)")
         return f"{name} already blocks, or no attacker can take another blocker (407.2)"
     if phase in ABILITY_PHASES:
-        if not ABILITIES[FACE[cid]]:
-            return f"{name} has no ability (707-711)"
-        if s.inactive[cid]:
-            return f"{name} is inactive: it uses no ability this turn (703)"
-        if s.terminal[cid]:
-            return f"{name} is terminal: it uses no ability (1007.3)"
-        return (f"{name}: no target for its ability now, it was used this combat, or the "
-                "target's side beats it in the ability check (705, 706)")
+        # the engine's own refusals, one per ability and target (combat.verify_ability)
+        return "; ".join(why_no_ability(s, p, cid))
     return None
 
 

@@ -40,6 +40,7 @@ from parlor.rules.combat import (
     split_actions,
     start_resolution,
     use_ability,
+    verify_ability,
 )
 from parlor.rules.events import Event
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
@@ -546,9 +547,10 @@ def diagnose(s: State, a: Action) -> str:
     if ph is BLOCK:
         return _diagnose_block(s, a)
     if ph in (ABILITY_P, ABILITY_O):
-        return (f"R27/R28: {a} is not possible: the user must be an active Cre of yours that "
-                "has not used an ability this combat, untaxed if the ability taxes it, with a "
-                "valid target that does not outrank or outtrump it")
+        why = verify_ability(s, p, a)
+        # the listing asks the same verify: an unlisted ability that verifies is an engine fault
+        assert why is not None, f"{a} verifies but is not listed"
+        return why
     return f"R11/R14: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
 
 

@@ -58,8 +58,19 @@ def test_no_ability_or_no_target_706() -> None:
     s = parse_position("phasing: 1\nphase: ability_p\n1.field: AH QS\n2.field: JH\n"
                        "combat: attackers=1:AH blocks=2:JH>1:AH")
     why = why_not(s, 0)
-    assert "has no ability" in why["1:AH"]
-    assert "(705, 706)" in why["1:QS"]
+    assert why["1:AH"] == "AH has no ability (707-711)"
+    # QS's two abilities, each with the engine's refusal: no Lnd to Carry, no Spade to Ally
+    assert why["1:QS"] == ("711: no card could be the target of QS's Carry; "
+                           "710: 2:JH is not of QS's suit")
+
+
+def test_why_not_gives_the_engines_refusal_of_each_ability_705() -> None:
+    s = parse_position("phasing: 1\nphase: ability_p\n1.field: KH JS{i} JC{t1}\n"
+                       "2.field: QC\ncombat: attackers=1:KH blocks=2:QC>1:KH")
+    why = why_not(s, 0)
+    assert why["1:JS"] == "703: JS is inactive (summoned this turn) and uses no ability"
+    assert why["1:JC"] == "705.2: JC is taxed, and its Volley would tax it"
+    assert why["1:KH"] == "708: no Cre of KH's colour blocks it"  # QC is black, KH red
 
 
 def test_nothing_is_said_when_the_rlr_does_not_decide() -> None:
