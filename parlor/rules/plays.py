@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlor.rules.actions import Action, action_of, target_row
+from parlor.rules.actions import PASS, Action, action_of, target_row
 from parlor.rules.cards import COST
 from parlor.rules.ranking import (
     LEVEL,
@@ -29,9 +29,6 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     STACK,
-    WINDOW1,
-    WINDOW2,
-    Phase,
     State,
     card_text,
     ref_text,
@@ -60,9 +57,6 @@ from parlor.rules.table import (
     untaxed_lnds,
     yield_under,
 )
-
-PASS: Final = Action("pass")
-
 
 # -- mnr available and payment (R3, R20, R21) -------------------------------------------------
 
@@ -469,6 +463,45 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
                     out.append(expel[targets[i]])
 
 
+def window_actions_reference(s: State, p: int) -> list[Action]:
+    """:func:`window_actions` written as the rules say it, for tests to hold the two equal
+    (``tests/rules/test_enhs.py``): slow, with none of its tables.
+
+    In Hand order, a Lnd when ``p`` is phasing and has played none this turn (603), and a Cre
+    ``p`` can pay for (405); then each Enh ``p`` can pay for, in Hand order: played on every
+    Lnd and Cre on the table (both Homes, then both Fields), on each Domain, and on the Trumps
+    stack unless its value is below the top card's (805, R22); then expelling the stack's top
+    if it is a higher Enh of the top's suit (805.3, R22), and every other card on the table it
+    can expel (1102, R23): the Lnds and Cres, then the Enhs on them host by host, then the
+    Enhs in the Domains. Then pass."""
+    avail, total = available(s, p)
+    out: list[Action] = []
+    enhs: list[int] = []
+    for cid in s.hand[p]:
+        face = FACE[cid]
+        if C_KIND[cid] is LND:
+            if p == s.phasing and not s.lnd_played:
+                out.append(Action("play", face))
+        elif affordable(face, avail, total):
+            if C_KIND[cid] is CRE:
+                out.append(Action("play", face))
+            else:
+                enhs.append(face)
+    hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+    on_hosts = [e for h in hosts for e in s.enhs.get(h, ())]
+    targets = hosts + on_hosts + s.domain[0] + s.domain[1]
+    top = s.stack[-1] if s.stack else NONE
+    for face in enhs:
+        out += [Action("play", face, h) for h in (*hosts, *DOMAIN)]
+        if top == NONE or C_RANK[face] >= C_RANK[top]:
+            out.append(Action("play", face, STACK))
+        if top != NONE and expel_outcome(s, face, STACK)[0] != LEVEL:
+            out.append(Action("expel", face, STACK))
+        out += [Action("expel", face, t) for t in targets if expel_outcome(s, face, t)[0] != LEVEL]
+    out.append(PASS)
+    return out
+
+
 def _play_row(face: int) -> list[Action]:
     row = _PLAY_ROWS[face]
     if row is None:
@@ -644,6 +677,3 @@ def _on_table(s: State, cid: int) -> bool:
     owner = OWNER[cid]
     return cid in s.host or cid in s.field[owner] or cid in s.home[owner]
 
-
-def is_window(phase: Phase) -> bool:
-    return phase in (WINDOW1, WINDOW2)
