@@ -216,14 +216,6 @@ def _listed(legal: list[Action], action: Action) -> bool:
     return action in legal
 
 
-def is_legal(s: State, action: Action) -> bool:
-    try:
-        check(s, action)
-    except IllegalActionError:
-        return False
-    return True
-
-
 def step(s: State) -> bool:
     """Apply the single legal action when there is exactly one (for step-by-step callers)."""
     legal = _legal(s)
@@ -608,7 +600,6 @@ __all__ = [
     "apply",
     "check",
     "diagnose",
-    "is_legal",
     "legal_actions",
     "new_game",
     "returns",
