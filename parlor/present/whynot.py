@@ -15,7 +15,7 @@ table. Only the Rlr's own cards are judged, and only when that Rlr decides::
 from __future__ import annotations
 
 from parlor.rules.cards import COST, Kind
-from parlor.rules.combat import why_no_ability
+from parlor.rules.combat import verify_attack, verify_block, why_no_ability
 from parlor.rules.engine import legal_actions
 from parlor.rules.plays import available
 from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
@@ -81,27 +81,21 @@ def _hand_card(s: State, p: int, cid: int) -> str:
 
 
 def _table_cre(s: State, p: int, cid: int) -> str | None:
+    """The engine's own refusal of each declaration or ability ``cid`` could make now (the
+    verifies of parlor.rules.combat, which the legal actions and apply's refusals use)."""
     phase = s.phase
-    name = card_text(cid)
-    taxed = s.taxed[cid]
     if phase is Phase.ATTACK and p == s.phasing:
-        if s.inactive[cid]:
-            return f"{name} arrived this turn: it is inactive until your next turn (303, 703)"
-        if taxed != NONE:
-            whose = "your" if taxed == p else "the other Rlr's"
-            return (f"{name} is taxed and cannot attack; it untaxes when {whose} next turn "
-                    "starts (302, 704)")
-        cb = s.combat
-        if cb is not None and cid in cb.attackers:
-            return f"{name} is already attacking (406)"
-        return None
+        return verify_attack(s, cid)
     if phase is Phase.BLOCK and p != s.phasing:
-        if taxed != NONE:
-            return (f"{name} is taxed: it cannot block (704). A Cre that attacked on your turn "
-                    "stays taxed until your next turn starts (302.1)")
-        return f"{name} already blocks, or no attacker can take another blocker (407.2)"
+        cb = s.combat
+        assert cb is not None
+        reasons: list[str] = []
+        for a in cb.attackers:
+            why = verify_block(s, cid, a)
+            if why is not None and why not in reasons:
+                reasons.append(why)
+        return "; ".join(reasons) if reasons else None
     if phase in ABILITY_PHASES:
-        # the engine's own refusals, one per ability and target (combat.verify_ability)
         return "; ".join(why_no_ability(s, p, cid))
     return None
 

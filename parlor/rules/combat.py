@@ -109,42 +109,92 @@ def _targets(rows: list[list[Action] | None], verb: str, face: int) -> list[Acti
 # -- declaring attackers and blockers (R8-R10) -----------------------------------------------
 
 
+# One verify per verb, as for the abilities below: the listing asks it of every candidate,
+# apply's refusal and "why not" render its answer (a template naming the section that forbids
+# the declaration).
+_ATTACKER_NOT_YOURS: Final = "406.1: {cre} is not a Cre on your Field"
+_ATTACKER_INACTIVE: Final = ("703: {cre} is inactive (it arrived this turn) and cannot attack "
+                             "until your next turn")
+_ATTACKER_TAXED: Final = ("704: {cre} is taxed and cannot attack; it untaxes when the next turn "
+                          "of the Rlr who taxed it starts (302)")
+_ATTACKER_AGAIN: Final = "406.1: {cre} is already attacking"
+_ATTACKERS_FULL: Final = "406.1: at most 6 Cres attack at once"
+_BLOCKER_NOT_YOURS: Final = "407.1: {cre} is not a Cre on your Field"
+_BLOCKER_TAXED: Final = ("704: {cre} is taxed and cannot block (a Cre that attacked on your turn "
+                         "stays taxed until your next turn starts, 302.1)")
+_BLOCKER_AGAIN: Final = "407.2: {cre} already blocks"
+_BLOCKED_NOT_ATTACKER: Final = "407.2: {target} does not attack: block one of the attacking Cres"
+_BLOCKERS_FULL: Final = "407.2: {target} has 3 blockers, the most an attacker can have"
+
+
+def _attacker_refusal(s: State, c: int) -> str | None:
+    """406.1: an attacker is an untaxed (704), active (703) Cre of P's Field, declared once,
+    at most 6 in all (``c`` is on P's Field)."""
+    cb = s.combat
+    assert cb is not None
+    if s.inactive[c]:
+        return _ATTACKER_INACTIVE
+    if s.taxed[c] != NONE:
+        return _ATTACKER_TAXED
+    if c in cb.attackers:
+        return _ATTACKER_AGAIN
+    if len(cb.attackers) >= MAX_ATTACKERS:
+        return _ATTACKERS_FULL
+    return None
+
+
+def verify_attack(s: State, c: int) -> str | None:
+    """Why P may not declare the Cre ``c`` (a card id) an attacker now; None when P may."""
+    why = _ATTACKER_NOT_YOURS if c not in s.field[s.phasing] else _attacker_refusal(s, c)
+    return None if why is None else why.format(cre=card_text(c))
+
+
 def attack_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
-    if len(cb.attackers) < MAX_ATTACKERS:
-        # the declared attackers (all P's) as a bit set over faces: a test per Cre, where
-        # ``in`` a list compares it with every attacker through generic calls
-        declared = 0
-        for a in cb.attackers:
-            declared |= 1 << FACE[a]
-        taxed, inactive = s.taxed, s.inactive
+    if len(cb.attackers) < MAX_ATTACKERS:  # none could pass the verify
         for c in s.field[s.phasing]:
-            if taxed[c] == NONE and not inactive[c] and not (declared >> FACE[c]) & 1:
+            if _attacker_refusal(s, c) is None:
                 out.append(_ATTACK[c])
     out.append(DONE if cb.attackers else END)
     return out
+
+
+def _blocker_refusal(s: State, b: int, a: int) -> str | None:
+    """407: a blocker is an untaxed Cre of O's Field (inactive ones too, 407.1), blocking one
+    attacker (407.2), which has at most 3 blockers (``b`` is on O's Field)."""
+    cb = s.combat
+    assert cb is not None
+    if s.taxed[b] != NONE:
+        return _BLOCKER_TAXED
+    if b in cb.blocking:
+        return _BLOCKER_AGAIN
+    if a not in cb.attackers:
+        return _BLOCKED_NOT_ATTACKER
+    on = cb.blockers.get(a)  # typed, where a default () would make len() generic
+    if on is not None and len(on) >= MAX_BLOCKERS:
+        return _BLOCKERS_FULL
+    return None
+
+
+def verify_block(s: State, b: int, a: int) -> str | None:
+    """Why O may not block the attacker ``a`` with the Cre ``b`` (card ids) now; None when O
+    may."""
+    why = _BLOCKER_NOT_YOURS if b not in s.field[s.opponent] else _blocker_refusal(s, b, a)
+    if why is None:
+        return None
+    return why.format(cre=card_text(b), target=ref_text(a) if 0 <= a < 104 else "that")
 
 
 def block_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
-    open_attackers: list[int] = []
-    for a in cb.attackers:
-        on = cb.blockers.get(a)  # typed, where a default () would make len() generic
-        if on is None or len(on) < MAX_BLOCKERS:
-            open_attackers.append(a)
-    # the declared blockers (all O's) as a bit set over faces, as for the attackers
-    blocking = 0
-    for b in cb.blocking:
-        blocking |= 1 << FACE[b]
-    taxed = s.taxed
     for b in s.field[s.opponent]:
-        if taxed[b] == NONE and not (blocking >> FACE[b]) & 1:
-            row = _targets(_BLOCK, "block", FACE[b])
-            for a in open_attackers:
+        row = _targets(_BLOCK, "block", FACE[b])
+        for a in cb.attackers:
+            if _blocker_refusal(s, b, a) is None:
                 out.append(row[a])
     out.append(DONE)
     return out

@@ -41,6 +41,8 @@ from parlor.rules.combat import (
     start_resolution,
     use_ability,
     verify_ability,
+    verify_attack,
+    verify_block,
 )
 from parlor.rules.events import Event
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
@@ -566,34 +568,19 @@ def _diagnose_attack(s: State, a: Action) -> str:
     cb = s.combat
     assert cb is not None
     if a.verb == "done":
-        return "R8: declare at least one attacker, or end the turn"
+        return "406.2: declare at least one attacker, or end the turn"
     if a.verb == "end":
-        return "R8: attackers are declared: say done"
-    cid = s.phasing * 52 + a.card
-    if cid not in s.field[s.phasing]:
-        return f"R8: {card_text(cid)} is not a Cre on your Field"
-    if s.inactive[cid]:
-        return f"R5: {card_text(cid)} is inactive (summoned this turn) and cannot attack"
-    if s.taxed[cid] != NONE:
-        return f"R9: {card_text(cid)} is taxed and cannot attack"
-    if cid in cb.attackers:
-        return f"R8: {card_text(cid)} is already attacking"
-    return "R8: at most 6 Cres attack at once"
+        return "406.3: attackers are declared: say done"
+    why = verify_attack(s, s.phasing * 52 + a.card)
+    # the listing asks the same verify: an unlisted attacker that verifies is an engine fault
+    assert why is not None, f"{a} verifies but is not listed"
+    return why
 
 
 def _diagnose_block(s: State, a: Action) -> str:
-    cb = s.combat
-    assert cb is not None
-    cid = s.opponent * 52 + a.card
-    if cid not in s.field[s.opponent]:
-        return f"R10: {card_text(cid)} is not a Cre on your Field"
-    if s.taxed[cid] != NONE:
-        return f"R9: {card_text(cid)} is taxed and cannot block"
-    if cid in cb.blocking:
-        return f"R10: {card_text(cid)} already blocks"
-    if a.target not in cb.attackers:
-        return "R10: block one of the attacking Cres"
-    return "R10: at most 3 blockers per attacker"
+    why = verify_block(s, s.opponent * 52 + a.card, a.target)
+    assert why is not None, f"{a} verifies but is not listed"
+    return why
 
 
 __all__ = [

@@ -42,7 +42,8 @@ def test_hand_cards_wait_for_a_window_403() -> None:
 
 def test_summoning_sickness_303() -> None:
     s = parse_position("phasing: 1\nphase: attack\n1.field: KS{i} QS\n")
-    assert "inactive until your next turn (303, 703)" in why_not(s, 0)["1:KS"]
+    assert why_not(s, 0)["1:KS"] == ("703: KS is inactive (it arrived this turn) and cannot "
+                                     "attack until your next turn")
     assert "1:QS" not in why_not(s, 0)
 
 
@@ -50,7 +51,7 @@ def test_a_taxed_attacker_cannot_block_302_1() -> None:
     s = parse_position("phasing: 2\nphase: block\nactor: 1\n1.field: KS{t1} KH\n2.field: QC\n"
                        "combat: attackers=2:QC")
     why = why_not(s, 0)
-    assert "cannot block (704)" in why["1:KS"] and "(302.1)" in why["1:KS"]
+    assert why["1:KS"].startswith("704: KS is taxed and cannot block") and "302.1" in why["1:KS"]
     assert "1:KH" not in why
 
 

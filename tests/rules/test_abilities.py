@@ -46,7 +46,7 @@ def test_701_r5_a_cre_enters_its_casters_field_untaxed_and_inactive() -> None:
     assert zone(s, "2.field") == "AD{i}"
     apply(s, "pass")  # P passes: the window closes
     assert legal(s) == ["end"]  # the new KS cannot attack (703)
-    refused(s, "attack KS", "R5: KS is inactive (summoned this turn) and cannot attack")
+    refused(s, "attack KS", "703: KS is inactive (it arrived this turn) and cannot attack")
 
 
 def test_703_r5_inactivity_ends_at_the_start_of_the_next_turn_of_either_rlr() -> None:
