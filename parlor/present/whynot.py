@@ -17,7 +17,7 @@ from __future__ import annotations
 from parlor.rules.cards import COST, Kind
 from parlor.rules.combat import verify_attack, verify_block, why_no_ability
 from parlor.rules.engine import legal_actions
-from parlor.rules.plays import available
+from parlor.rules.plays import available, verify_lnd
 from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
 
 SYMBOL = "♣♦♥♠"  # suit indexes C D H S
@@ -67,11 +67,8 @@ def _hand_card(s: State, p: int, cid: int) -> str:
         return (f"{name}: Hand cards are played only in a window (403); now it is time to "
                 f"{'attack' if phase is Phase.ATTACK else 'decide the combat'}")
     if C_KIND[cid] is Kind.LND:
-        if p != s.phasing:
-            return f"{name}: only the phasing Rlr plays a Lnd, on its own turn (603)"
-        if s.lnd_played:
-            return f"{name}: you have played your Lnd this turn; one per turn (603)"
-        return f"{name} cannot be played now (603)"
+        why = verify_lnd(s, p)  # the engine's refusal, as the legal actions ask it
+        return f"{name}: {why}" if why is not None else f"{name} cannot be played now (603)"
     cost = COST[FACE[cid]]
     avail, total = available(s, p)
     suit = int(cost.suit)

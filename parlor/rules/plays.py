@@ -357,13 +357,29 @@ _PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
 _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 
 
+#: The refusals of a Lnd's play (603), answered by :func:`verify_lnd` (constants: the
+#: listing asks it at every window).
+_LND_NOT_PHASING: Final = "603: only the phasing Rlr plays a Lnd, on its own turn"
+_LND_PLAYED: Final = "603: one Lnd per turn, and this turn's Lnd is played"
+
+
+def verify_lnd(s: State, p: int) -> str | None:
+    """Why ``p`` may not play a Lnd from the Hand now (603, R6); None when ``p`` may. The
+    window's listing, apply's refusal and "why not" all ask this."""
+    if p != s.phasing:
+        return _LND_NOT_PHASING
+    if s.lnd_played:
+        return _LND_PLAYED
+    return None
+
+
 def window_actions(s: State, p: int) -> list[Action]:
     """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
     out: list[Action] = []
     avail = reach(s, p)
     total = avail[0] + avail[1] + avail[2] + avail[3]
     enh_faces = []
-    lnd_ok = p == s.phasing and not s.lnd_played
+    lnd_ok = verify_lnd(s, p) is None
     for cid in s.hand[p]:
         face = FACE[cid]
         kind = C_KIND[cid]
@@ -480,7 +496,7 @@ def window_actions_reference(s: State, p: int) -> list[Action]:
     for cid in s.hand[p]:
         face = FACE[cid]
         if C_KIND[cid] is LND:
-            if p == s.phasing and not s.lnd_played:
+            if verify_lnd(s, p) is None:
                 out.append(Action("play", face))
         elif affordable(face, avail, total):
             if C_KIND[cid] is CRE:
@@ -631,12 +647,11 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     kind = C_KIND[cid]
     if kind is LND:
         if a.target != NONE or a.verb != "play":
-            return "R6: a Lnd is played to its Home, with no target"
-        if p != s.phasing:
-            return "R6: only the phasing Rlr may play a Lnd"
-        if s.lnd_played:
-            return "R6: only one Lnd may be played per turn"
-        return "R6: this Lnd cannot be played now"
+            return "603: a Lnd is played to its Home, with no target"
+        why = verify_lnd(s, p)
+        # the listing asks the same verify: an unlisted Lnd play that verifies is a fault
+        assert why is not None, f"{a} verifies but is not listed"
+        return why
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
         return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"

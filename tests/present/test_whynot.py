@@ -26,7 +26,7 @@ def test_a_card_the_pool_and_untaxed_lnds_cannot_pay_for_says_so_206() -> None:
 
 def test_only_one_lnd_per_turn_603() -> None:
     s = parse_position("phasing: 1\nlnd_played: yes\n1.hand: 9D\n")
-    assert "one per turn (603)" in why_not(s, 0)["h:9D"]
+    assert why_not(s, 0)["h:9D"] == "9D: 603: one Lnd per turn, and this turn's Lnd is played"
 
 
 def test_only_the_phasing_rlr_plays_a_lnd_603() -> None:

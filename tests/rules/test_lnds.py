@@ -111,9 +111,9 @@ def test_603_r6_a_lnd_takes_no_target() -> None:
         1.hand: 9S
         1.field: KS
     """)
-    refused(s, "play 9S on D1", "R6: a Lnd is played to its Home, with no target")
-    refused(s, "play 9S on 1:KS", "R6: a Lnd is played to its Home, with no target")
-    refused(s, "expel 9S at 1:KS", "R6: a Lnd is played to its Home, with no target")
+    refused(s, "play 9S on D1", "603: a Lnd is played to its Home, with no target")
+    refused(s, "play 9S on 1:KS", "603: a Lnd is played to its Home, with no target")
+    refused(s, "expel 9S at 1:KS", "603: a Lnd is played to its Home, with no target")
 
 
 def test_603_r6_only_the_phasing_rlr_may_play_a_lnd() -> None:
@@ -129,7 +129,7 @@ def test_603_r6_only_the_phasing_rlr_may_play_a_lnd() -> None:
     said(s, "play 2S on D1")
     assert (s.actor, options(s)[-1]) == (1, "pass")
     assert "play 9D" not in options(s)
-    refused(s, "play 9D", "R6: only the phasing Rlr may play a Lnd")
+    refused(s, "play 9D", "603: only the phasing Rlr plays a Lnd, on its own turn")
 
 
 def test_603_r6_at_most_one_lnd_per_turn() -> None:
@@ -144,7 +144,7 @@ def test_603_r6_at_most_one_lnd_per_turn() -> None:
     """)
     said(s, "play 9S", "play 2D on D2")
     assert options(s) == ["pass"]
-    refused(s, "play 8S", "R6: only one Lnd may be played per turn")
+    refused(s, "play 8S", "603: one Lnd per turn, and this turn's Lnd is played")
     # the limit is per turn: P's next turn may play one again
     said(s, "pass", "end", "keep AC", "pass", "end", "keep 5H")
     assert (s.turn, s.phasing, zone(s, "lnd_played")) == (3, 0, "no")
