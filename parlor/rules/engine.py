@@ -541,6 +541,8 @@ def diagnose(s: State, a: Action) -> str:
     if ph is BLOCK:
         return _diagnose_block(s, a)
     if ph in (ABILITY_P, ABILITY_O):
+        if a.verb == "done":
+            return _SAID_ALONE.format(verb="done")
         why = verify_ability(s, p, a)
         # the listing asks the same verify: an unlisted ability that verifies is an engine fault
         assert why is not None, f"{a} verifies but is not listed"
@@ -564,9 +566,18 @@ def _phase_task(s: State) -> str:
     }.get(s.phase, "wait")
 
 
+#: The form of a built action that its verb does not take (the parser refuses such text;
+#: docs/notation.md).
+_SAID_ALONE: Final = "R7: '{verb}' is said alone, with no card or target"
+_ONE_CARD: Final = "R7: '{verb}' names one card of yours and no target"
+_CARD_AND_TARGET: Final = "R7: '{verb}' names one card of yours and the attacker it blocks"
+
+
 def _diagnose_attack(s: State, a: Action) -> str:
-    cb = s.combat
-    assert cb is not None
+    if a.verb != "attack" and (a.card != NONE or a.target != NONE):
+        return _SAID_ALONE.format(verb=a.verb)
+    if a.verb == "attack" and (a.card == NONE or a.target != NONE):
+        return _ONE_CARD.format(verb="attack")
     if a.verb == "done":
         return "406.2: declare at least one attacker, or end the turn"
     if a.verb == "end":
@@ -578,6 +589,10 @@ def _diagnose_attack(s: State, a: Action) -> str:
 
 
 def _diagnose_block(s: State, a: Action) -> str:
+    if a.verb == "done":
+        return _SAID_ALONE.format(verb="done")
+    if a.card == NONE or not 0 <= a.target < 104:
+        return _CARD_AND_TARGET.format(verb="block")
     why = verify_block(s, s.opponent * 52 + a.card, a.target)
     assert why is not None, f"{a} verifies but is not listed"
     return why

@@ -11,10 +11,12 @@ from __future__ import annotations
 import pickle
 import random
 
+import pytest
+
 from parlor.rules import combat
-from parlor.rules.actions import Action
+from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import FACE, Combat, Phase, begin_combat, end_combat
+from parlor.rules.state import DOMAIN, FACE, NONE, STACK, Combat, Phase, begin_combat, end_combat
 
 from .scenario import cid, legal, refused, said, setup, zone
 
@@ -552,3 +554,24 @@ def test_406_407_attackers_and_blockers_are_listed_exactly_when_their_verify_acc
                         assert ok == (Action("block", FACE[b], a) in listed), (seed, b, a)
             apply(s, rng.choice(legal_actions(s)))
     assert steps > 100
+
+
+def test_r7_a_built_action_of_the_wrong_form_is_refused_with_a_reason() -> None:
+    """An action no text parses to (a ``done`` naming a card, a ``block`` with no attacker,
+    an ability naming the Domain) is refused with the rule, never an engine fault, at every
+    attack, block and ability step of seeded random games."""
+    verbs = ("attack", "block", "volley", "sally", "harry", "ally", "carry", "done", "end")
+    for seed in range(12):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase in (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O):
+                listed = set(legal_actions(s))
+                for verb in verbs:
+                    for card in (NONE, FACE[rng.randrange(104)]):
+                        for target in (NONE, STACK, DOMAIN[0], rng.randrange(104)):
+                            a = Action(verb, card, target)
+                            if a not in listed:
+                                with pytest.raises(IllegalActionError, match=r"^\S+: "):
+                                    apply(s, a)
+            apply(s, rng.choice(legal_actions(s)))
