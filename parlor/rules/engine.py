@@ -198,7 +198,7 @@ def check(s: State, action: Action) -> None:
     if base is not action and action.verb not in PAYING_VERBS:
         # a payment the action cannot carry would be written into the record, which would
         # then no longer replay (its text cannot hold it)
-        raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
+        raise IllegalActionError(f"405: only a play or an expel is paid for; '{action.verb}' "
                                  "takes no payment")
     if not _listed(legal, base):
         raise IllegalActionError(diagnose(s, action))
@@ -529,13 +529,13 @@ def diagnose(s: State, a: Action) -> str:
     if a.verb in ("play", "expel"):
         return diagnose_play(s, p, a)
     if ph is TRIM:
-        return "R29: trim a card that is in your Hand"
+        return "304.3: trim a card that is in your Hand"
     if ph is KEEP:
         if a.verb == "redraw" and s.redrawn:
-            return "R29: only one Redraw is allowed per turn"
+            return "309: only one Redraw is allowed per turn"
         if a.verb == "redraw":
-            return "R29: a Redraw names one card from the Hand (none if the Hand is empty)"
-        return "R29: keep one of the drawn cards"
+            return "309: a Redraw names one card from the Hand (none if the Hand is empty)"
+        return "305: keep one of the drawn cards"
     if ph is ATTACK:
         return _diagnose_attack(s, a)
     if ph is BLOCK:
@@ -547,7 +547,7 @@ def diagnose(s: State, a: Action) -> str:
         # the listing asks the same verify: an unlisted ability that verifies is an engine fault
         assert why is not None, f"{a} verifies but is not listed"
         return why
-    return f"R11/R14: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
+    return f"1003: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
 
 
 def _phase_task(s: State) -> str:

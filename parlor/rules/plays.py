@@ -80,6 +80,8 @@ def reach(s: State, p: int) -> Counts:
 COST_SUIT: Final[tuple[int, ...]] = tuple(int(c.suit) for c in COST)
 COST_SUITED: Final[tuple[int, ...]] = tuple(c.suited for c in COST)
 COST_TOTAL: Final[tuple[int, ...]] = tuple(c.total for c in COST)
+#: The rule that prices each face: 206 for a Cre, 207 for an Enh (a Lnd is free).
+_COST_RULE: Final[tuple[str, ...]] = tuple("206" if C_KIND[f] is CRE else "207" for f in range(52))
 
 
 def affordable(face: int, avail: list[int], total: int) -> bool:
@@ -91,27 +93,28 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     """Why an explicit payment cannot pay for ``face`` (None when it can). Checked before any
     Lnd is taxed, since a tax is never undone (R3)."""
     cost = COST[face]
+    rule = _COST_RULE[face]
     pool = s.pool[p][:]
     for lf in taxes or ():
         lnd = p * 52 + lf
         if lnd not in s.home[p]:
-            return f"R3: {card_text(lnd)} is not a Lnd in your Home"
+            return f"405: {card_text(lnd)} is not a Lnd in your Home"
         if s.taxed[lnd] != NONE:
-            return f"R3: {card_text(lnd)} is already taxed"
+            return f"405: {card_text(lnd)} is already taxed"
         pool[lnd_yield(s, lnd)] += 1
     if taxes is not None and len(set(taxes)) != len(taxes):
-        return "R3: a Lnd can be taxed only once"
+        return "405: a Lnd can be taxed only once"
     if spend is None:
         if pool[cost.suit] < cost.suited or sum(pool) < cost.total:
-            return f"R20: {card_text(face)} costs {cost}, more than that payment raises"
+            return f"{rule}: {card_text(face)} costs {cost}, more than that payment raises"
         return None
     if len(spend) != cost.total:
-        return f"R20: {card_text(face)} costs {cost.total} mnr, not {len(spend)}"
+        return f"{rule}: {card_text(face)} costs {cost.total} mnr, not {len(spend)}"
     if sum(1 for x in spend if x == cost.suit) < cost.suited:
-        return f"R20: {card_text(face)} needs {cost.suited} {suit_name(cost.suit)} mnr"
+        return f"{rule}: {card_text(face)} needs {cost.suited} {suit_name(cost.suit)} mnr"
     for suit in range(4):
         if spend.count(suit) > pool[suit]:
-            return f"R3: the pool would hold only {pool[suit]} {suit_name(suit)} mnr"
+            return f"405: the pool would hold only {pool[suit]} {suit_name(suit)} mnr"
     return None
 
 
@@ -643,7 +646,7 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     """The rule that forbids a play (called only once an action is known to be illegal)."""
     cid = p * 52 + a.card
     if cid not in s.hand[p]:
-        return f"R7: {card_text(cid)} is not in {rlr(p)}'s Hand"
+        return f"403.1: {card_text(cid)} is not in {rlr(p)}'s Hand"
     kind = C_KIND[cid]
     if kind is LND:
         if a.target != NONE or a.verb != "play":
@@ -654,36 +657,39 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
         return why
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
-        return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"
+        return (f"{_COST_RULE[a.card]}: {card_text(cid)} costs {COST[a.card]}, more mnr than "
+                f"{rlr(p)} can raise")
     if kind is CRE:
-        return "R7: a Cre is played to its own Field, with no target"
+        return "701: a Cre is played to its own Field, with no target"
     if a.target == NONE:
-        return "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
+        return "801: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
     if a.verb == "play" and a.target == STACK:
         top = card_text(s.stack[-1])
-        return f"R22: an Enh goes on the Trumps stack only if at least the top card's value ({top})"
+        return (f"805.1: an Enh goes on the Trumps stack only if at least the top card's value "
+                f"({top})")
     if a.verb == "expel":
         return _diagnose_expel(s, cid, a.target)
-    return "R18: that is not a target on the table"
+    return "801: that is not a target on the table"
 
 
 def _diagnose_expel(s: State, e: int, target: int) -> str:
     if target == STACK:
-        return "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack"
+        return "805.2: only a higher Enh of the top card's suit expels the top of the Trumps stack"
     if target in DOMAIN or not _on_table(s, target):
-        return "R23: expel a Cre, a Lnd or one Enh that is on the table"
+        return "1101: expel a Cre, a Lnd or one Enh that is on the table"
     if s.host.get(target) == STACK:  # 805.3: the stack is expelled only through its top
-        return ("R22: only the top card of the Trumps stack can be expelled, by a higher Enh "
+        return ("805.3: only the top card of the Trumps stack can be expelled, by a higher Enh "
                 f"of its suit ('expel {card_text(e)} at T')")
     what = entity_text(s, target)
     kind = C_KIND[target]
     if kind is LND:
-        return f"R23: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot ({what})"
+        return (f"1102.3: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot "
+                f"({what})")
     if kind is CRE:
-        return f"R23: a Cre is expelled only by outranking or outtrumping it ({what})"
+        return f"1102.2: a Cre is expelled only by outranking or outtrumping it ({what})"
     if C_SUIT[target] == s.trump:
-        return f"R23: a trump-suit Enh is expelled only by outtrumping it ({what})"
-    return f"R23: {card_text(e)} must outshow, outrank or outtrump {what}"
+        return f"1102.2: a trump-suit Enh is expelled only by outtrumping it ({what})"
+    return f"1102.1: {card_text(e)} must outshow, outrank or outtrump {what}"
 
 
 def _on_table(s: State, cid: int) -> bool:

@@ -58,8 +58,8 @@ def test_602_r21_without_that_trump_the_same_lnd_gives_its_base_suit() -> None:
     """)
     assert options(s) == ["pass"]
     # Clubs are trumps, so 9S/3H gives a Spade and no Hearts point can be raised
-    refused(s, "play AH", "R20: AH costs 1H+1, more mnr than Rlr 1 can raise")
-    refused(s, "play AH tax 9S 8S", "R20: AH costs 1H+1, more mnr than Rlr 1 can raise")
+    refused(s, "play AH", "206: AH costs 1H+1, more mnr than Rlr 1 can raise")
+    refused(s, "play AH tax 9S 8S", "206: AH costs 1H+1, more mnr than Rlr 1 can raise")
 
 
 def test_501_r21_mnr_keeps_the_suit_it_was_made_in_when_the_trump_suit_changes() -> None:

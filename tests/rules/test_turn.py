@@ -82,7 +82,7 @@ def test_302_1_r4_o_lnds_taxed_paying_on_p_turn_stay_taxed_through_o_turn() -> N
     said(s, "keep 5H")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 1)
     assert options(s) == ["pass"]
-    refused(s, "play 2D on D2", "R20: 2D costs 1D+1, more mnr than Rlr 2 can raise")
+    refused(s, "play 2D on D2", "207: 2D costs 1D+1, more mnr than Rlr 2 can raise")
     said(s, "pass", "end")
     # P's next turn: now they untax, and so do P's own 9S and 8S
     assert (s.turn, s.phasing) == (3, 0)
