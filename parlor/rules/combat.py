@@ -161,15 +161,22 @@ def attack_actions(s: State) -> list[Action]:
     return out
 
 
-def _blocker_refusal(s: State, b: int, a: int) -> str | None:
-    """407: a blocker is an untaxed Cre of O's Field (inactive ones too, 407.1), blocking one
-    attacker (407.2), which has at most 3 blockers (``b`` is on O's Field)."""
+def _blocker_refusal(s: State, b: int) -> str | None:
+    """407: a blocker is an untaxed Cre of O's Field (inactive ones too, 407.1) that blocks
+    no other attacker (407.2) (``b`` is on O's Field)."""
     cb = s.combat
     assert cb is not None
     if s.taxed[b] != NONE:
         return _BLOCKER_TAXED
     if b in cb.blocking:
         return _BLOCKER_AGAIN
+    return None
+
+
+def _blocked_refusal(s: State, a: int) -> str | None:
+    """407.2: what is blocked is an attacker, which has at most 3 blockers."""
+    cb = s.combat
+    assert cb is not None
     if a not in cb.attackers:
         return _BLOCKED_NOT_ATTACKER
     on = cb.blockers.get(a)  # typed, where a default () would make len() generic
@@ -180,21 +187,27 @@ def _blocker_refusal(s: State, b: int, a: int) -> str | None:
 
 def verify_block(s: State, b: int, a: int) -> str | None:
     """Why O may not block the attacker ``a`` with the Cre ``b`` (card ids) now; None when O
-    may."""
-    why = _BLOCKER_NOT_YOURS if b not in s.field[s.opponent] else _blocker_refusal(s, b, a)
+    may: the blocker's verify, then the attacker's."""
+    if b not in s.field[s.opponent]:
+        why: str | None = _BLOCKER_NOT_YOURS
+    else:
+        why = _blocker_refusal(s, b) or _blocked_refusal(s, a)
     if why is None:
         return None
     return why.format(cre=card_text(b), target=ref_text(a) if 0 <= a < 104 else "that")
 
 
 def block_actions(s: State) -> list[Action]:
+    """Each pair of a blocker and an attacker that their verifies accept, blocker by blocker,
+    plus done (407)."""
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
+    open_attackers = [a for a in cb.attackers if _blocked_refusal(s, a) is None]
     for b in s.field[s.opponent]:
-        row = _targets(_BLOCK, "block", FACE[b])
-        for a in cb.attackers:
-            if _blocker_refusal(s, b, a) is None:
+        if _blocker_refusal(s, b) is None:
+            row = _targets(_BLOCK, "block", FACE[b])
+            for a in open_attackers:
                 out.append(row[a])
     out.append(DONE)
     return out
