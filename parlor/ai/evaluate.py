@@ -38,7 +38,7 @@ import math
 from dataclasses import dataclass
 
 from parlor.rules.cards import ABILITIES, COST, Kind
-from parlor.rules.ranking import rank_counts
+from parlor.rules.ranking import bonus, rank_counts
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -50,6 +50,7 @@ from parlor.rules.state import (
     TGH_OF,
     State,
 )
+from parlor.rules.table import group_counts
 from parlor.rules.values import Value
 
 Counts = tuple[int, int, int, int]
@@ -92,7 +93,6 @@ class Weights(Value):
 
 
 DEFAULT = Weights()
-SCALE = DEFAULT.scale
 
 #: Per-face constants.
 _IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
@@ -109,16 +109,6 @@ def cre_base(cid: int, w: Weights = DEFAULT) -> float:
     f = cid % 52
     return w.cre_pwr * PWR_OF[cid] + w.cre_tgh * TGH_OF[cid] + (
         w.cre_ability if _HAS_ABILITY[f] else 0.0)
-
-
-def cre_counts(s: State, cid: int) -> Counts:
-    c = [0, 0, 0, 0]
-    c[C_SUIT[cid]] = 1
-    for e in s.enhs.get(cid, ()):
-        r = C_RANK[e]
-        if r > c[C_SUIT[e]]:
-            c[C_SUIT[e]] = r
-    return (c[0], c[1], c[2], c[3])
 
 
 def life_value(life: int, w: Weights = DEFAULT) -> float:
@@ -213,21 +203,6 @@ def side_score(s: State, p: int, trump: int | None, w: Weights = DEFAULT) -> flo
     return v
 
 
-def group_of(s: State, cids: list[int]) -> Counts:
-    a = b = c = d = 0
-    for cid in cids:
-        x = cre_counts(s, cid)
-        if x[0] > a:
-            a = x[0]
-        if x[1] > b:
-            b = x[1]
-        if x[2] > c:
-            c = x[2]
-        if x[3] > d:
-            d = x[3]
-    return (a, b, c, d)
-
-
 def _ready_next(s: State, q: int) -> list[int]:
     """q's Cres that will be able to attack on q's next turn (not terminal, and untaxed by
     then: untaxed now, or taxed on q's own turn)."""
@@ -248,9 +223,9 @@ def score(s: State, p: int, w: Weights = DEFAULT) -> float:
     mine = [c for c in s.field[p] if not s.terminal[c]]
     theirs = [c for c in s.field[o] if not s.terminal[c]]
     if mine and theirs:
-        win, _, diff, _ = rank_counts(group_of(s, mine), group_of(s, theirs), trump)
+        win, _, diff, _ = rank_counts(group_counts(s, mine), group_counts(s, theirs), trump)
         if win >= 0:
-            b = min(3, (diff + 1) // 2)
+            b = bonus(diff)  # what the group comparison would give now (905)
             v += (w.group_bonus * b) if win == 0 else (-w.group_bonus * b)
     # The clock: Pwr ready to attack against the life (and blockers) it faces.
     v += pressure(s, p, w) - pressure(s, o, w)
@@ -290,5 +265,5 @@ def win_prob(s: State, p: int, w: Weights = DEFAULT) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-__all__ = ["FACE", "IS_LND", "LND_HEAD", "LND_TAIL", "cre_value", "group_of", "hand_card_value",
+__all__ = ["FACE", "IS_LND", "LND_HEAD", "LND_TAIL", "cre_value", "hand_card_value",
            "life_value", "pressure", "score", "win_prob"]

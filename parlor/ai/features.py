@@ -27,13 +27,13 @@ from parlor.ai.evaluate import (
     LND_HEAD,
     LND_TAIL,
     cre_value,
-    group_of,
     hand_card_value,
     life_value,
     pressure,
 )
-from parlor.rules.ranking import rank_counts
+from parlor.rules.ranking import MAX_BONUS, bonus, rank_counts
 from parlor.rules.state import C_RANK, C_SUIT, PWR_OF, TGH_OF, State
+from parlor.rules.table import group_counts
 
 #: Per Rlr (``me_`` for the deciding Rlr, ``op_`` for the opponent), in this order.
 SIDE_NAMES = (
@@ -150,9 +150,9 @@ def features(s: State, p: int) -> list[float]:
     mine = [c for c in s.field[p] if not s.terminal[c]]
     theirs = [c for c in s.field[o] if not s.terminal[c]]
     if mine and theirs:
-        win, _, diff, _ = rank_counts(group_of(s, mine), group_of(s, theirs), trump)
+        win, _, diff, _ = rank_counts(group_counts(s, mine), group_counts(s, theirs), trump)
         if win >= 0:
-            b = min(3, (diff + 1) // 2) / 3.0
+            b = bonus(diff) / MAX_BONUS  # the group comparison's bonus now (905), as 0-1
             group = b if win == 0 else -b
     out = [
         1.0 if s.phasing == p else 0.0,

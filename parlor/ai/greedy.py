@@ -22,21 +22,10 @@ from parlor.ai.policy import PDEFAULT, PolicyWeights, best_action, epsilon_actio
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import (
-    ABILITY_O,
-    ABILITY_P,
-    ATTACK,
-    BLOCK,
-    BONUS,
-    DOMAIN_BONUS,
     OVER,
-    SPLIT,
-    WINDOW2,
     State,
 )
 from parlor.rules.view import View
-
-COMBAT_PHASES = frozenset({ATTACK, BLOCK, ABILITY_P, ABILITY_O,
-                           WINDOW2, SPLIT, BONUS, DOMAIN_BONUS})
 
 
 def settle(s: State, end_turn: int, rng: random.Random | None = None,

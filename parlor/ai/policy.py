@@ -12,9 +12,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parlor.ai.evaluate import cre_base, cre_counts, hand_card_value
+from parlor.ai.evaluate import cre_base, hand_card_value
 from parlor.rules.actions import Action
 from parlor.rules.cards import IS_RED, Kind
+from parlor.rules.combat import HARRY_TAXES, SALLY_COSTS_TGH, SALLY_TGH_COST
 from parlor.rules.ranking import bonus, counts_of, merge, rank_counts
 from parlor.rules.state import (
     ABILITY_O,
@@ -39,6 +40,7 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
+from parlor.rules.table import counts, pwr
 from parlor.rules.values import Value
 
 BAD = -100.0
@@ -91,12 +93,6 @@ class PolicyWeights(Value):
 
 
 PDEFAULT = PolicyWeights()
-
-
-def _pwr_now(s: State, c: int) -> int:
-    if s.inactive[c] or s.taxed[c] != NONE:
-        return 0
-    return max(0, PWR_OF[c] + s.pwr_mod[c])
 
 
 def _left(s: State, c: int) -> int:
@@ -209,7 +205,7 @@ def window_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> fl
         return BAD
     if s.terminal[t]:
         return BAD
-    g = _enh_on_entity_gain(cre_counts(s, t), cid, trump)
+    g = _enh_on_entity_gain(counts(s, t), cid, trump)
     if g <= 0:
         return BAD
     v = w.enh_cre + w.enh_cre_gain * g + 0.2 * PWR_OF[t] - cost
@@ -239,7 +235,7 @@ def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bo
     """p's group bonus (negative: the opponent's), with Enh ``e`` added to Cre ``extra_on``."""
 
     def group(cids: list[int]) -> tuple[int, int, int, int]:
-        c = merge(*(cre_counts(s, x) for x in cids))
+        c = merge(*(counts(s, x) for x in cids))
         if extra_on in cids:
             c = merge(c, counts_of(((C_SUIT[e], C_RANK[e]),)))
         return c
@@ -264,11 +260,11 @@ def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
         return w.attack_free
     cb = s.combat
     declared = len(cb.attackers) if cb is not None else 0
-    mine_pwr = _pwr_now(s, c)
+    mine_pwr = pwr(s, c)
     left = _left(s, c)
-    best_block = max(_pwr_now(s, b) for b in blockers)
-    mine = cre_counts(s, c)
-    outranked = any(rank_counts(cre_counts(s, b), mine, s.trump)[0] == 0 for b in blockers)
+    best_block = max(pwr(s, b) for b in blockers)
+    mine = counts(s, c)
+    outranked = any(rank_counts(counts(s, b), mine, s.trump)[0] == 0 for b in blockers)
     v = w.attack_base
     if left > best_block and not outranked:
         v += w.attack_safe  # survives any single blocker
@@ -276,7 +272,7 @@ def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
         v += w.attack_kills  # a blocker would die
     if len(blockers) <= declared:
         v += w.attack_outnumber  # more attackers than blockers: some get through
-    total = sum(_pwr_now(s, x) for x in s.field[p] if s.taxed[x] == NONE)
+    total = sum(pwr(s, x) for x in s.field[p] if s.taxed[x] == NONE)
     if total >= s.life[o] + 2 * len(blockers):
         v += w.attack_lethal
     if left <= best_block:
@@ -292,12 +288,12 @@ def block_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
         return 0.0
     b = o * 52 + a.card
     t = a.target
-    incoming = sum(_pwr_now(s, x) for x in cb.attackers if x not in cb.blocked)
+    incoming = sum(pwr(s, x) for x in cb.attackers if x not in cb.blocked)
     already = cb.blockers.get(t, [])
-    atk_pwr = _pwr_now(s, t)
+    atk_pwr = pwr(s, t)
     survives = _left(s, b) > atk_pwr or (already and atk_pwr <= 1)
-    kills = _pwr_now(s, b) + sum(_pwr_now(s, x) for x in already) >= _left(s, t)
-    outranked = rank_counts(cre_counts(s, t), cre_counts(s, b), s.trump)[0] == 0
+    kills = pwr(s, b) + sum(pwr(s, x) for x in already) >= _left(s, t)
+    outranked = rank_counts(counts(s, t), counts(s, b), s.trump)[0] == 0
     v = -w.block_tax
     if survives and not outranked:
         v += w.block_safe + 0.3 * atk_pwr
@@ -319,22 +315,22 @@ def ability_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> f
     cb = s.combat
     assert cb is not None
     in_combat = u in cb.attackers or u in cb.blocking
-    lost = w.ability_lost * _pwr_now(s, u) if in_combat else 0.0
+    lost = w.ability_lost * pwr(s, u) if in_combat else 0.0
     t = a.target
     if a.verb == "volley":
         if _left(s, t) <= 1 + cb.pending.get(t, 0):
             return w.volley_kill + cre_base(t) - lost
         return w.volley - lost
     if a.verb == "ally":
-        return w.ally + 0.8 * _pwr_now(s, t) + 0.3 * PWR_OF[t] - lost
+        return w.ally + 0.8 * pwr(s, t) + 0.3 * PWR_OF[t] - lost
     if a.verb == "carry":
         return w.carry - lost if s.hand[p] else -0.3
     if a.verb == "sally":
-        if C_SUIT[u] == 2 and _left(s, u) <= 1:
-            return -1.0
+        if SALLY_COSTS_TGH[u] and _left(s, u) <= SALLY_TGH_COST:
+            return -1.0  # the Sally's Tgh cost would make it terminal
         return w.sally
     if a.verb == "harry":
-        if C_SUIT[u] == 2 and C_RANK[u] == 11:
+        if HARRY_TAXES[u]:
             return 0.3 - lost
         return w.harry
     return 0.0

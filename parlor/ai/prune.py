@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlor.ai.evaluate import cre_counts
 from parlor.rules.actions import Action
 from parlor.rules.cards import Kind
 from parlor.rules.ranking import rank_counts
 from parlor.rules.state import ATTACK, C_KIND, C_RANK, C_SUIT, OWNER, WINDOW1, WINDOW2, State
+from parlor.rules.table import counts
 
 
 def lnd_counts(s: State, lnd: int) -> tuple[int, int, int, int]:
@@ -70,7 +70,7 @@ def free_attackers(s: State, choices: Sequence[Action]) -> list[Action]:
             domain[C_SUIT[e]] = C_RANK[e]
     d = (domain[0], domain[1], domain[2], domain[3])
     return [a for a in choices if a.verb == "attack"
-            and rank_counts(cre_counts(s, p * 52 + a.card), d, s.trump)[0] != 1]
+            and rank_counts(counts(s, p * 52 + a.card), d, s.trump)[0] != 1]
 
 
 def settled_root(s: State, choices: Sequence[Action]) -> tuple[list[Action], list[Action]]:

@@ -14,9 +14,10 @@ table. Only the Rlr's own cards are judged, and only when that Rlr decides::
 
 from __future__ import annotations
 
-from parlor.rules.cards import ABILITIES, COST, Kind
+from parlor.rules.cards import COST, Kind
+from parlor.rules.combat import verify_attack, verify_block, why_no_ability
 from parlor.rules.engine import legal_actions
-from parlor.rules.plays import available
+from parlor.rules.plays import available, verify_lnd
 from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
 
 SYMBOL = "♣♦♥♠"  # suit indexes C D H S
@@ -66,11 +67,8 @@ def _hand_card(s: State, p: int, cid: int) -> str:
         return (f"{name}: Hand cards are played only in a window (403); now it is time to "
                 f"{'attack' if phase is Phase.ATTACK else 'decide the combat'}")
     if C_KIND[cid] is Kind.LND:
-        if p != s.phasing:
-            return f"{name}: only the phasing Rlr plays a Lnd, on its own turn (603)"
-        if s.lnd_played:
-            return f"{name}: you have played your Lnd this turn; one per turn (603)"
-        return f"{name} cannot be played now (603)"
+        why = verify_lnd(s, p)  # the engine's refusal, as the legal actions ask it
+        return f"{name}: {why}" if why is not None else f"{name} cannot be played now (603)"
     cost = COST[FACE[cid]]
     avail, total = available(s, p)
     suit = int(cost.suit)
@@ -80,34 +78,22 @@ def _hand_card(s: State, p: int, cid: int) -> str:
 
 
 def _table_cre(s: State, p: int, cid: int) -> str | None:
+    """The engine's own refusal of each declaration or ability ``cid`` could make now (the
+    verifies of parlor.rules.combat, which the legal actions and apply's refusals use)."""
     phase = s.phase
-    name = card_text(cid)
-    taxed = s.taxed[cid]
     if phase is Phase.ATTACK and p == s.phasing:
-        if s.inactive[cid]:
-            return f"{name} arrived this turn: it is inactive until your next turn (303, 703)"
-        if taxed != NONE:
-            whose = "your" if taxed == p else "the other Rlr's"
-            return (f"{name} is taxed and cannot attack; it untaxes when {whose} next turn "
-                    "starts (302, 704)")
-        cb = s.combat
-        if cb is not None and cid in cb.attackers:
-            return f"{name} is already attacking (406)"
-        return None
+        return verify_attack(s, cid)
     if phase is Phase.BLOCK and p != s.phasing:
-        if taxed != NONE:
-            return (f"{name} is taxed: it cannot block (704). A Cre that attacked on your turn "
-                    "stays taxed until your next turn starts (302.1)")
-        return f"{name} already blocks, or no attacker can take another blocker (407.2)"
+        cb = s.combat
+        assert cb is not None
+        reasons: list[str] = []
+        for a in cb.attackers:
+            why = verify_block(s, cid, a)
+            if why is not None and why not in reasons:
+                reasons.append(why)
+        return "; ".join(reasons) if reasons else None
     if phase in ABILITY_PHASES:
-        if not ABILITIES[FACE[cid]]:
-            return f"{name} has no ability (707-711)"
-        if s.inactive[cid]:
-            return f"{name} is inactive: it uses no ability this turn (703)"
-        if s.terminal[cid]:
-            return f"{name} is terminal: it uses no ability (1007.3)"
-        return (f"{name}: no target for its ability now, it was used this combat, or the "
-                "target's side beats it in the ability check (705, 706)")
+        return "; ".join(why_no_ability(s, p, cid))
     return None
 
 

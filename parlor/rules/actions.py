@@ -167,7 +167,6 @@ def _parse_play(verb: str, rest: list[str]) -> Action:
 PASS: Final = Action("pass")
 DONE: Final = Action("done")
 END: Final = Action("end")
-RESIGN: Final = Action("resign")
 
 _SHARED: Final[dict[tuple[str, int, int], Action]] = {}
 

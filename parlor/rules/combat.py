@@ -12,9 +12,8 @@ from typing import Final
 
 from parlor.rules.actions import DONE, END, Action, action_of, target_row
 from parlor.rules.cards import ABILITIES, IS_RED, Ability
-from parlor.rules.events import Event
+from parlor.rules.events import Event, card_text, ref_text
 from parlor.rules.ranking import (
-    EMPTY,
     TRUMP,
     Counts,
     bonus,
@@ -108,40 +107,103 @@ def _targets(rows: list[list[Action] | None], verb: str, face: int) -> list[Acti
 # -- declaring attackers and blockers (R8-R10) -----------------------------------------------
 
 
+# One verify per verb, as for the abilities below: the listing asks it of every candidate,
+# apply's refusal and "why not" render its answer (a template naming the section that forbids
+# the declaration).
+_ATTACKER_NOT_YOURS: Final = "406.1: {cre} is not a Cre on your Field"
+_ATTACKER_INACTIVE: Final = ("703: {cre} is inactive (it arrived this turn) and cannot attack "
+                             "until your next turn")
+_ATTACKER_TAXED: Final = ("704: {cre} is taxed and cannot attack; it untaxes when the next turn "
+                          "of the Rlr who taxed it starts (302)")
+_ATTACKER_AGAIN: Final = "406.1: {cre} is already attacking"
+_ATTACKERS_FULL: Final = "406.1: at most 6 Cres attack at once"
+_BLOCKER_NOT_YOURS: Final = "407.1: {cre} is not a Cre on your Field"
+_BLOCKER_TAXED: Final = ("704: {cre} is taxed and cannot block (a Cre that attacked on your turn "
+                         "stays taxed until your next turn starts, 302.1)")
+_BLOCKER_AGAIN: Final = "407.2: {cre} already blocks"
+_BLOCKED_NOT_ATTACKER: Final = "407.2: {target} does not attack: block one of the attacking Cres"
+_BLOCKERS_FULL: Final = "407.2: {target} has 3 blockers, the most an attacker can have"
+
+
+def _attacker_refusal(s: State, c: int) -> str | None:
+    """406.1: an attacker is an untaxed (704), active (703) Cre of P's Field, declared once,
+    at most 6 in all (``c`` is on P's Field)."""
+    cb = s.combat
+    assert cb is not None
+    if s.inactive[c]:
+        return _ATTACKER_INACTIVE
+    if s.taxed[c] != NONE:
+        return _ATTACKER_TAXED
+    if c in cb.attackers:
+        return _ATTACKER_AGAIN
+    if len(cb.attackers) >= MAX_ATTACKERS:
+        return _ATTACKERS_FULL
+    return None
+
+
+def verify_attack(s: State, c: int) -> str | None:
+    """Why P may not declare the Cre ``c`` (a card id) an attacker now; None when P may."""
+    why = _ATTACKER_NOT_YOURS if c not in s.field[s.phasing] else _attacker_refusal(s, c)
+    return None if why is None else why.format(cre=card_text(c))
+
+
 def attack_actions(s: State) -> list[Action]:
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
-    if len(cb.attackers) < MAX_ATTACKERS:
-        # the declared attackers (all P's) as a bit set over faces: a test per Cre, where
-        # ``in`` a list compares it with every attacker through generic calls
-        declared = 0
-        for a in cb.attackers:
-            declared |= 1 << FACE[a]
-        taxed, inactive = s.taxed, s.inactive
+    if len(cb.attackers) < MAX_ATTACKERS:  # none could pass the verify
         for c in s.field[s.phasing]:
-            if taxed[c] == NONE and not inactive[c] and not (declared >> FACE[c]) & 1:
+            if _attacker_refusal(s, c) is None:
                 out.append(_ATTACK[c])
     out.append(DONE if cb.attackers else END)
     return out
 
 
+def _blocker_refusal(s: State, b: int) -> str | None:
+    """407: a blocker is an untaxed Cre of O's Field (inactive ones too, 407.1) that blocks
+    no other attacker (407.2) (``b`` is on O's Field)."""
+    cb = s.combat
+    assert cb is not None
+    if s.taxed[b] != NONE:
+        return _BLOCKER_TAXED
+    if b in cb.blocking:
+        return _BLOCKER_AGAIN
+    return None
+
+
+def _blocked_refusal(s: State, a: int) -> str | None:
+    """407.2: what is blocked is an attacker, which has at most 3 blockers."""
+    cb = s.combat
+    assert cb is not None
+    if a not in cb.attackers:
+        return _BLOCKED_NOT_ATTACKER
+    on = cb.blockers.get(a)  # typed, where a default () would make len() generic
+    if on is not None and len(on) >= MAX_BLOCKERS:
+        return _BLOCKERS_FULL
+    return None
+
+
+def verify_block(s: State, b: int, a: int) -> str | None:
+    """Why O may not block the attacker ``a`` with the Cre ``b`` (card ids) now; None when O
+    may: the blocker's verify, then the attacker's."""
+    if b not in s.field[s.opponent]:
+        why: str | None = _BLOCKER_NOT_YOURS
+    else:
+        why = _blocker_refusal(s, b) or _blocked_refusal(s, a)
+    if why is None:
+        return None
+    return why.format(cre=card_text(b), target=ref_text(a) if 0 <= a < 104 else "that")
+
+
 def block_actions(s: State) -> list[Action]:
+    """Each pair of a blocker and an attacker that their verifies accept, blocker by blocker,
+    plus done (407)."""
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
-    open_attackers: list[int] = []
-    for a in cb.attackers:
-        on = cb.blockers.get(a)  # typed, where a default () would make len() generic
-        if on is None or len(on) < MAX_BLOCKERS:
-            open_attackers.append(a)
-    # the declared blockers (all O's) as a bit set over faces, as for the attackers
-    blocking = 0
-    for b in cb.blocking:
-        blocking |= 1 << FACE[b]
-    taxed = s.taxed
+    open_attackers = [a for a in cb.attackers if _blocked_refusal(s, a) is None]
     for b in s.field[s.opponent]:
-        if taxed[b] == NONE and not (blocking >> FACE[b]) & 1:
+        if _blocker_refusal(s, b) is None:
             row = _targets(_BLOCK, "block", FACE[b])
             for a in open_attackers:
                 out.append(row[a])
@@ -220,95 +282,291 @@ _BIT_OF: Final = {VOLLEY: _VOLLEY_BIT, SALLY: _SALLY_BIT, HARRY: _HARRY_BIT, ALL
                   CARRY: _CARRY_BIT}
 ABILITY_BITS: Final[tuple[int, ...]] = tuple(
     sum(_BIT_OF[a] for a in ABILITY_ORDER[f]) for f in range(52))
-#: The Cres whose abilities carry a rule of their own (707.1, 709.1, by card id of either
-#: owner): the javelin-bearing JC may not Volley an unblocked attacker; the feather-bearing
-#: JH Harries only untaxed, since Harrying taxes it.
-_JAVELIN: Final[tuple[bool, ...]] = tuple(C_RANK[c] == 11 and C_SUIT[c] == 0 for c in range(104))
-_FEATHER: Final[tuple[bool, ...]] = tuple(C_RANK[c] == 11 and C_SUIT[c] == 2 for c in range(104))
+#: The ability of each verb, and the section of docs/rules.md that states it.
+ABILITY_OF_VERB: Final = {a.value.lower(): a for a in _ORDER}
+SECTION: Final = {VOLLEY: "707", SALLY: "708", HARRY: "709", ALLY: "710", CARRY: "711"}
+
+# The Cres whose abilities carry a rule of their own, by card id of either owner.
+#: 707: the javelin-bearing JC may not Volley an unblocked attacker.
+VOLLEYS_ONLY_BLOCKED: Final[tuple[bool, ...]] = tuple(
+    C_RANK[c] == 11 and C_SUIT[c] == 0 for c in range(104))
+#: 708: the awkward KH pays 1 Tgh for its Sally.
+SALLY_COSTS_TGH: Final[tuple[bool, ...]] = tuple(
+    C_RANK[c] == 13 and C_SUIT[c] == 2 for c in range(104))
+#: 709: the feather-bearing JH taxes itself to Harry (so it Harries only untaxed).
+HARRY_TAXES: Final[tuple[bool, ...]] = tuple(
+    C_RANK[c] == 11 and C_SUIT[c] == 2 for c in range(104))
+#: 705.2: the abilities that tax their user, whoever uses them (Harry taxes only JH).
+_TAXING_BITS: Final = _VOLLEY_BIT | _ALLY_BIT | _CARRY_BIT
+#: What each ability does (707-709): Volley's damage, Sally's Pwr, Harry's Tgh, KH's Tgh cost.
+VOLLEY_DAMAGE: Final = 1
+SALLY_PWR: Final = 1
+HARRY_TGH: Final = 1
+SALLY_TGH_COST: Final = 1
+
+
+# -- the ability rules: one verify per ability (705-711, R27, R28) ----------------------------
+# Each verify answers None when the use is legal, else the refusal: a template that names the
+# section forbidding it, filled in by :func:`verify_ability` only when a sentence is wanted
+# (the listing asks the same verifies and builds no text). A verify of a target takes the
+# user's side ``mine`` (706.1), which a listing works out once for all the targets.
+
+_NOT_YOURS: Final = "705.2: {user} is not a Cre on your Field"
+_NO_SUCH: Final = "{section}: {user} has no {ability}"
+_INACTIVE: Final = "703: {user} is inactive (summoned this turn) and uses no ability"
+_TERMINAL: Final = "1007.3: {user} is terminal and uses no ability"
+_USED: Final = "705.3: {user} has used an ability this combat"
+_TAXED: Final = "705.2: {user} is taxed, and its {ability} would tax it"
+_NO_TARGET: Final = "{section}: a {ability} names its target"
+_NO_TARGET_NEEDED: Final = "{section}: a {ability} names no target"
+_BEATEN: Final = ("706: the side of {target} outranks or outtrumps {user}'s side: the {ability} "
+                  "fails the ability check")
+_TARGET_TAXED: Final = "{section}: {target} is already taxed"
+_VOLLEY_NOT_FIGHTING: Final = ("707: a Volley hits an opposing Cre that attacks or blocks; "
+                               "{target} does neither")
+_VOLLEY_UNBLOCKED: Final = "707: JC may not Volley an unblocked attacker ({target})"
+_SALLY_NOT_ATTACKING: Final = "708: only an attacker Sallies; {user} does not attack"
+_SALLY_UNBLOCKED: Final = "708: no Cre blocks {user}, and a Sally needs a blocker of its colour"
+_SALLY_NO_COLOUR: Final = "708: no Cre of {user}'s colour blocks it"
+_SALLY_BEATEN: Final = ("706.2: the blockers on {user} outrank or outtrump it: the Sally fails "
+                        "the ability check")
+_HARRY_NOT_BLOCKING: Final = "709: only a blocker Harries; {user} blocks no attacker"
+_HARRY_SAME_COLOUR: Final = ("709: {user} blocks an attacker of its own colour; a Harry needs "
+                             "the opposite colour")
+_HARRY_BEATEN: Final = ("706.2: the attacker {user} blocks outranks or outtrumps it: the Harry "
+                        "fails the ability check")
+_ALLY_NOT_CRE: Final = "710: an Ally taxes a Cre on the other Rlr's Field; {target} is not one"
+_ALLY_SUIT: Final = "710: {target} is not of {user}'s suit"
+_CARRY_NOT_LND: Final = "711: a Carry taxes a Lnd in the other Rlr's Home; {target} is not one"
+_CARRY_COLOUR: Final = "711: {target} is not of {user}'s colour"
+
+
+def _user_refusal(s: State, u: int, bit: int) -> str | None:
+    """705: whether ``u``, a Cre on its controller's Field, may use the ability ``bit`` at all
+    now, whatever its target: it has it, it is active (703) and not terminal (1007.3), it has
+    used no ability this combat (705.3), and it is untaxed if the ability taxes it (705.2)."""
+    if not ABILITY_BITS[FACE[u]] & bit:
+        return _NO_SUCH
+    if s.inactive[u]:
+        return _INACTIVE
+    if s.terminal[u]:
+        return _TERMINAL
+    cb = s.combat
+    assert cb is not None
+    if len(cb.used) > 0 and u in cb.used:  # a set's truth is a generic call when compiled
+        return _USED
+    if s.taxed[u] != NONE and (bit & _TAXING_BITS or (bit == _HARRY_BIT and HARRY_TAXES[u])):
+        return _TAXED
+    return None
+
+
+def _volley_refusal(s: State, u: int, t: int, mine: Counts) -> str | None:
+    """707: a Volley hits an opposing attacker or blocker (for JC a blocked one) whose side
+    does not beat the user's (706)."""
+    cb = s.combat
+    assert cb is not None
+    if OWNER[t] == OWNER[u] or (t not in cb.attackers and t not in cb.blocking):
+        return _VOLLEY_NOT_FIGHTING
+    if VOLLEYS_ONLY_BLOCKED[u] and t not in cb.blocked and t in cb.attackers:
+        return _VOLLEY_UNBLOCKED
+    if side_beats(side_counts(s, t), mine, s.trump):
+        return _BEATEN
+    return None
+
+
+def _sally_refusal(s: State, u: int) -> str | None:
+    """708: a Sally is an attacker's, blocked by a Cre of its colour, and its blockers' side
+    (706.2) does not beat it."""
+    cb = s.combat
+    assert cb is not None
+    blockers = cb.blockers.get(u)  # looked up first: most Cres have none
+    if not blockers:
+        return _SALLY_UNBLOCKED if u in cb.attackers else _SALLY_NOT_ATTACKING
+    red = IS_RED[FACE[u]]
+    if not any(IS_RED[FACE[b]] == red for b in blockers):
+        return _SALLY_NO_COLOUR
+    if side_beats(side_counts(s, blockers[0]), side_counts(s, u), s.trump):
+        return _SALLY_BEATEN
+    return None
+
+
+def _harry_refusal(s: State, u: int) -> str | None:
+    """709: a Harry is a blocker's, on an attacker of the opposite colour whose side (706.2)
+    does not beat it."""
+    cb = s.combat
+    assert cb is not None
+    a = cb.blocking.get(u, NONE)
+    if a == NONE:
+        return _HARRY_NOT_BLOCKING
+    if IS_RED[FACE[a]] == IS_RED[FACE[u]]:
+        return _HARRY_SAME_COLOUR
+    if side_beats(side_counts(s, a), side_counts(s, u), s.trump):
+        return _HARRY_BEATEN
+    return None
+
+
+def _ally_refusal(s: State, u: int, t: int, mine: Counts) -> str | None:
+    """710: an Ally taxes an untaxed opposing Cre of the user's base suit whose side does not
+    beat the user's (706)."""
+    if t not in s.field[1 - OWNER[u]]:
+        return _ALLY_NOT_CRE
+    if C_SUIT[t] != C_SUIT[u]:
+        return _ALLY_SUIT
+    if s.taxed[t] != NONE:
+        return _TARGET_TAXED
+    if side_beats(side_counts(s, t), mine, s.trump):
+        return _BEATEN
+    return None
+
+
+def _carry_refusal(s: State, u: int, lnd: int, mine: Counts) -> str | None:
+    """711: a Carry taxes an untaxed Lnd of the Queen's colour in the other Rlr's Home that
+    does not beat her side, formed with her Carry counts (706.3). A Lnd is never in a combat:
+    its side is its own counts (706.1), kept per entity as Enhs come and go."""
+    if lnd not in s.home[1 - OWNER[u]]:
+        return _CARRY_NOT_LND
+    if IS_RED[FACE[lnd]] != IS_RED[FACE[u]]:
+        return _CARRY_COLOUR
+    if s.taxed[lnd] != NONE:
+        return _TARGET_TAXED
+    ct = kept_counts(s)[lnd]
+    if ct is None:  # a bare Lnd: which bare Lnds beat this side is kept in a table
+        beaten = (_bare_lnds_beating(mine, s.trump) >> FACE[lnd]) & 1 == 1
+    else:
+        beaten = side_beats(ct, mine, s.trump)
+    return _BEATEN if beaten else None
+
+
+def verify_ability(s: State, p: int, a: Action) -> str | None:
+    """Why ``p`` may not use the ability action ``a`` now, naming the ability and the section
+    that forbids it; None when the use is legal. The listing (:func:`ability_actions`) asks
+    the same verifies, so an action is listed exactly when this answers None."""
+    ability = ABILITY_OF_VERB[a.verb]
+    if a.card == NONE:
+        return f"{SECTION[ability]}: a {ability.value} names the Cre that uses it"
+    u = p * 52 + a.card
+    t = a.target
+    if u not in s.field[p]:
+        why: str | None = _NOT_YOURS
+    else:
+        why = _user_refusal(s, u, _BIT_OF[ability])
+        if why is None:
+            why = _target_refusal(s, u, ability, t)
+    if why is None:
+        return None
+    target = ref_text(t) if 0 <= t < 104 else ""
+    return why.format(user=card_text(u), ability=ability.value, section=SECTION[ability],
+                      target=target)
+
+
+def _target_refusal(s: State, u: int, ability: Ability, t: int) -> str | None:
+    """The part of an ability's verify that depends on its target (or on its fight, for the
+    two abilities that have none)."""
+    if ability is SALLY or ability is HARRY:
+        if t != NONE:
+            return _NO_TARGET_NEEDED
+        return _sally_refusal(s, u) if ability is SALLY else _harry_refusal(s, u)
+    if not 0 <= t < 104:
+        return _NO_TARGET
+    if ability is VOLLEY:
+        return _volley_refusal(s, u, t, side_counts(s, u))
+    if ability is ALLY:
+        return _ally_refusal(s, u, t, side_counts(s, u))
+    # a blocking Queen's side is her group (706.1), with her Carry counts (706.3)
+    return _carry_refusal(s, u, t, side_with(s, u, carry_counts(s, u)))
+
+
+def why_no_ability(s: State, p: int, u: int) -> list[str]:
+    """Why each ability of ``p``'s Cre ``u`` is not open now, one sentence per refusal (for a
+    Cre with no ability action listed: "why not", parlor.present.whynot)."""
+    face = FACE[u]
+    if not ABILITY_BITS[face]:
+        return [f"{card_text(u)} has no ability (707-711)"]
+    out: list[str] = []
+    for ability in ABILITY_ORDER[face]:
+        verb = ability.value.lower()
+        if ability is SALLY or ability is HARRY:
+            targets = [NONE]
+        else:
+            targets = _possible_targets(s, 1 - p, ability)
+            if not targets:
+                out.append(f"{SECTION[ability]}: no card could be the target of "
+                           f"{card_text(u)}'s {ability.value}")
+                continue
+        for t in targets:
+            why = verify_ability(s, p, action_of(verb, face, t))
+            if why is not None and why not in out:
+                out.append(why)
+    return out
+
+
+def _possible_targets(s: State, q: int, ability: Ability) -> list[int]:
+    """The cards of ``q`` that an ability could name at all: the fighting Cres for Volley,
+    the Field for Ally, the Home for Carry."""
+    if ability is VOLLEY:
+        cb = s.combat
+        assert cb is not None
+        return [c for c in cb.attackers if OWNER[c] == q] + [
+            c for c in cb.blocking if OWNER[c] == q]
+    return list(s.field[q] if ability is ALLY else s.home[q])
 
 
 def ability_actions(s: State, p: int) -> list[Action]:
-    """Every ability ``p`` may activate in its ability step, plus done (R28)."""
-    cb = s.combat
-    assert cb is not None
-    q = 1 - p
-    trump = s.trump
+    """Every ability ``p`` may activate in its ability step, plus done (R28): each Cre's
+    abilities in :data:`ABILITY_ORDER`, each with the targets its verify accepts."""
     out: list[Action] = []
-    inactive, terminal, taxed = s.inactive, s.terminal, s.taxed
-    combatants: list[int] | None = None  # q's Cres in the fight, for Volley: made once
-    used = cb.used
-    any_used = len(used) > 0  # a set's truth is a generic call when compiled; its size is not
+    q = 1 - p
     for u in s.field[p]:
-        face = FACE[u]
-        bits = ABILITY_BITS[face]
-        if not bits or inactive[u] or terminal[u] or (any_used and u in used):
+        bits = ABILITY_BITS[FACE[u]]
+        if not bits:
             continue
-        untaxed = taxed[u] == NONE
-        if bits & _VOLLEY_BIT and untaxed:
-            if combatants is None:  # one list, appended to (+= of lists is a generic call)
-                combatants = [c for c in cb.attackers if OWNER[c] == q]
-                for c in cb.blocking:
-                    if OWNER[c] == q:
-                        combatants.append(c)
-            if combatants:
-                mine = side_counts(s, u)
-                for t in combatants:
-                    if _JAVELIN[u] and t not in cb.blocked and t in cb.attackers:
-                        continue  # the javelin may not target an unblocked attacker
-                    if not side_beats(side_counts(s, t), mine, trump):
-                        out.append(_targets(_VOLLEY, "volley", face)[t])
-        if bits & _SALLY_BIT:
-            blockers = cb.blockers.get(u)  # looked up first: most Cres have none
-            if blockers and u in cb.attackers and any(
-                IS_RED[FACE[b]] == IS_RED[face] for b in blockers
-            ) and (
-                # the target: all its blockers (706.2)
-                not side_beats(side_counts(s, blockers[0]), side_counts(s, u), trump)
-            ):
-                out.append(_SALLY[u])
-        if bits & _HARRY_BIT:
-            a = cb.blocking.get(u, NONE)
-            if a != NONE and IS_RED[FACE[a]] != IS_RED[face] and (
-                untaxed or not _FEATHER[u]
-            ) and (
-                # the target: the attacker it blocks (706.2)
-                not side_beats(side_counts(s, a), side_counts(s, u), trump)
-            ):
-                out.append(_HARRY[u])
-        if not untaxed:
-            continue  # Carry and Ally tax the user
-        if bits & _CARRY_BIT and _carry_candidates(s, q, IS_RED[face]):
-            # a blocking Queen's side is her group (706.1), with her Carry counts
-            mine = side_with(s, u, carry_counts(s, u))
-            red = IS_RED[face]
-            bare = -1  # the bare Lnd faces that beat her side: looked up at the first
-            kept = kept_counts(s)
-            for lnd in s.home[q]:
-                # A Lnd is never in a combat: its side is its own counts (706.1), kept per
-                # entity as Enhs come and go
-                if IS_RED[FACE[lnd]] != red or taxed[lnd] != NONE:
-                    continue
-                ct = kept[lnd]
-                if ct is None:
-                    if bare < 0:
-                        bare = _bare_lnds_beating(mine, trump)
-                    beaten = (bare >> FACE[lnd]) & 1 == 1
-                else:
-                    beaten = side_beats(ct, mine, trump)
-                if not beaten:
-                    out.append(_targets(_CARRY, "carry", face)[lnd])
-        if bits & _ALLY_BIT:
-            suit = C_SUIT[u]
-            have_mine = False  # her side, worked out at the first Cre she could tax
-            mine = EMPTY
-            for t in s.field[q]:
-                if C_SUIT[t] == suit and taxed[t] == NONE:
-                    if not have_mine:
-                        mine, have_mine = side_counts(s, u), True
-                    if not side_beats(side_counts(s, t), mine, trump):
-                        out.append(_targets(_ALLY, "ally", face)[t])
+        if bits & _VOLLEY_BIT and _user_refusal(s, u, _VOLLEY_BIT) is None:
+            _list_volley(s, u, q, out)
+        if bits & _SALLY_BIT and _user_refusal(s, u, _SALLY_BIT) is None and (
+                _sally_refusal(s, u) is None):
+            out.append(_SALLY[u])
+        if bits & _HARRY_BIT and _user_refusal(s, u, _HARRY_BIT) is None and (
+                _harry_refusal(s, u) is None):
+            out.append(_HARRY[u])
+        if bits & _CARRY_BIT and _user_refusal(s, u, _CARRY_BIT) is None and (
+                _carry_candidates(s, q, IS_RED[FACE[u]])):
+            _list_carry(s, u, q, out)
+        if bits & _ALLY_BIT and _user_refusal(s, u, _ALLY_BIT) is None:
+            _list_ally(s, u, q, out)
     out.append(DONE)
     return out
+
+
+def _list_volley(s: State, u: int, q: int, out: list[Action]) -> None:
+    """``u``'s Volleys: at ``q``'s attackers, then at ``q``'s blockers."""
+    cb = s.combat
+    assert cb is not None
+    mine = side_counts(s, u)
+    row = _targets(_VOLLEY, "volley", FACE[u])
+    for t in cb.attackers:
+        if OWNER[t] == q and _volley_refusal(s, u, t, mine) is None:
+            out.append(row[t])
+    for t in cb.blocking:
+        if OWNER[t] == q and _volley_refusal(s, u, t, mine) is None:
+            out.append(row[t])
+
+
+def _list_carry(s: State, u: int, q: int, out: list[Action]) -> None:
+    """The Queen ``u``'s Carries, at the Lnds of ``q``'s Home in order."""
+    mine = side_with(s, u, carry_counts(s, u))
+    row = _targets(_CARRY, "carry", FACE[u])
+    for lnd in s.home[q]:
+        if _carry_refusal(s, u, lnd, mine) is None:
+            out.append(row[lnd])
+
+
+def _list_ally(s: State, u: int, q: int, out: list[Action]) -> None:
+    """``u``'s Allies, at the Cres of ``q``'s Field in order."""
+    mine = side_counts(s, u)
+    row = _targets(_ALLY, "ally", FACE[u])
+    for t in s.field[q]:
+        if _ally_refusal(s, u, t, mine) is None:
+            out.append(row[t])
 
 
 def _carry_candidates(s: State, q: int, red: bool) -> bool:
@@ -369,24 +627,24 @@ def use_ability(s: State, p: int, a: Action) -> None:
         tax(s, u)
         if log:
             emit(s, "ability", p, (u, t), rule="707", detail="volley")
-        deal_damage(s, t, 1, "Volley", u)
+        deal_damage(s, t, VOLLEY_DAMAGE, "Volley", u)
     elif a.verb == "sally":
         s.own_combat_status()
-        s.pwr_mod[u] = s.pwr_mod[u] + 1
+        s.pwr_mod[u] = s.pwr_mod[u] + SALLY_PWR
         mark(s, u)
         lost = 0
-        if C_SUIT[u] == 2:  # the awkward KH pays Tgh for it
-            s.tgh_mod[u] = s.tgh_mod[u] - 1
-            lost = 1
+        if SALLY_COSTS_TGH[u]:  # the awkward KH pays Tgh for it
+            s.tgh_mod[u] = s.tgh_mod[u] - SALLY_TGH_COST
+            lost = SALLY_TGH_COST
             if s.damage[u] >= tgh(s, u):
                 s.terminal[u] = 1
         if log:
             emit(s, "ability", p, (u,), (lost,), rule="708", detail="sally")
     elif a.verb == "harry":
         s.own_combat_status()
-        s.tgh_mod[u] = s.tgh_mod[u] + 1
+        s.tgh_mod[u] = s.tgh_mod[u] + HARRY_TGH
         mark(s, u)
-        if C_RANK[u] == 11 and C_SUIT[u] == 2:  # the feather-bearing JH is taxed
+        if HARRY_TAXES[u]:
             tax(s, u)
         if log:
             emit(s, "ability", p, (u,), rule="709", detail="harry")

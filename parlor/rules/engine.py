@@ -40,6 +40,9 @@ from parlor.rules.combat import (
     split_actions,
     start_resolution,
     use_ability,
+    verify_ability,
+    verify_attack,
+    verify_block,
 )
 from parlor.rules.events import Event, rlr
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
@@ -65,7 +68,6 @@ from parlor.rules.state import (
     Settings,
     State,
     begin_combat,
-    card_text,
     end_combat,
 )
 from parlor.rules.table import (
@@ -194,7 +196,7 @@ def check(s: State, action: Action) -> None:
     if base is not action and action.verb not in PAYING_VERBS:
         # a payment the action cannot carry would be written into the record, which would
         # then no longer replay (its text cannot hold it)
-        raise IllegalActionError(f"R3: only a play or an expel is paid for; '{action.verb}' "
+        raise IllegalActionError(f"405: only a play or an expel is paid for; '{action.verb}' "
                                  "takes no payment")
     if not _listed(legal, base):
         raise IllegalActionError(diagnose(s, action))
@@ -212,14 +214,6 @@ def _listed(legal: list[Action], action: Action) -> bool:
         if x is action:
             return True
     return action in legal
-
-
-def is_legal(s: State, action: Action) -> bool:
-    try:
-        check(s, action)
-    except IllegalActionError:
-        return False
-    return True
 
 
 def step(s: State) -> bool:
@@ -520,22 +514,25 @@ def diagnose(s: State, a: Action) -> str:
     if a.verb in ("play", "expel"):
         return diagnose_play(s, p, a)
     if ph is TRIM:
-        return "R29: trim a card that is in your Hand"
+        return "304.3: trim a card that is in your Hand"
     if ph is KEEP:
         if a.verb == "redraw" and s.redrawn:
-            return "R29: only one Redraw is allowed per turn"
+            return "309: only one Redraw is allowed per turn"
         if a.verb == "redraw":
-            return "R29: a Redraw names one card from the Hand (none if the Hand is empty)"
-        return "R29: keep one of the drawn cards"
+            return "309: a Redraw names one card from the Hand (none if the Hand is empty)"
+        return "305: keep one of the drawn cards"
     if ph is ATTACK:
         return _diagnose_attack(s, a)
     if ph is BLOCK:
         return _diagnose_block(s, a)
     if ph in (ABILITY_P, ABILITY_O):
-        return (f"R27/R28: {a} is not possible: the user must be an active Cre of yours that "
-                "has not used an ability this combat, untaxed if the ability taxes it, with a "
-                "valid target that does not outrank or outtrump it")
-    return f"R11/R14: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
+        if a.verb == "done":
+            return _SAID_ALONE.format(verb="done")
+        why = verify_ability(s, p, a)
+        # the listing asks the same verify: an unlisted ability that verifies is an engine fault
+        assert why is not None, f"{a} verifies but is not listed"
+        return why
+    return f"1003: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
 
 
 def _phase_task(s: State) -> str:
@@ -554,45 +551,42 @@ def _phase_task(s: State) -> str:
     }.get(s.phase, "wait")
 
 
+#: The form of a built action that its verb does not take (the parser refuses such text;
+#: docs/notation.md).
+_SAID_ALONE: Final = "R7: '{verb}' is said alone, with no card or target"
+_ONE_CARD: Final = "R7: '{verb}' names one card of yours and no target"
+_CARD_AND_TARGET: Final = "R7: '{verb}' names one card of yours and the attacker it blocks"
+
+
 def _diagnose_attack(s: State, a: Action) -> str:
-    cb = s.combat
-    assert cb is not None
+    if a.verb != "attack" and (a.card != NONE or a.target != NONE):
+        return _SAID_ALONE.format(verb=a.verb)
+    if a.verb == "attack" and (a.card == NONE or a.target != NONE):
+        return _ONE_CARD.format(verb="attack")
     if a.verb == "done":
-        return "R8: declare at least one attacker, or end the turn"
+        return "406.2: declare at least one attacker, or end the turn"
     if a.verb == "end":
-        return "R8: attackers are declared: say done"
-    cid = s.phasing * 52 + a.card
-    if cid not in s.field[s.phasing]:
-        return f"R8: {card_text(cid)} is not a Cre on your Field"
-    if s.inactive[cid]:
-        return f"R5: {card_text(cid)} is inactive (summoned this turn) and cannot attack"
-    if s.taxed[cid] != NONE:
-        return f"R9: {card_text(cid)} is taxed and cannot attack"
-    if cid in cb.attackers:
-        return f"R8: {card_text(cid)} is already attacking"
-    return "R8: at most 6 Cres attack at once"
+        return "406.3: attackers are declared: say done"
+    why = verify_attack(s, s.phasing * 52 + a.card)
+    # the listing asks the same verify: an unlisted attacker that verifies is an engine fault
+    assert why is not None, f"{a} verifies but is not listed"
+    return why
 
 
 def _diagnose_block(s: State, a: Action) -> str:
-    cb = s.combat
-    assert cb is not None
-    cid = s.opponent * 52 + a.card
-    if cid not in s.field[s.opponent]:
-        return f"R10: {card_text(cid)} is not a Cre on your Field"
-    if s.taxed[cid] != NONE:
-        return f"R9: {card_text(cid)} is taxed and cannot block"
-    if cid in cb.blocking:
-        return f"R10: {card_text(cid)} already blocks"
-    if a.target not in cb.attackers:
-        return "R10: block one of the attacking Cres"
-    return "R10: at most 3 blockers per attacker"
+    if a.verb == "done":
+        return _SAID_ALONE.format(verb="done")
+    if a.card == NONE or not 0 <= a.target < 104:
+        return _CARD_AND_TARGET.format(verb="block")
+    why = verify_block(s, s.opponent * 52 + a.card, a.target)
+    assert why is not None, f"{a} verifies but is not listed"
+    return why
 
 
 __all__ = [
     "apply",
     "check",
     "diagnose",
-    "is_legal",
     "legal_actions",
     "new_game",
     "returns",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlor.rules.actions import Action, action_of, target_row
+from parlor.rules.actions import PASS, Action, action_of, target_row
 from parlor.rules.cards import COST
 from parlor.rules.events import rlr
 from parlor.rules.ranking import (
@@ -30,9 +30,6 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     STACK,
-    WINDOW1,
-    WINDOW2,
-    Phase,
     State,
     card_text,
 )
@@ -60,9 +57,6 @@ from parlor.rules.table import (
     yield_under,
 )
 
-PASS: Final = Action("pass")
-
-
 # -- mnr available and payment (R3, R20, R21) -------------------------------------------------
 
 
@@ -85,6 +79,8 @@ def reach(s: State, p: int) -> Counts:
 COST_SUIT: Final[tuple[int, ...]] = tuple(int(c.suit) for c in COST)
 COST_SUITED: Final[tuple[int, ...]] = tuple(c.suited for c in COST)
 COST_TOTAL: Final[tuple[int, ...]] = tuple(c.total for c in COST)
+#: The rule that prices each face: 206 for a Cre, 207 for an Enh (a Lnd is free).
+_COST_RULE: Final[tuple[str, ...]] = tuple("206" if C_KIND[f] is CRE else "207" for f in range(52))
 
 
 def affordable(face: int, avail: list[int], total: int) -> bool:
@@ -96,27 +92,28 @@ def check_payment(s: State, p: int, face: int, taxes: tuple[int, ...] | None,
     """Why an explicit payment cannot pay for ``face`` (None when it can). Checked before any
     Lnd is taxed, since a tax is never undone (R3)."""
     cost = COST[face]
+    rule = _COST_RULE[face]
     pool = s.pool[p][:]
     for lf in taxes or ():
         lnd = p * 52 + lf
         if lnd not in s.home[p]:
-            return f"R3: {card_text(lnd)} is not a Lnd in your Home"
+            return f"405: {card_text(lnd)} is not a Lnd in your Home"
         if s.taxed[lnd] != NONE:
-            return f"R3: {card_text(lnd)} is already taxed"
+            return f"405: {card_text(lnd)} is already taxed"
         pool[lnd_yield(s, lnd)] += 1
     if taxes is not None and len(set(taxes)) != len(taxes):
-        return "R3: a Lnd can be taxed only once"
+        return "405: a Lnd can be taxed only once"
     if spend is None:
         if pool[cost.suit] < cost.suited or sum(pool) < cost.total:
-            return f"R20: {card_text(face)} costs {cost}, more than that payment raises"
+            return f"{rule}: {card_text(face)} costs {cost}, more than that payment raises"
         return None
     if len(spend) != cost.total:
-        return f"R20: {card_text(face)} costs {cost.total} mnr, not {len(spend)}"
+        return f"{rule}: {card_text(face)} costs {cost.total} mnr, not {len(spend)}"
     if sum(1 for x in spend if x == cost.suit) < cost.suited:
-        return f"R20: {card_text(face)} needs {cost.suited} {suit_name(cost.suit)} mnr"
+        return f"{rule}: {card_text(face)} needs {cost.suited} {suit_name(cost.suit)} mnr"
     for suit in range(4):
         if spend.count(suit) > pool[suit]:
-            return f"R3: the pool would hold only {pool[suit]} {suit_name(suit)} mnr"
+            return f"405: the pool would hold only {pool[suit]} {suit_name(suit)} mnr"
     return None
 
 
@@ -360,13 +357,29 @@ _PLAY_ROWS: Final[list[list[Action] | None]] = [None] * 52
 _EXPEL_ROWS: Final[list[list[Action] | None]] = [None] * 52
 
 
+#: The refusals of a Lnd's play (603), answered by :func:`verify_lnd` (constants: the
+#: listing asks it at every window).
+_LND_NOT_PHASING: Final = "603: only the phasing Rlr plays a Lnd, on its own turn"
+_LND_PLAYED: Final = "603: one Lnd per turn, and this turn's Lnd is played"
+
+
+def verify_lnd(s: State, p: int) -> str | None:
+    """Why ``p`` may not play a Lnd from the Hand now (603, R6); None when ``p`` may. The
+    window's listing, apply's refusal and "why not" all ask this."""
+    if p != s.phasing:
+        return _LND_NOT_PHASING
+    if s.lnd_played:
+        return _LND_PLAYED
+    return None
+
+
 def window_actions(s: State, p: int) -> list[Action]:
     """Every card ``p`` may play now, paid automatically, plus pass (R6, R7, R22, R23)."""
     out: list[Action] = []
     avail = reach(s, p)
     total = avail[0] + avail[1] + avail[2] + avail[3]
     enh_faces = []
-    lnd_ok = p == s.phasing and not s.lnd_played
+    lnd_ok = verify_lnd(s, p) is None
     for cid in s.hand[p]:
         face = FACE[cid]
         kind = C_KIND[cid]
@@ -464,6 +477,45 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
             for i in range(len(targets)):
                 if (masks[i] >> face) & 1:
                     out.append(expel[targets[i]])
+
+
+def window_actions_reference(s: State, p: int) -> list[Action]:
+    """:func:`window_actions` written as the rules say it, for tests to hold the two equal
+    (``tests/rules/test_enhs.py``): slow, with none of its tables.
+
+    In Hand order, a Lnd when ``p`` is phasing and has played none this turn (603), and a Cre
+    ``p`` can pay for (405); then each Enh ``p`` can pay for, in Hand order: played on every
+    Lnd and Cre on the table (both Homes, then both Fields), on each Domain, and on the Trumps
+    stack unless its value is below the top card's (805, R22); then expelling the stack's top
+    if it is a higher Enh of the top's suit (805.3, R22), and every other card on the table it
+    can expel (1102, R23): the Lnds and Cres, then the Enhs on them host by host, then the
+    Enhs in the Domains. Then pass."""
+    avail, total = available(s, p)
+    out: list[Action] = []
+    enhs: list[int] = []
+    for cid in s.hand[p]:
+        face = FACE[cid]
+        if C_KIND[cid] is LND:
+            if verify_lnd(s, p) is None:
+                out.append(Action("play", face))
+        elif affordable(face, avail, total):
+            if C_KIND[cid] is CRE:
+                out.append(Action("play", face))
+            else:
+                enhs.append(face)
+    hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
+    on_hosts = [e for h in hosts for e in s.enhs.get(h, ())]
+    targets = hosts + on_hosts + s.domain[0] + s.domain[1]
+    top = s.stack[-1] if s.stack else NONE
+    for face in enhs:
+        out += [Action("play", face, h) for h in (*hosts, *DOMAIN)]
+        if top == NONE or C_RANK[face] >= C_RANK[top]:
+            out.append(Action("play", face, STACK))
+        if top != NONE and expel_outcome(s, face, STACK)[0] != LEVEL:
+            out.append(Action("expel", face, STACK))
+        out += [Action("expel", face, t) for t in targets if expel_outcome(s, face, t)[0] != LEVEL]
+    out.append(PASS)
+    return out
 
 
 def _play_row(face: int) -> list[Action]:
@@ -577,48 +629,50 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     """The rule that forbids a play (called only once an action is known to be illegal)."""
     cid = p * 52 + a.card
     if cid not in s.hand[p]:
-        return f"R7: {card_text(cid)} is not in {rlr(p)}'s Hand"
+        return f"403.1: {card_text(cid)} is not in {rlr(p)}'s Hand"
     kind = C_KIND[cid]
     if kind is LND:
         if a.target != NONE or a.verb != "play":
-            return "R6: a Lnd is played to its Home, with no target"
-        if p != s.phasing:
-            return "R6: only the phasing Rlr may play a Lnd"
-        if s.lnd_played:
-            return "R6: only one Lnd may be played per turn"
-        return "R6: this Lnd cannot be played now"
+            return "603: a Lnd is played to its Home, with no target"
+        why = verify_lnd(s, p)
+        # the listing asks the same verify: an unlisted Lnd play that verifies is a fault
+        assert why is not None, f"{a} verifies but is not listed"
+        return why
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
-        return f"R20: {card_text(cid)} costs {COST[a.card]}, more mnr than {rlr(p)} can raise"
+        return (f"{_COST_RULE[a.card]}: {card_text(cid)} costs {COST[a.card]}, more mnr than "
+                f"{rlr(p)} can raise")
     if kind is CRE:
-        return "R7: a Cre is played to its own Field, with no target"
+        return "701: a Cre is played to its own Field, with no target"
     if a.target == NONE:
-        return "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
+        return "801: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
     if a.verb == "play" and a.target == STACK:
         top = card_text(s.stack[-1])
-        return f"R22: an Enh goes on the Trumps stack only if at least the top card's value ({top})"
+        return (f"805.1: an Enh goes on the Trumps stack only if at least the top card's value "
+                f"({top})")
     if a.verb == "expel":
         return _diagnose_expel(s, cid, a.target)
-    return "R18: that is not a target on the table"
+    return "801: that is not a target on the table"
 
 
 def _diagnose_expel(s: State, e: int, target: int) -> str:
     if target == STACK:
-        return "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack"
+        return "805.2: only a higher Enh of the top card's suit expels the top of the Trumps stack"
     if target in DOMAIN or not _on_table(s, target):
-        return "R23: expel a Cre, a Lnd or one Enh that is on the table"
+        return "1101: expel a Cre, a Lnd or one Enh that is on the table"
     if s.host.get(target) == STACK:  # 805.3: the stack is expelled only through its top
-        return ("R22: only the top card of the Trumps stack can be expelled, by a higher Enh "
+        return ("805.3: only the top card of the Trumps stack can be expelled, by a higher Enh "
                 f"of its suit ('expel {card_text(e)} at T')")
     what = entity_text(s, target)
     kind = C_KIND[target]
     if kind is LND:
-        return f"R23: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot ({what})"
+        return (f"1102.3: a Lnd is expelled only by outtrumping it, and {card_text(e)} cannot "
+                f"({what})")
     if kind is CRE:
-        return f"R23: a Cre is expelled only by outranking or outtrumping it ({what})"
+        return f"1102.2: a Cre is expelled only by outranking or outtrumping it ({what})"
     if C_SUIT[target] == s.trump:
-        return f"R23: a trump-suit Enh is expelled only by outtrumping it ({what})"
-    return f"R23: {card_text(e)} must outshow, outrank or outtrump {what}"
+        return f"1102.2: a trump-suit Enh is expelled only by outtrumping it ({what})"
+    return f"1102.1: {card_text(e)} must outshow, outrank or outtrump {what}"
 
 
 def _on_table(s: State, cid: int) -> bool:
@@ -627,6 +681,3 @@ def _on_table(s: State, cid: int) -> bool:
     owner = OWNER[cid]
     return cid in s.host or cid in s.field[owner] or cid in s.home[owner]
 
-
-def is_window(phase: Phase) -> bool:
-    return phase in (WINDOW1, WINDOW2)

@@ -12,7 +12,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlor.rules.actions import Action
 from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
@@ -306,8 +305,4 @@ def _combat_from(cv: CombatView) -> Combat:
     return cb
 
 
-def legal_from_view(v: View) -> list[Action]:
-    return [Action.parse(a) for a in v.legal]
-
-
-__all__ = ["SPECTATOR", "View", "legal_from_view", "resample", "view"]
+__all__ = ["SPECTATOR", "View", "resample", "view"]

@@ -23,7 +23,9 @@ class WebConfig:
     analysis_iterations: int = 400  # search iterations per analysed decision
     analysis_queue: int = 8  # analyses running or waiting at once; more are refused (503)
 
-    secret: str = ""  # signs CSRF tokens (PARLOR_SECRET); "": a new one at each start
+    # signs CSRF tokens (PARLOR_SECRET); "": the database's own, stored at the first start and
+    # shared by every server on it (parlor.store.keys.shared_secret, as create_app reads it)
+    secret: str = ""
     max_body: int = 1024 * 1024  # bytes a request body may have, counted while reading
     hint_workers: int = 1  # processes for hints, apart from the computer's (at low priority)
     hint_queue: int = 4  # hints that may wait for a hint worker; more are refused (429)

@@ -74,7 +74,7 @@ def test_an_illegal_move_also_gets_the_engines_reason_with_its_rule() -> None:
     out = attempt(lesson, p, "attack KS")
     assert not out.accepted
     assert "inactive" in out.why and "(303, 703)" in out.why
-    assert out.rule_says.startswith("R5:")
+    assert out.rule_says.startswith("703:")
 
 
 def test_an_unexpected_legal_move_is_refused_with_the_steps_advice() -> None:

@@ -26,7 +26,7 @@ def test_a_card_the_pool_and_untaxed_lnds_cannot_pay_for_says_so_206() -> None:
 
 def test_only_one_lnd_per_turn_603() -> None:
     s = parse_position("phasing: 1\nlnd_played: yes\n1.hand: 9D\n")
-    assert "one per turn (603)" in why_not(s, 0)["h:9D"]
+    assert why_not(s, 0)["h:9D"] == "9D: 603: one Lnd per turn, and this turn's Lnd is played"
 
 
 def test_only_the_phasing_rlr_plays_a_lnd_603() -> None:
@@ -42,7 +42,8 @@ def test_hand_cards_wait_for_a_window_403() -> None:
 
 def test_summoning_sickness_303() -> None:
     s = parse_position("phasing: 1\nphase: attack\n1.field: KS{i} QS\n")
-    assert "inactive until your next turn (303, 703)" in why_not(s, 0)["1:KS"]
+    assert why_not(s, 0)["1:KS"] == ("703: KS is inactive (it arrived this turn) and cannot "
+                                     "attack until your next turn")
     assert "1:QS" not in why_not(s, 0)
 
 
@@ -50,7 +51,7 @@ def test_a_taxed_attacker_cannot_block_302_1() -> None:
     s = parse_position("phasing: 2\nphase: block\nactor: 1\n1.field: KS{t1} KH\n2.field: QC\n"
                        "combat: attackers=2:QC")
     why = why_not(s, 0)
-    assert "cannot block (704)" in why["1:KS"] and "(302.1)" in why["1:KS"]
+    assert why["1:KS"].startswith("704: KS is taxed and cannot block") and "302.1" in why["1:KS"]
     assert "1:KH" not in why
 
 
@@ -58,8 +59,19 @@ def test_no_ability_or_no_target_706() -> None:
     s = parse_position("phasing: 1\nphase: ability_p\n1.field: AH QS\n2.field: JH\n"
                        "combat: attackers=1:AH blocks=2:JH>1:AH")
     why = why_not(s, 0)
-    assert "has no ability" in why["1:AH"]
-    assert "(705, 706)" in why["1:QS"]
+    assert why["1:AH"] == "AH has no ability (707-711)"
+    # QS's two abilities, each with the engine's refusal: no Lnd to Carry, no Spade to Ally
+    assert why["1:QS"] == ("711: no card could be the target of QS's Carry; "
+                           "710: 2:JH is not of QS's suit")
+
+
+def test_why_not_gives_the_engines_refusal_of_each_ability_705() -> None:
+    s = parse_position("phasing: 1\nphase: ability_p\n1.field: KH JS{i} JC{t1}\n"
+                       "2.field: QC\ncombat: attackers=1:KH blocks=2:QC>1:KH")
+    why = why_not(s, 0)
+    assert why["1:JS"] == "703: JS is inactive (summoned this turn) and uses no ability"
+    assert why["1:JC"] == "705.2: JC is taxed, and its Volley would tax it"
+    assert why["1:KH"] == "708: no Cre of KH's colour blocks it"  # QC is black, KH red
 
 
 def test_nothing_is_said_when_the_rlr_does_not_decide() -> None:

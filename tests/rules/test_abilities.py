@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from parlor.rules import combat, ranking
+from parlor.rules.actions import Action
 from parlor.rules.cards import CARDS, IS_RED
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.ranking import Entity
@@ -21,11 +22,10 @@ from parlor.rules.state import FACE, NONE, Phase, State
 
 from .scenario import cid, legal, refused, said, setup, zone
 
-#: The refusal of an ability that is not open now (R27, R28).
-CANNOT = (
-    "R27/R28: {} is not possible: the user must be an active Cre of yours that has not used an "
-    "ability this combat, untaxed if the ability taxes it, with a valid target that does not "
-    "outrank or outtrump it")
+#: The refusal of an ability whose target's side beats the user's (706, R27): target, user,
+#: ability.
+BEATEN = ("706: the side of {} outranks or outtrumps {}'s side: the {} fails the ability check")
+
 
 # --- 701 / 703: casting, inactivity (R5) ---------------------------------------------------------
 
@@ -46,7 +46,7 @@ def test_701_r5_a_cre_enters_its_casters_field_untaxed_and_inactive() -> None:
     assert zone(s, "2.field") == "AD{i}"
     apply(s, "pass")  # P passes: the window closes
     assert legal(s) == ["end"]  # the new KS cannot attack (703)
-    refused(s, "attack KS", "R5: KS is inactive (summoned this turn) and cannot attack")
+    refused(s, "attack KS", "703: KS is inactive (it arrived this turn) and cannot attack")
 
 
 def test_703_r5_inactivity_ends_at_the_start_of_the_next_turn_of_either_rlr() -> None:
@@ -72,7 +72,7 @@ def test_703_r5_an_inactive_cre_uses_no_ability() -> None:
         combat: attackers=1:KH blocks=2:QD>1:KH
     """)
     assert legal(s) == ["sally KH", "done"]
-    refused(s, "volley JS 2:QD", CANNOT.format("volley JS 2:QD"))
+    refused(s, "volley JS 2:QD", "703: JS is inactive (summoned this turn) and uses no ability")
 
 
 def test_705_1_r28_abilities_are_used_only_in_the_ability_steps() -> None:
@@ -130,7 +130,7 @@ def test_707_r28_javelin_jc_may_not_target_an_unblocked_attacker_js_may() -> Non
         "volley JS 1:KS", "volley JS 1:AD",
         "done",
     ]
-    refused(s, "volley JC 1:AD", CANNOT.format("volley JC 1:AD"))
+    refused(s, "volley JC 1:AD", "707: JC may not Volley an unblocked attacker (1:AD)")
     assert said(s, "volley JS 1:AD") == [
         "JS Volleys 1:AD: 1 damage",
         "AD of Rlr 1 takes 1 damage (Volley by JS), terminal",
@@ -167,7 +167,7 @@ def test_706_r27_volley_fails_when_the_target_outranks_the_user() -> None:
         combat: attackers=1:KS,1:AH,1:QC
     """)
     assert legal(s) == ["volley JS 1:QC", "done"]
-    refused(s, "volley JS 1:KS", CANNOT.format("volley JS 1:KS"))
+    refused(s, "volley JS 1:KS", BEATEN.format("1:KS", "JS", "Volley"))
 
 
 def test_706_1_r27_a_blockers_side_is_all_the_blockers_on_its_attacker() -> None:
@@ -221,7 +221,7 @@ def test_706_1_r27_the_js_volley_is_judged_with_the_qh_beside_it() -> None:
         2.field: JS QH
         combat: attackers=1:KC,1:AH blocks=2:JS>1:KC,2:QH>1:KC
     """)
-    refused(s, "volley JS 1:AH", CANNOT.format("volley JS 1:AH"))
+    refused(s, "volley JS 1:AH", BEATEN.format("1:AH", "JS", "Volley"))
     # With QH blocking AH instead, JS's side is JS {S1}: level with AH/4H, so it works.
     s = o_step("""
         1.field: KC AH/4H
@@ -252,7 +252,7 @@ def test_706_1_r27_a_blocking_queen_carries_with_the_whole_group_of_blockers() -
         2.field: QH AS/2S
         combat: attackers=1:KC blocks=2:AS>1:KC
     """)
-    refused(s, "carry QH 1:8H", CANNOT.format("carry QH 1:8H"))
+    refused(s, "carry QH 1:8H", BEATEN.format("1:8H", "QH", "Carry"))
 
 
 def test_706_1_r27_a_blocking_queens_group_can_also_lose_her_the_carry() -> None:
@@ -305,7 +305,7 @@ def test_708_r28_sally_needs_a_blocker_of_the_kings_colour() -> None:
         combat: attackers=1:KS blocks=2:QH>1:KS
     """)
     assert legal(s) == ["done"]
-    refused(s, "sally KS", CANNOT.format("sally KS"))
+    refused(s, "sally KS", "708: no Cre of KS's colour blocks it")
 
 
 def test_708_r11_ks_sallies_against_a_mixed_pair_and_splits_3_pwr() -> None:
@@ -580,7 +580,7 @@ def test_711_3_r28_the_queen_of_hearts_carries(queen: str, lnd: str, trumps: str
 def test_711_3_r27_the_queen_of_hearts_cannot_carry(queen: str, lnd: str, trumps: str) -> None:
     s = carry_position(queen, lnd, trumps)
     action = f"carry QH 2:{lnd.split('/')[0]}"
-    refused(s, action, CANNOT.format(action))
+    refused(s, action, BEATEN.format(f"2:{lnd.split('/')[0]}", "QH", "Carry"))
 
 
 def test_711_r28_carry_taxes_queen_and_lnd_and_gives_mnr_to_the_queens_controller() -> None:
@@ -679,3 +679,88 @@ def test_711_a_queen_may_carry_only_when_the_other_home_holds_an_untaxed_lnd_of_
                     if s.trump is None:
                         assert answer == found, (seed, q, red)
             apply(s, rng.choice(legal_actions(s)))
+
+
+# --- 705-711: one verify per ability, shared by the listing and the refusal --------------------
+
+
+def test_705_each_ability_refusal_names_the_ability_and_why() -> None:
+    """A second Volley and a Sally by a Jack, which has none, are refused for different
+    reasons, each with its section (705.3, 708)."""
+    s = setup("""
+        settings: step
+        phasing: 1
+        phase: ability_p
+        1.field: KH JS
+        2.field: QH
+        combat: attackers=1:KH blocks=2:QH>1:KH
+    """)
+    said(s, "volley JS 2:QH")
+    refused(s, "volley JS 2:QH", "705.3: JS has used an ability this combat")
+    refused(s, "sally JS", "708: JS has no Sally")
+    refused(s, "harry KH", "709: KH has no Harry")
+    refused(s, Action("sally", FACE[cid("1:KH")], cid("2:QH")), "708: a Sally names no target")
+    refused(s, "volley QH 2:QH", "705.2: QH is not a Cre on your Field")
+
+
+def test_709_harry_needs_a_blocker_on_an_attacker_of_the_opposite_colour() -> None:
+    s = o_step("""
+        1.field: KS KH
+        2.field: JH{t1} JD{t1} KD
+        combat: attackers=1:KS,1:KH blocks=2:JH>1:KS,2:JD>1:KS,2:KD>1:KH
+    """)
+    assert legal(s, "harry") == ["harry JD"]  # JD Harries taxed; the feather-bearing JH may not
+    refused(s, "harry JH", "705.2: JH is taxed, and its Harry would tax it")
+    refused(s, "harry KD", "709: KD blocks an attacker of its own colour")
+
+
+def test_710_ally_taxes_an_untaxed_opposing_cre_of_the_users_suit() -> None:
+    s = setup("""
+        settings: step
+        phasing: 1
+        phase: ability_p
+        1.field: KC QS
+        2.field: AC AS{t2} AH
+        combat: attackers=1:KC
+    """)
+    assert legal(s, "ally") == ["ally KC 2:AC"]
+    refused(s, "ally QS 2:AS", "710: 2:AS is already taxed")
+    refused(s, "ally QS 2:AH", "710: 2:AH is not of QS's suit")
+    refused(s, "ally QS 1:KC", "710: an Ally taxes a Cre on the other Rlr's Field; 1:KC is not")
+
+
+def test_711_carry_refusals_name_the_colour_and_the_tax() -> None:
+    s = o_step("""
+        1.field: KC
+        1.home: 9D 9C 8H{t1}
+        2.field: QH
+        combat: attackers=1:KC
+    """)
+    assert legal(s, "carry") == ["carry QH 1:9D"]
+    refused(s, "carry QH 1:9C", "711: 1:9C is not of QH's colour")
+    refused(s, "carry QH 1:8H", "711: 1:8H is already taxed")
+    refused(s, "carry QH 1:KC", "711: a Carry taxes a Lnd in the other Rlr's Home")
+
+
+def test_705_an_ability_is_listed_exactly_when_its_verify_accepts_it() -> None:
+    """The listing and the refusal ask the same verify per ability (combat.verify_ability):
+    at every ability step of seeded random games, every ability action that names one of the
+    actor's Cres (any verb, any target or none) is listed exactly when the verify answers
+    None, and otherwise is refused with that answer."""
+    steps = 0
+    for seed in range(40):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase in (Phase.ABILITY_P, Phase.ABILITY_O):
+                steps += 1
+                p = s.actor
+                listed = set(legal_actions(s))
+                for u in s.field[p]:
+                    for verb in combat.ABILITY_OF_VERB:
+                        for t in (NONE, *range(104)):
+                            a = Action(verb, FACE[u], t)
+                            why = combat.verify_ability(s, p, a)
+                            assert (why is None) == (a in listed), (seed, str(a), why)
+            apply(s, rng.choice(legal_actions(s)))
+    assert steps > 100  # the games reach many ability steps

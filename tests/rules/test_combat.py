@@ -9,9 +9,14 @@ the next Turn Cycle's first window (play the Lnd or pass) and the result can be 
 from __future__ import annotations
 
 import pickle
+import random
 
-from parlor.rules.engine import apply
-from parlor.rules.state import Combat, Phase, begin_combat, end_combat
+import pytest
+
+from parlor.rules import combat
+from parlor.rules.actions import Action, IllegalActionError
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import DOMAIN, FACE, NONE, STACK, Combat, Phase, begin_combat, end_combat
 
 from .scenario import cid, legal, refused, said, setup, zone
 
@@ -44,7 +49,7 @@ def test_406_1_r8_at_most_six_attackers() -> None:
     for face in ("AC", "AD", "AH", "AS", "JC", "JD"):
         apply(s, f"attack {face}")
     assert legal(s) == ["done"]
-    refused(s, "attack JH", "R8: at most 6 Cres attack at once")
+    refused(s, "attack JH", "406.1: at most 6 Cres attack at once")
 
 
 def test_406_1_r5_r9_inactive_or_taxed_cres_cannot_attack() -> None:
@@ -54,9 +59,9 @@ def test_406_1_r5_r9_inactive_or_taxed_cres_cannot_attack() -> None:
         1.field: KS{i} QS{t1} QC{t2} JS
     """)
     assert legal(s) == ["attack JS", "end"]
-    refused(s, "attack KS", "R5: KS is inactive (summoned this turn) and cannot attack")
-    refused(s, "attack QS", "R9: QS is taxed and cannot attack")
-    refused(s, "attack QC", "R9: QC is taxed and cannot attack")
+    refused(s, "attack KS", "703: KS is inactive (it arrived this turn) and cannot attack")
+    refused(s, "attack QS", "704: QS is taxed and cannot attack")
+    refused(s, "attack QC", "704: QC is taxed and cannot attack")
 
 
 def test_407_r9_r10_taxed_cres_cannot_block_inactive_ones_can() -> None:
@@ -69,7 +74,7 @@ def test_407_r9_r10_taxed_cres_cannot_block_inactive_ones_can() -> None:
         combat: attackers=1:KS
     """)
     assert legal(s) == ["block QD 1:KS", "done"]
-    refused(s, "block QH 1:KS", "R9: QH is taxed and cannot block")
+    refused(s, "block QH 1:KS", "704: QH is taxed and cannot block")
 
 
 def test_407_2_r10_at_most_three_blockers_per_attacker_each_blocks_one() -> None:
@@ -85,8 +90,8 @@ def test_407_2_r10_at_most_three_blockers_per_attacker_each_blocks_one() -> None
     for face in ("AC", "AD", "AH"):
         apply(s, f"block {face} 1:KS")
     assert legal(s) == ["block AS 1:KC", "done"]
-    refused(s, "block AS 1:KS", "R10: at most 3 blockers per attacker")
-    refused(s, "block AC 1:KC", "R10: AC already blocks")
+    refused(s, "block AS 1:KS", "407.2: 1:KS has 3 blockers, the most an attacker can have")
+    refused(s, "block AC 1:KC", "407.2: AC already blocks")
 
 
 # --- 1003: blocked combat, the group bonus, splitting damage (R11, R13, R14) ---------------------
@@ -397,7 +402,7 @@ def test_401_r8_attacks_repeat_in_new_turn_cycles_with_the_cres_still_eligible()
     assert (s.phase, s.actor) == (Phase.WINDOW1, 0)  # a new Turn Cycle
     apply(s, "pass")
     assert legal(s) == ["attack QS", "end"]
-    refused(s, "attack KS", "R9: KS is taxed and cannot attack")
+    refused(s, "attack KS", "704: KS is taxed and cannot attack")
     assert said(s, "attack QS") == [
         "Rlr 1 attacks with QS",
         "Rlr 2 loses 2 life (unblocked attackers): 16 left",
@@ -523,3 +528,50 @@ def test_406_an_attack_step_begins_in_the_last_combat_emptied() -> None:
         assert s.clone().spare_combat is None
         assert begin_combat(s) is used and s.combat is used
         assert used == Combat() and s.spare_combat is None
+
+
+def test_406_407_attackers_and_blockers_are_listed_exactly_when_their_verify_accepts() -> None:
+    """The attack and block listings ask the same verify as apply's refusal and "why not"
+    (combat.verify_attack, combat.verify_block): at every attack and block step of seeded
+    random games, a declaration naming any Cre of the deciding Rlr (and, for a block, any
+    card as the attacker) is listed exactly when its verify answers None."""
+    steps = 0
+    for seed in range(40):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            listed = set(legal_actions(s))
+            if s.phase is Phase.ATTACK:
+                steps += 1
+                for c in range(s.phasing * 52, s.phasing * 52 + 52):
+                    ok = combat.verify_attack(s, c) is None
+                    assert ok == (Action("attack", FACE[c]) in listed), (seed, c)
+            elif s.phase is Phase.BLOCK:
+                steps += 1
+                for b in s.field[s.opponent]:
+                    for a in range(104):
+                        ok = combat.verify_block(s, b, a) is None
+                        assert ok == (Action("block", FACE[b], a) in listed), (seed, b, a)
+            apply(s, rng.choice(legal_actions(s)))
+    assert steps > 100
+
+
+def test_r7_a_built_action_of_the_wrong_form_is_refused_with_a_reason() -> None:
+    """An action no text parses to (a ``done`` naming a card, a ``block`` with no attacker,
+    an ability naming the Domain) is refused with the rule, never an engine fault, at every
+    attack, block and ability step of seeded random games."""
+    verbs = ("attack", "block", "volley", "sally", "harry", "ally", "carry", "done", "end")
+    for seed in range(12):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase in (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O):
+                listed = set(legal_actions(s))
+                for verb in verbs:
+                    for card in (NONE, FACE[rng.randrange(104)]):
+                        for target in (NONE, STACK, DOMAIN[0], rng.randrange(104)):
+                            a = Action(verb, card, target)
+                            if a not in listed:
+                                with pytest.raises(IllegalActionError, match=r"^\S+: "):
+                                    apply(s, a)
+            apply(s, rng.choice(legal_actions(s)))

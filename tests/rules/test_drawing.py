@@ -32,7 +32,7 @@ def test_304_3_r29_p_recycles_down_to_7_in_hand_before_drawing() -> None:
                           "trim 9S", "trim 10S", "trim 7C"]
     refused(s, "keep 5H", "R7: Rlr 1 must now recycle cards down to 7 in Hand; "
             "'keep' is not possible (trim)")
-    refused(s, "trim 5H", "R29: trim a card that is in your Hand")
+    refused(s, "trim 5H", "304.3: trim a card that is in your Hand")
     assert said(s, "trim 4C") == ["Rlr 1 recycles a card to keep 7 in Hand"]
     assert s.phase is Phase.TRIM  # still 8 cards
     assert said(s, "trim 10S") == ["Rlr 1 recycles a card to keep 7 in Hand",
@@ -74,7 +74,7 @@ def test_305_r29_p_draws_two_keeps_one_and_recycles_the_other() -> None:
     said(s, "end")
     assert (s.phase, s.actor, zone(s, "drawn")) == (Phase.KEEP, 0, "5H 9D")
     assert options(s) == ["keep 5H", "keep 9D", "redraw 4C", "redraw 2S"]
-    refused(s, "keep 3C", "R29: keep one of the drawn cards")
+    refused(s, "keep 3C", "305: keep one of the drawn cards")
     assert said(s, "keep 9D") == ["Rlr 1 keeps a card and recycles the other"]
     assert zone(s, "1.hand") == "4C 2S 9D"
     assert zone(s, "1.recycle") == "5H"
@@ -227,7 +227,7 @@ def test_309_r29_redraw_recycles_a_hand_card_with_both_drawn_cards_and_draws_aga
     assert (s.phase, zone(s, "drawn")) == (Phase.KEEP, "3C 8C")
     # the second draw is as usual, but there is no second Redraw
     assert options(s) == ["keep 3C", "keep 8C"]
-    refused(s, "redraw 2S", "R29: only one Redraw is allowed per turn")
+    refused(s, "redraw 2S", "309: only one Redraw is allowed per turn")
     assert said(s, "keep 3C") == [
         "Rlr 1 keeps a card and recycles the other",
         "Turn 3: Rlr 2 is the phasing Rlr",
@@ -246,7 +246,7 @@ def test_309_1_r29_a_redraw_names_a_hand_card_not_a_drawn_one() -> None:
         1.draw: 5H 9D
     """)
     said(s, "end")
-    message = "R29: a Redraw names one card from the Hand (none if the Hand is empty)"
+    message = "309: a Redraw names one card from the Hand (none if the Hand is empty)"
     refused(s, "redraw 5H", message)
     refused(s, "redraw", message)
     refused(s, "redraw 7C", message)
@@ -261,7 +261,7 @@ def test_309_1_r29_with_an_empty_hand_a_redraw_recycles_only_the_drawn_cards() -
     said(s, "end")
     assert options(s) == ["keep 5H", "keep 9D", "redraw"]
     refused(s, "redraw 5H",
-            "R29: a Redraw names one card from the Hand (none if the Hand is empty)")
+            "309: a Redraw names one card from the Hand (none if the Hand is empty)")
     assert said(s, "redraw") == [
         "Rlr 1 Redraws, recycling 2 cards; the turn ends",
         "Rlr 1 draws 2 cards",

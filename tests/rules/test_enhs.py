@@ -7,7 +7,10 @@ pile when its host leaves (R19). ``2.domain: 1:5C`` is Rlr 1's 5C in Rlr 2's Dom
 
 from __future__ import annotations
 
-from parlor.rules.engine import apply
+import random
+
+from parlor.rules import plays
+from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import Phase
 
 from .scenario import legal, said, setup, zone
@@ -117,3 +120,22 @@ def test_806_r19_a_hosts_enhs_go_each_to_its_own_owners_discard_with_it() -> Non
     assert zone(s, "2.discard") == "QD 2D"
     assert zone(s, "1.discard") == "2H"
     assert zone(s, "1.recycle") == "" and zone(s, "2.recycle") == ""
+
+
+def test_r22_r23_the_window_listing_is_the_rules_reference_listing() -> None:
+    """The window's listing (plays.window_actions, with its expel tables and one walk over
+    the zones) lists exactly what its reference (plays.window_actions_reference, the rules
+    as written) lists, in the same order: at every window of seeded random games, for both
+    Rlrs, whoever is to act."""
+    windows = 0
+    for seed in range(60):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase in (Phase.WINDOW1, Phase.WINDOW2):
+                windows += 1
+                for p in (0, 1):
+                    fast = plays.window_actions(s, p)
+                    assert fast == plays.window_actions_reference(s, p), (seed, s.turn, p)
+            apply(s, rng.choice(legal_actions(s)))
+    assert windows > 1000

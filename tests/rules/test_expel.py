@@ -32,7 +32,7 @@ def test_1106_r23_2h_cannot_expel_jh3c_outshown_by_the_3c() -> None:
     s = setup(JH3C)
     assert legal(s, "expel") == ["expel 3H at 2:JH", "expel 4C at 2:JH", "expel 4C at 2:3C"]
     refused(s, "expel 2H at 2:JH",
-            "R23: a Cre is expelled only by outranking or outtrumping it (JH/3C)")
+            "1102.2: a Cre is expelled only by outranking or outtrumping it (JH/3C)")
 
 
 def test_1106_r24_2h_with_hearts_trump_outtrumps_jh3c_to_discard() -> None:
@@ -78,7 +78,7 @@ def test_1106_r24_4c_outranks_jh3c_in_clubs_one_damage_to_recycle() -> None:
 def test_1106_r23_3c_ties_the_3c_in_clubs_and_is_refused() -> None:
     s = setup(JH3C)
     refused(s, "expel 3C at 2:JH",
-            "R23: a Cre is expelled only by outranking or outtrumping it (JH/3C)")
+            "1102.2: a Cre is expelled only by outranking or outtrumping it (JH/3C)")
 
 
 def test_1102_1_4c_expels_only_the_lone_3c_and_the_jack_stays() -> None:
@@ -140,7 +140,7 @@ def test_1102_2_r23_lone_trump_enh_only_by_outtrumping() -> None:
         2.field: KH/2C
     """)
     refused(s, "expel 3D at 2:2C",
-            "R23: a trump-suit Enh is expelled only by outtrumping it (2C)")
+            "1102.2: a trump-suit Enh is expelled only by outtrumping it (2C)")
     assert said(s, "expel 3C at 2:2C")[-1] == "3C expels 2C: outtrumps in Clubs 3 to 2, to Discard"
     assert zone(s, "2.field") == "KH"
     assert zone(s, "2.discard") == "2C"  # outtrumped: Discard (1104.2)
@@ -157,7 +157,7 @@ def test_1102_3_r23_lnd_only_by_outtrumping_then_to_discard_with_its_enhs() -> N
         2.home: 9H/1:2D/3C
     """)
     refused(s, "expel 6H at 2:9H",
-            "R23: a Lnd is expelled only by outtrumping it, and 6H cannot (9H/2D/3C)")
+            "1102.3: a Lnd is expelled only by outtrumping it, and 6H cannot (9H/2D/3C)")
     s = setup("""
         settings: step
         phasing: 1
@@ -187,7 +187,7 @@ def test_1102_3_r23_lnd_with_a_trump_enh_needs_a_higher_trump() -> None:
     """)
     assert legal(s, "expel") == ["expel 3S at 2:10D", "expel 3S at 2:2S"]
     refused(s, "expel 2S at 2:10D",
-            "R23: a Lnd is expelled only by outtrumping it, and 2S cannot (10D/2S)")
+            "1102.3: a Lnd is expelled only by outtrumping it, and 2S cannot (10D/2S)")
 
 
 def test_1101_r23_either_rlr_may_expel_opponent_expels_in_its_option() -> None:

@@ -58,8 +58,8 @@ def test_602_r21_without_that_trump_the_same_lnd_gives_its_base_suit() -> None:
     """)
     assert options(s) == ["pass"]
     # Clubs are trumps, so 9S/3H gives a Spade and no Hearts point can be raised
-    refused(s, "play AH", "R20: AH costs 1H+1, more mnr than Rlr 1 can raise")
-    refused(s, "play AH tax 9S 8S", "R20: AH costs 1H+1, more mnr than Rlr 1 can raise")
+    refused(s, "play AH", "206: AH costs 1H+1, more mnr than Rlr 1 can raise")
+    refused(s, "play AH tax 9S 8S", "206: AH costs 1H+1, more mnr than Rlr 1 can raise")
 
 
 def test_501_r21_mnr_keeps_the_suit_it_was_made_in_when_the_trump_suit_changes() -> None:
@@ -111,9 +111,9 @@ def test_603_r6_a_lnd_takes_no_target() -> None:
         1.hand: 9S
         1.field: KS
     """)
-    refused(s, "play 9S on D1", "R6: a Lnd is played to its Home, with no target")
-    refused(s, "play 9S on 1:KS", "R6: a Lnd is played to its Home, with no target")
-    refused(s, "expel 9S at 1:KS", "R6: a Lnd is played to its Home, with no target")
+    refused(s, "play 9S on D1", "603: a Lnd is played to its Home, with no target")
+    refused(s, "play 9S on 1:KS", "603: a Lnd is played to its Home, with no target")
+    refused(s, "expel 9S at 1:KS", "603: a Lnd is played to its Home, with no target")
 
 
 def test_603_r6_only_the_phasing_rlr_may_play_a_lnd() -> None:
@@ -129,7 +129,7 @@ def test_603_r6_only_the_phasing_rlr_may_play_a_lnd() -> None:
     said(s, "play 2S on D1")
     assert (s.actor, options(s)[-1]) == (1, "pass")
     assert "play 9D" not in options(s)
-    refused(s, "play 9D", "R6: only the phasing Rlr may play a Lnd")
+    refused(s, "play 9D", "603: only the phasing Rlr plays a Lnd, on its own turn")
 
 
 def test_603_r6_at_most_one_lnd_per_turn() -> None:
@@ -144,7 +144,7 @@ def test_603_r6_at_most_one_lnd_per_turn() -> None:
     """)
     said(s, "play 9S", "play 2D on D2")
     assert options(s) == ["pass"]
-    refused(s, "play 8S", "R6: only one Lnd may be played per turn")
+    refused(s, "play 8S", "603: one Lnd per turn, and this turn's Lnd is played")
     # the limit is per turn: P's next turn may play one again
     said(s, "pass", "end", "keep AC", "pass", "end", "keep 5H")
     assert (s.turn, s.phasing, zone(s, "lnd_played")) == (3, 0, "no")

@@ -143,14 +143,14 @@ PAYING = """
 
 
 @pytest.mark.parametrize(("action", "message"), [
-    ("play JS tax 9S 7C", "R20: JS costs 2S+1, more than that payment raises"),
-    ("play JS tax 9S 8C 7C spend SCC", "R20: JS needs 2 Spades mnr"),
-    ("play JS tax 9S 9S 8S", "R3: a Lnd can be taxed only once"),
-    ("play JS tax 10S 9S 8S", "R3: 10S is not a Lnd in your Home"),
-    ("play JS tax 9S 8S 9C", "R3: 9C is already taxed"),
-    ("play JS tax 9S 8S 7C spend SSCC", "R20: JS costs 3 mnr, not 4"),
-    ("play JS tax 9S 8S 7C spend SSD", "R3: the pool would hold only 0 Diamonds mnr"),
-    ("play JS spend SSC", "R3: the pool would hold only 0 Clubs mnr"),
+    ("play JS tax 9S 7C", "206: JS costs 2S+1, more than that payment raises"),
+    ("play JS tax 9S 8C 7C spend SCC", "206: JS needs 2 Spades mnr"),
+    ("play JS tax 9S 9S 8S", "405: a Lnd can be taxed only once"),
+    ("play JS tax 10S 9S 8S", "405: 10S is not a Lnd in your Home"),
+    ("play JS tax 9S 8S 9C", "405: 9C is already taxed"),
+    ("play JS tax 9S 8S 7C spend SSCC", "206: JS costs 3 mnr, not 4"),
+    ("play JS tax 9S 8S 7C spend SSD", "405: the pool would hold only 0 Diamonds mnr"),
+    ("play JS spend SSC", "405: the pool would hold only 0 Clubs mnr"),
 ])
 def test_405_3_r3_an_impossible_explicit_payment_is_refused_and_no_lnd_is_taxed(
         action: str, message: str) -> None:
@@ -194,8 +194,8 @@ def test_405_4_r3_an_explicit_payment_may_tax_no_lnd_at_all() -> None:
     ]
     assert zone(s, "1.home") == "9S 8S 7S 7C 8C 9C{t1} 7D"
     s = setup(PAYING.format(pool="S1"))
-    refused(s, "play AS tax", "R20: AS costs 1S+1, more than that payment raises")
-    refused(s, "play AS spend -", "R20: AS costs 2 mnr, not 0")
+    refused(s, "play AS tax", "206: AS costs 1S+1, more than that payment raises")
+    refused(s, "play AS spend -", "206: AS costs 2 mnr, not 0")
 
 
 def test_405_4_r3_a_free_lnd_may_be_played_spending_nothing_explicitly() -> None:
@@ -325,7 +325,8 @@ def test_206_207_r20_one_point_short_in_all_is_not_enough(card: str) -> None:
     suited, total = COSTS[card]
     s = setup(cost_position(card, suited, total - suited - 1))
     suit_cost = f"{suited}H" + (f"+{total - suited}" if total > suited else "")
-    refused(s, play_of(card), f"R20: {card} costs {suit_cost}, more mnr than Rlr 1 can raise")
+    rule = 206 if card[0] in "AJQK" else 207  # a Cre's cost, an Enh's
+    refused(s, play_of(card), f"{rule}: {card} costs {suit_cost}, more mnr than Rlr 1 can raise")
 
 
 @pytest.mark.parametrize("card", list(COSTS))
@@ -333,7 +334,8 @@ def test_206_207_r20_one_point_short_in_its_own_suit_is_not_enough(card: str) ->
     suited, total = COSTS[card]
     s = setup(cost_position(card, suited - 1, total - suited + 1))
     suit_cost = f"{suited}H" + (f"+{total - suited}" if total > suited else "")
-    refused(s, play_of(card), f"R20: {card} costs {suit_cost}, more mnr than Rlr 1 can raise")
+    rule = 206 if card[0] in "AJQK" else 207  # a Cre's cost, an Enh's
+    refused(s, play_of(card), f"{rule}: {card} costs {suit_cost}, more mnr than Rlr 1 can raise")
 
 
 def test_206_example_kh_costs_3_hearts_plus_2_of_any_suit() -> None:

@@ -86,7 +86,7 @@ def test_r3_a_payment_on_a_verb_that_takes_none_is_refused() -> None:
     first = legal_actions(s)[0]
     paid = Action(first.verb, first.card, first.target, (), ())
     history = list(s.history)
-    with pytest.raises(IllegalActionError, match=r"R3: .* takes no payment"):
+    with pytest.raises(IllegalActionError, match=r"405: .* takes no payment"):
         apply(s, paid)
     assert s.history == history  # nothing changed
     apply(s, first)

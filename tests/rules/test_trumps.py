@@ -41,7 +41,7 @@ def test_805_1_r22_only_equal_or_greater_value_than_the_top_card() -> None:
     assert [a for a in legal(s, "play") if a.endswith(" on T")] == [
         "play 4S on T", "play 6C on T"]
     refused(s, "play 3S on T",
-            "R22: an Enh goes on the Trumps stack only if at least the top card's value (4H)")
+            "805.1: an Enh goes on the Trumps stack only if at least the top card's value (4H)")
     assert said(s, "play 4S on T")[-1] == (
         "Rlr 1 plays 4S on the Trumps stack: Spades are trumps")  # equal value is enough
     assert zone(s, "trumps") == "2:3D 1:4H 1:4S"
@@ -53,7 +53,7 @@ def test_805_2_r22_same_suit_higher_may_expel_the_top_card_both_to_discard() -> 
     assert "play 5H on T" in legal(s) and "expel 5H at T" in legal(s)
     assert "expel 5D at T" not in legal(s)  # not the top card's suit
     refused(s, "expel 5D at T",
-            "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack")
+            "805.2: only a higher Enh of the top card's suit expels the top of the Trumps stack")
     assert said(s, "expel 5H at T")[-1] == (
         "Rlr 2 expels 4H from the Trumps stack with 5H: both to Discard, Diamonds are trumps")
     assert zone(s, "trumps") == "2:3D"  # the card below sets the trump
@@ -97,7 +97,7 @@ def test_805_2_r22_a_lower_or_equal_card_of_the_suit_cannot_expel_the_top() -> N
     """)
     assert [a for a in legal(s) if a.endswith(" T")] == ["play 4S on T"]
     refused(s, "expel 4S at T",
-            "R22: only a higher Enh of the top card's suit expels the top of the Trumps stack")
+            "805.2: only a higher Enh of the top card's suit expels the top of the Trumps stack")
 
 
 def test_805_3_r23_cards_of_the_stack_are_not_expelled_as_lone_enhs() -> None:
@@ -113,10 +113,10 @@ def test_805_3_r23_cards_of_the_stack_are_not_expelled_as_lone_enhs() -> None:
         "expel 5H at 1:6C",
     ]
     refused(s, "expel 5H at 2:3D",
-            "R22: only the top card of the Trumps stack can be expelled, by a higher Enh of "
+            "805.3: only the top card of the Trumps stack can be expelled, by a higher Enh of "
             "its suit ('expel 5H at T')")
     refused(s, "expel 5H at 1:4H",
-            "R22: only the top card of the Trumps stack can be expelled, by a higher Enh of "
+            "805.3: only the top card of the Trumps stack can be expelled, by a higher Enh of "
             "its suit ('expel 5H at T')")
 
 

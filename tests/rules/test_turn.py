@@ -82,7 +82,7 @@ def test_302_1_r4_o_lnds_taxed_paying_on_p_turn_stay_taxed_through_o_turn() -> N
     said(s, "keep 5H")
     assert (s.phase, s.actor) == (Phase.WINDOW1, 1)
     assert options(s) == ["pass"]
-    refused(s, "play 2D on D2", "R20: 2D costs 1D+1, more mnr than Rlr 2 can raise")
+    refused(s, "play 2D on D2", "207: 2D costs 1D+1, more mnr than Rlr 2 can raise")
     said(s, "pass", "end")
     # P's next turn: now they untax, and so do P's own 9S and 8S
     assert (s.turn, s.phasing) == (3, 0)
@@ -98,7 +98,7 @@ def test_303_r5_a_cre_summoned_this_turn_cannot_attack() -> None:
         1.field: KS AS{i}
     """)
     assert options(s) == ["attack KS", "end"]
-    refused(s, "attack AS", "R5: AS is inactive (summoned this turn) and cannot attack")
+    refused(s, "attack AS", "703: AS is inactive (it arrived this turn) and cannot attack")
 
 
 def test_303_r5_inactivity_ends_at_the_start_of_the_next_turn_of_either_rlr() -> None:
@@ -212,11 +212,11 @@ def test_406_3_attackers_are_declared_one_at_a_time_then_done() -> None:
         phase: attack
         1.field: KS QS
     """)
-    refused(s, "done", "R8: declare at least one attacker, or end the turn")
+    refused(s, "done", "406.2: declare at least one attacker, or end the turn")
     said(s, "attack KS")
     assert options(s) == ["attack QS", "done"]
-    refused(s, "end", "R8: attackers are declared: say done")
-    refused(s, "attack KS", "R8: KS is already attacking")
+    refused(s, "end", "406.3: attackers are declared: say done")
+    refused(s, "attack KS", "406.1: KS is already attacking")
     said(s, "done")
     assert (s.phase, s.actor) == (Phase.BLOCK, 1)
 
@@ -230,7 +230,7 @@ def test_406_1_r8_at_most_6_cres_attack_at_once() -> None:
     """)
     said(s, "attack KS", "attack QS", "attack AS", "attack JS", "attack KH", "attack QH")
     assert options(s) == ["done"]
-    refused(s, "attack AH", "R8: at most 6 Cres attack at once")
+    refused(s, "attack AH", "406.1: at most 6 Cres attack at once")
 
 
 def test_r7_an_action_by_the_rlr_not_to_decide_is_a_wrong_turn_error() -> None:

@@ -157,10 +157,10 @@ def test_403_step_by_step_the_forced_pass_is_given_explicitly() -> None:
 
 
 @pytest.mark.parametrize(("action", "message"), [
-    ("play 4H on D1", "R7: 4H is not in Rlr 1's Hand"),
-    ("play AD", "R7: AD is not in Rlr 1's Hand"),
-    ("play 2S", "R18: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"),
-    ("play JS", "R7: JS is not in Rlr 1's Hand"),
+    ("play 4H on D1", "403.1: 4H is not in Rlr 1's Hand"),
+    ("play AD", "403.1: AD is not in Rlr 1's Hand"),
+    ("play 2S", "801: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"),
+    ("play JS", "403.1: JS is not in Rlr 1's Hand"),
     ("attack KS", "R7: Rlr 1 must now play a card or pass; 'attack' is not possible "
                   "(play, expel, pass)"),
     ("keep 2S", "R7: Rlr 1 must now play a card or pass; 'keep' is not possible "
@@ -179,9 +179,9 @@ def test_403_4_a_cre_takes_no_target_and_an_unaffordable_card_is_refused() -> No
         1.hand: AS KS 6S
         1.home: 9S 8S
     """)
-    refused(s, "play AS on D1", "R7: a Cre is played to its own Field, with no target")
-    refused(s, "play KS", "R20: KS costs 3S+2, more mnr than Rlr 1 can raise")
-    refused(s, "play 6S on D1", "R20: 6S costs 3S+3, more mnr than Rlr 1 can raise")
+    refused(s, "play AS on D1", "701: a Cre is played to its own Field, with no target")
+    refused(s, "play KS", "206: KS costs 3S+2, more mnr than Rlr 1 can raise")
+    refused(s, "play 6S on D1", "207: 6S costs 3S+3, more mnr than Rlr 1 can raise")
 
 
 def test_r7_o_may_not_act_on_p_option() -> None:

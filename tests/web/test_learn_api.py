@@ -30,7 +30,7 @@ def test_an_expected_move_advances_and_a_wrong_one_is_explained(client: TestClie
     assert wrong.status_code == 422
     assert "one Lnd per turn (603)" in wrong.json()["lesson_why"]
     illegal = client.post("/api/lessons/cres", json={"moves": ["play KS"], "action": "attack KS"})
-    assert illegal.status_code == 422 and illegal.json()["rule_says"].startswith("R5:")
+    assert illegal.status_code == 422 and illegal.json()["rule_says"].startswith("703:")
 
 
 def test_bad_lesson_requests_get_clear_errors(client: TestClient) -> None:
