@@ -16,6 +16,7 @@ from parlor.rules.actions import Action
 from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
+    N_CARDS,
     NONE,
     PWR_OF,
     STACK,
@@ -27,7 +28,6 @@ from parlor.rules.state import (
     card_text,
     ref_text,
 )
-from parlor.rules.table import entity_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.values import Value
 
@@ -125,13 +125,31 @@ class View(Value):
         return d
 
 
+#: Every card's face text and table reference, written once: a view names each card it shows
+#: (156 names at step 500 of a game, bench/web_reply.py), and ``card_text`` / ``ref_text``
+#: (the reference, held equal by tests/rules/test_view_text.py) build each name anew.
+CARD_TEXT: tuple[str, ...] = tuple(card_text(c) for c in range(N_CARDS))
+REF_TEXT: tuple[str, ...] = tuple(ref_text(c) for c in range(N_CARDS))
+
+
+def _faces(cids: list[int]) -> tuple[str, ...]:
+    return tuple([CARD_TEXT[c] for c in cids])
+
+
+def _refs(cids: list[int]) -> tuple[str, ...]:
+    return tuple([REF_TEXT[c] for c in cids])
+
+
 def _table_card(s: State, cid: int) -> TableCard:
     t = s.taxed[cid]
+    on = s.enhs.get(cid)
     return TableCard(
-        ref=ref_text(cid),
-        card=card_text(cid),
-        enhs=tuple(ref_text(e) for e in s.enhs.get(cid, ())),
-        text=entity_text(s, cid),
+        ref=REF_TEXT[cid],
+        card=CARD_TEXT[cid],
+        enhs=_refs(on) if on else (),
+        # entity_text(s, cid) for a card on the table: its face and its Enhs' faces
+        text="/".join([CARD_TEXT[cid], *[CARD_TEXT[e] for e in on]]) if on
+        else CARD_TEXT[cid],
         taxed_on=None if t == NONE else t + 1,
         inactive=bool(s.inactive[cid]),
         damage=s.damage[cid],
@@ -148,17 +166,17 @@ def _side(s: State, q: int, viewer: int) -> SideView:
     return SideView(
         life=s.life[q],
         pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
-        hand=tuple(card_text(c) for c in s.hand[q]) if own else None,
+        hand=_faces(s.hand[q]) if own else None,
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=tuple(card_text(c) for c in sorted(s.recycle[q] if own else face_up)),
-        recycle_face_up=tuple(card_text(c) for c in sorted(face_up)),
-        discard=None if closed else tuple(card_text(c) for c in s.discard[q]),
+        recycle_known=_faces(sorted(s.recycle[q] if own else face_up)),
+        recycle_face_up=_faces(sorted(face_up)),
+        discard=None if closed else _faces(s.discard[q]),
         discard_count=len(s.discard[q]),
         home=tuple(_table_card(s, c) for c in s.home[q]),
         field=tuple(_table_card(s, c) for c in s.field[q]),
-        domain=tuple(ref_text(e) for e in s.domain[q]),
+        domain=_refs(s.domain[q]),
     )
 
 
@@ -195,9 +213,9 @@ def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
         phase=s.phase.name.lower(),
         actor=s.actor,
         trump=None if s.trump is None else "CDHS"[s.trump],
-        stack=tuple(ref_text(c) for c in s.stack),
+        stack=_refs(s.stack),
         sides=(_side(s, 0, player), _side(s, 1, player)),
-        drawn=tuple(card_text(c) for c in s.drawn) if own_draw else None,
+        drawn=_faces(s.drawn) if own_draw else None,
         drawn_count=len(s.drawn),
         lnd_played=s.lnd_played,
         redrawn=s.redrawn,

@@ -61,6 +61,7 @@ from parlor.web.games import (
     NotYourGame,
     StaleForm,
     Unavailable,
+    encode_reply,
     is_practice,
     seed_json,
     seed_of,
@@ -82,6 +83,14 @@ CSRF_COOKIE = "pm_csrf"
 #: A "Continue elsewhere" code works once, within this many seconds.
 HANDOVER_SECONDS = 600
 log = logging.getLogger("parlor.web")
+
+
+class Reply(JSONResponse):
+    """A game's JSON reply, as ``JSONResponse`` writes it, with the parts it carries already
+    encoded (the table at its position: ``games.encode_reply``)."""
+
+    def render(self, content: Any) -> bytes:
+        return encode_reply(content)
 
 
 def _json_script(data: Any) -> str:
@@ -384,7 +393,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=wait_s)
                 snap = games.spectator_snapshot(live, start)
-        return JSONResponse(snap)
+        return Reply(snap)
 
     async def new_handover(game_id: str, token: str) -> str:
         with games.durable():
@@ -556,7 +565,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                         break
                 snap = games.snapshot(live, start)
         snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
-        return JSONResponse(snap)
+        return Reply(snap)
 
     @app.post("/api/games/{game_id}/actions")
     async def api_act(request: Request, game_id: str) -> Response:
@@ -580,7 +589,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         conductor.notify(game_id)
         if snap["thinking"]:
             conductor.kick(game_id)
-        return JSONResponse(snap)
+        return Reply(snap)
 
     @app.post("/api/games/{game_id}/preview")
     async def api_preview(request: Request, game_id: str) -> Response:
@@ -605,7 +614,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         start = schemas.checked(schemas.Takeback, data).log_from
         snap = await asyncio.to_thread(games.takeback, live, version, start, line)
         conductor.notify(game_id)
-        return JSONResponse(snap)
+        return Reply(snap)
 
     @app.get("/api/games/{game_id}/hint")
     async def api_hint(request: Request, game_id: str, version: str | None = None) -> Response:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -43,6 +44,7 @@ from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.events import Event
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Settings, State
@@ -194,7 +196,7 @@ class LiveGame:
     """A game in memory: its row, its state and its lock."""
 
     __slots__ = ("actions", "changed_at", "checkpoints", "driving", "last_human", "lock",
-                 "public_trail", "row", "state", "token_hash")
+                 "logs", "positions", "public_trail", "row", "state", "token_hash")
 
     def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
         self.row = row
@@ -210,6 +212,10 @@ class LiveGame:
         self.last_human: tuple[tuple[int, int], int | None] | None = None
         #: (takebacks, each seat's public trail so far): see :func:`live_agent_view`
         self.public_trail: tuple[int, tuple[list[PublicStep], list[PublicStep]]] | None = None
+        #: (player, reader) -> the log entries written so far: see :func:`log_since`
+        self.logs: dict[tuple[int | None, int | None], LogKept] = {}
+        #: seat -> the reply's parts fixed by the live table: see :func:`position`
+        self.positions: dict[int, Position] = {}
 
     @property
     def id(self) -> str:
@@ -282,6 +288,135 @@ def _log_entries(s: State, player: int | None, start: int,
             entry["why"] = w
         out.append(entry)
     return out
+
+
+@dataclass(slots=True)
+class LogKept:
+    """The log entries of one line of play as one reader is sent them, each written once
+    (:func:`log_since`), beside the events they were written from."""
+
+    events: list[Event]
+    entries: list[dict[str, Any]]
+
+
+def log_since(live: LiveGame, s: State, player: int | None, start: int,
+              reader: int | None = None) -> list[dict[str, Any]]:
+    """``_log_entries(s, player, start, reader)`` (the reference, held equal by
+    tests/web/test_reply_cache.py), each entry written once per line of play and kept in
+    ``live``: a reply writes only the entries of the events it has not yet seen, and
+    copies those from ``start`` on, so that it costs the same late in a game as early.
+
+    A log only grows on one line of play, its events shared by every later state; another
+    line (a takeback, a reload from the store) has other event objects, and starts the
+    kept entries anew. Only the live state's entries are kept: a trial state's (a preview)
+    are written and dropped. Call it under ``live.lock``."""
+    events = s.log or []
+    kept = live.logs.get((player, reader))
+    if kept is None:
+        kept = live.logs[(player, reader)] = LogKept([], [])
+    seen = kept.events
+    m = min(len(seen), len(events))
+    if m and (events[m - 1] is not seen[m - 1] or events[0] is not seen[0]):
+        if s is not live.state:  # another line than the kept one, and not the live one
+            return _log_entries(s, player, start, reader)
+        seen.clear()
+        kept.entries.clear()
+        m = 0
+    start = max(0, start)
+    if len(events) <= len(seen):
+        return kept.entries[start:len(events)]
+    if s is not live.state:  # the kept part, and the rest written for this reply only
+        return kept.entries[start:m] + _log_entries(s, player, max(start, m), reader)
+    kept.entries.extend(_log_entries(s, player, len(seen), reader))
+    seen.extend(events[len(seen):])
+    return kept.entries[start:]
+
+
+class Encoded(dict[str, Any]):
+    """A dict that carries its own JSON text (``json``), written once, for
+    :func:`encode_reply`: equal to the plain dict, encoded alike by ``json.dumps``."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        super().__init__(d)
+        self.json = _dumps(d)
+
+
+#: JSON as starlette's ``JSONResponse`` writes it (one encoder: ``json.dumps`` with these
+#: options builds one per call).
+_dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode
+
+
+def encode_reply(content: Any) -> bytes:
+    """``content`` as starlette's ``JSONResponse`` encodes it, byte for byte, with the
+    text its :class:`Encoded` values (the table, the learning aids) already carry: the
+    table's JSON grows with the cards on it (4.5 KB at step 500, 100 µs to encode), and
+    every reply at one position carries the same. Each is first encoded as a placeholder
+    string, which is then replaced by its text (all at once, or nothing if one is not
+    found exactly once: then plainly)."""
+    if not isinstance(content, dict):
+        return _dumps(content).encode("utf-8")
+    fragments: dict[str, str] = {}
+    shallow = dict(content)
+    for k, v in content.items():
+        if type(v) is Encoded:
+            mark = f"\u0000parlor:{len(fragments)}\u0000"
+            fragments[f'"{mark}"'.replace("\u0000", "\\u0000")] = v.json
+            shallow[k] = mark
+    text = _dumps(shallow)
+    if fragments and all(text.count(m) == 1 for m in fragments):
+        for mark, fragment in fragments.items():
+            text = text.replace(mark, fragment)
+    elif fragments:
+        text = _dumps(content)
+    return text.encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The parts of a reply fixed by the table a seat sees (the table, its phase's task,
+    the learning aids, the result), made once per position (:func:`position`)."""
+
+    state: State
+    steps: int  # len(state.history) and of its log when made: a state grows in place on a
+    events: int  # refresh (Games._refresh_locked), and its parts are then made again
+    parts: dict[str, Any]
+
+
+def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
+    """The reply's parts fixed by ``s`` as ``seat`` sees it (:data:`SPECTATOR`: public):
+    made again only when the table changed (another state, or this one grown), kept for
+    the live state, so that the replies at one position (long polls, reloads, spectators)
+    share them and their JSON (:class:`Encoded`). ``_position_parts`` is the reference,
+    held equal by tests/web/test_reply_cache.py. Call it under ``live.lock``."""
+    kept = live.positions.get(seat)
+    steps, events = len(s.history), len(s.log or ())
+    if kept is not None and kept.state is s and kept.steps == steps and kept.events == events:
+        return kept.parts
+    parts = _position_parts(s, seat)
+    if seat != SPECTATOR:
+        for name in ("costs", "why_not", "coach"):
+            parts[name] = Encoded(parts[name])
+    parts["view"] = Encoded(parts["view"])
+    if s is live.state:
+        live.positions[seat] = Position(s, steps, events, parts)
+    return parts
+
+
+def _position_parts(s: State, seat: int) -> dict[str, Any]:
+    """What :func:`position` keeps, made from ``s`` alone."""
+    v = table_view(s, seat)
+    reader = None if seat == SPECTATOR else seat
+    parts: dict[str, Any] = {
+        "task": task(v.phase),
+        "view": view_payload(v),
+        "result_text": prose(s.result, reader) if s.result else None,
+    }
+    if seat != SPECTATOR:
+        parts.update(learning_aids(s, seat))
+    return parts
 
 
 def view_payload(v: View) -> dict[str, Any]:
@@ -667,7 +802,7 @@ class Games:
     def _snapshot(self, live: LiveGame, log_from: int,
                   state: State | None = None) -> dict[str, Any]:
         s = live.state if state is None else state
-        v = table_view(s, live.human)
+        parts = position(live, s, live.human)
         over = s.is_over
         return {
             "id": live.id,
@@ -684,12 +819,14 @@ class Games:
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
             "takeback": self._can_take_back(live),
-            "task": task(v.phase),
-            "view": view_payload(v),
-            "log": _log_entries(s, live.human, log_from, live.human),
+            "task": parts["task"],
+            "view": parts["view"],
+            "log": log_since(live, s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
-            "result_text": prose(s.result, live.human) if s.result else None,
-            **learning_aids(s, live.human),
+            "result_text": parts["result_text"],
+            "costs": parts["costs"],
+            "why_not": parts["why_not"],
+            "coach": parts["coach"],
         }
 
     def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
@@ -707,10 +844,10 @@ class Games:
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
-                "view": view_payload(table_view(s, SPECTATOR)),
-                "log": _log_entries(s, SPECTATOR, log_from),
+                "view": position(live, s, SPECTATOR)["view"],
+                "log": log_since(live, s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
-                "result_text": prose(s.result, None) if s.result else None,
+                "result_text": position(live, s, SPECTATOR)["result_text"],
             }
             if s.is_over:  # the deal stays secret, even its key's absence, until the end
                 snap["seed"] = seed_json(seed_of(live.row))
