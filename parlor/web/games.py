@@ -196,7 +196,7 @@ class LiveGame:
     """A game in memory: its row, its state and its lock."""
 
     __slots__ = ("actions", "changed_at", "checkpoints", "driving", "last_human", "lock",
-                 "logs", "positions", "public_trail", "row", "state", "token_hash")
+                 "logs", "positions", "public_trail", "row", "sides", "state", "token_hash")
 
     def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
         self.row = row
@@ -216,6 +216,8 @@ class LiveGame:
         self.logs: dict[tuple[int | None, int | None], LogKept] = {}
         #: seat -> the reply's parts fixed by the live table: see :func:`position`
         self.positions: dict[int, Position] = {}
+        #: viewer -> each side of the last table sent, with its JSON: see encoded_payload
+        self.sides: dict[int, tuple[tuple[SideView, Encoded], tuple[SideView, Encoded]]] = {}
 
     @property
     def id(self) -> str:
@@ -290,46 +292,68 @@ def _log_entries(s: State, player: int | None, start: int,
     return out
 
 
+#: The log entries a game keeps written per reader: the last ones (a reply sends the
+#: entries its client lacks, mostly those of the last action or two); older ones are
+#: written again on demand (a reload), so a long game's memory does not grow with them.
+LOG_KEPT = 64
+
+
 @dataclass(slots=True)
 class LogKept:
-    """The log entries of one line of play as one reader is sent them, each written once
-    (:func:`log_since`), beside the events they were written from."""
+    """The log of one line of play as one reader is sent it (:func:`log_since`): the events
+    seen so far, and the entries of those from ``base`` on, each written once."""
 
     events: list[Event]
+    base: int
     entries: list[dict[str, Any]]
 
 
 def log_since(live: LiveGame, s: State, player: int | None, start: int,
               reader: int | None = None) -> list[dict[str, Any]]:
     """``_log_entries(s, player, start, reader)`` (the reference, held equal by
-    tests/web/test_reply_cache.py), each entry written once per line of play and kept in
-    ``live``: a reply writes only the entries of the events it has not yet seen, and
-    copies those from ``start`` on, so that it costs the same late in a game as early.
+    tests/web/test_reply_cache.py), the last entries written once per line of play and
+    kept in ``live``: a reply writes only the entries of the events it has not yet seen,
+    and copies those from ``start`` on, so that it costs the same late in a game as early.
+    Entries older than the kept ones (:data:`LOG_KEPT`) are written for the reply that
+    sends them (a reload): a reply writes no entry it does not send.
 
     A log only grows on one line of play, its events shared by every later state; another
     line (a takeback, a reload from the store) has other event objects, and starts the
     kept entries anew. Only the live state's entries are kept: a trial state's (a preview)
     are written and dropped. Call it under ``live.lock``."""
     events = s.log or []
+    start = max(0, start)
     kept = live.logs.get((player, reader))
     if kept is None:
-        kept = live.logs[(player, reader)] = LogKept([], [])
+        kept = live.logs[(player, reader)] = LogKept([], 0, [])
     seen = kept.events
     m = min(len(seen), len(events))
     if m and (events[m - 1] is not seen[m - 1] or events[0] is not seen[0]):
         if s is not live.state:  # another line than the kept one, and not the live one
             return _log_entries(s, player, start, reader)
         seen.clear()
-        kept.entries.clear()
         m = 0
-    start = max(0, start)
-    if len(events) <= len(seen):
-        return kept.entries[start:len(events)]
-    if s is not live.state:  # the kept part, and the rest written for this reply only
-        return kept.entries[start:m] + _log_entries(s, player, max(start, m), reader)
-    kept.entries.extend(_log_entries(s, player, len(seen), reader))
-    seen.extend(events[len(seen):])
-    return kept.entries[start:]
+    if not seen:  # nothing kept: from the first entry this reply sends
+        kept.base = min(start, len(events))
+        kept.entries.clear()
+    if s is live.state and len(events) > len(seen):
+        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader))
+        seen.extend(events[len(seen):])
+        m = len(events)
+        if len(kept.entries) > 2 * LOG_KEPT:
+            del kept.entries[:len(kept.entries) - LOG_KEPT]
+            kept.base = m - LOG_KEPT
+    # events[:m] are seen; of those, entries from kept.base on are kept
+    base, entries = kept.base, kept.entries
+    if m < base:  # an earlier state than those kept (never expected)
+        return _log_entries(s, player, start, reader)
+    if start >= base:
+        out = entries[start - base:m - base]
+    else:  # older entries than those kept: written for this reply
+        out = _log_entries(s, player, start, reader)[:base - start] + entries[:m - base]
+    if len(events) > m:  # a trial state's own entries, not kept
+        out += _log_entries(s, player, max(start, m), reader)
+    return out
 
 
 class Encoded(dict[str, Any]):
@@ -340,7 +364,7 @@ class Encoded(dict[str, Any]):
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
-        self.json = _dumps(d)
+        self.json = _encode(d)
 
 
 #: JSON as starlette's ``JSONResponse`` writes it (one encoder: ``json.dumps`` with these
@@ -353,25 +377,38 @@ def encode_reply(content: Any) -> bytes:
     """``content`` as starlette's ``JSONResponse`` encodes it, byte for byte, with the
     text its :class:`Encoded` values (the table, the learning aids) already carry: the
     table's JSON grows with the cards on it (4.5 KB at step 500, 100 µs to encode), and
-    every reply at one position carries the same. Each is first encoded as a placeholder
-    string, which is then replaced by its text (all at once, or nothing if one is not
-    found exactly once: then plainly)."""
+    every reply at one position carries the same."""
+    return _encode(content).encode("utf-8")
+
+
+def _encode(content: Any) -> str:
+    """``_dumps(content)``, the text of the :class:`Encoded` dicts among ``content``'s
+    values (or in a tuple among them) spliced in: each is first encoded as a placeholder
+    string, then replaced by its text (all of them, or none if one is not found exactly
+    once: then ``content`` is encoded plainly)."""
     if not isinstance(content, dict):
-        return _dumps(content).encode("utf-8")
+        return _dumps(content)
     fragments: dict[str, str] = {}
+
+    def mark(v: Encoded) -> str:
+        m = f"\u0000parlor:{len(fragments)}\u0000"
+        fragments[f'"{m}"'.replace("\u0000", "\\u0000")] = v.json
+        return m
+
     shallow = dict(content)
     for k, v in content.items():
         if type(v) is Encoded:
-            mark = f"\u0000parlor:{len(fragments)}\u0000"
-            fragments[f'"{mark}"'.replace("\u0000", "\\u0000")] = v.json
-            shallow[k] = mark
+            shallow[k] = mark(v)
+        elif type(v) is tuple and any(type(x) is Encoded for x in v):
+            shallow[k] = tuple(mark(x) if type(x) is Encoded else x for x in v)
+    if not fragments:
+        return _dumps(content)
     text = _dumps(shallow)
-    if fragments and all(text.count(m) == 1 for m in fragments):
-        for mark, fragment in fragments.items():
-            text = text.replace(mark, fragment)
-    elif fragments:
-        text = _dumps(content)
-    return text.encode("utf-8")
+    if not all(text.count(m) == 1 for m in fragments):
+        return _dumps(content)
+    for m, fragment in fragments.items():
+        text = text.replace(m, fragment)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,23 +432,45 @@ def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
     steps, events = len(s.history), len(s.log or ())
     if kept is not None and kept.state is s and kept.steps == steps and kept.events == events:
         return kept.parts
-    parts = _position_parts(s, seat)
+    parts = _position_parts(s, seat, live)
     if seat != SPECTATOR:
         for name in ("costs", "why_not", "coach"):
             parts[name] = Encoded(parts[name])
-    parts["view"] = Encoded(parts["view"])
     if s is live.state:
         live.positions[seat] = Position(s, steps, events, parts)
     return parts
 
 
-def _position_parts(s: State, seat: int) -> dict[str, Any]:
-    """What :func:`position` keeps, made from ``s`` alone."""
+def encoded_payload(live: LiveGame, v: View) -> Encoded:
+    """``view_payload(v)`` (the reference, held equal by tests/web/test_reply_cache.py) with
+    its JSON, each side's part taken from the last table this viewer was sent when that
+    side is unchanged (the side that did not act, mostly): a side's cards are most of the
+    table's JSON. Call it under ``live.lock``."""
+    kept = live.sides.get(v.player)
+    sides = []
+    for q in (0, 1):
+        side = v.sides[q]
+        if kept is not None and kept[q][0] == side:
+            sides.append(kept[q])
+        else:
+            sides.append((side, Encoded(_side_dict(side))))
+    live.sides[v.player] = (sides[0], sides[1])
+    d = _flat(v, _VIEW_FIELDS)
+    d["settings"] = str(v.settings)
+    d["sides"] = (sides[0][1], sides[1][1])
+    if v.combat is not None:
+        d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
+    return Encoded(d)
+
+
+def _position_parts(s: State, seat: int, live: LiveGame | None = None) -> dict[str, Any]:
+    """What :func:`position` keeps, made from ``s`` (and the sides ``live`` keeps, when
+    given: :func:`encoded_payload`)."""
     v = table_view(s, seat)
     reader = None if seat == SPECTATOR else seat
     parts: dict[str, Any] = {
         "task": task(v.phase),
-        "view": view_payload(v),
+        "view": view_payload(v) if live is None else encoded_payload(live, v),
         "result_text": prose(s.result, reader) if s.result else None,
     }
     if seat != SPECTATOR:

@@ -21,6 +21,7 @@ from parlor.rules.view import SPECTATOR
 from parlor.store import GameStore
 from parlor.web.games import (
     DECLARATIONS,
+    LOG_KEPT,
     Encoded,
     GameError,
     Games,
@@ -63,6 +64,7 @@ def check(games: Games, live: LiveGame, rng: random.Random) -> None:
     kept = games.snapshot(live, 0)
     live.logs.clear()
     live.positions.clear()
+    live.sides.clear()
     assert games.snapshot(live, 0) == kept
 
 
@@ -117,6 +119,25 @@ def test_a_state_grown_in_place_is_made_again() -> None:
         with live.lock:
             assert plain(position(live, s, live.human)) == _position_parts(s, live.human)
             assert after["log"] == _log_entries(s, live.human, 0, live.human)
+
+
+def test_a_long_game_keeps_only_its_last_log_entries() -> None:
+    """The entries kept per reader stay few however long the game (LOG_KEPT), and a reload
+    (``log_from`` 0) still gets them all."""
+    games = Games(GameStore("sqlite://"))
+    live, _ = games.create("random", 13, max_turns=2000)
+    rng = random.Random(13)
+    for _ in range(400):
+        s = live.state
+        assert not s.is_over
+        games.snapshot(live, len(s.log or ()))
+        apply(s, rng.choice(legal_actions(s)))
+    s = live.state
+    assert len(s.log or ()) > 4 * LOG_KEPT
+    games.snapshot(live, len(s.log or ()) - 2)
+    assert all(len(kept.entries) <= 2 * LOG_KEPT for kept in live.logs.values())
+    assert games.snapshot(live, 0)["log"] == _log_entries(s, live.human, 0, live.human)
+    assert games.snapshot(live, 7)["log"] == _log_entries(s, live.human, 7, live.human)
 
 
 def test_an_encoded_reply_is_the_plain_encoding() -> None:
