@@ -9,7 +9,7 @@ cards at random (OpenSpiel's ``resample_from_infostate``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from parlor.rules.actions import Action
@@ -115,6 +115,13 @@ class View(Value):
     #: For the computer opponents; not sent to browsers.
     trail: tuple[PublicStep, ...] = field(default=(), compare=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """As :class:`Value`'s, the trail's steps sent as plain tuples: a computer's view
+        goes to its process pool pickled, and a NamedTuple pickles through a Python call
+        each (its trail has a step per action: 650 of them, 3 times the time at step 500)."""
+        values = tuple([getattr(self, name) for name in _PICKLED])
+        return (_unpickle_view, (values, tuple(map(tuple, self.trail))))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
         from dataclasses import asdict
@@ -138,6 +145,14 @@ def _faces(cids: list[int]) -> tuple[str, ...]:
 
 def _refs(cids: list[int]) -> tuple[str, ...]:
     return tuple([REF_TEXT[c] for c in cids])
+
+
+#: The fields of :class:`View` pickled as they are (the trail apart, as plain tuples).
+_PICKLED: tuple[str, ...] = tuple(f.name for f in fields(View) if f.name != "trail")
+
+
+def _unpickle_view(values: tuple[Any, ...], trail: tuple[tuple[Any, ...], ...]) -> View:
+    return View(*values, trail=tuple([PublicStep(*step) for step in trail]))
 
 
 def _table_card(s: State, cid: int) -> TableCard:

@@ -4,6 +4,7 @@ instead of building each name anew: the names are those of the readable referenc
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from parlor.rules.engine import apply, legal_actions, new_game
@@ -45,3 +46,18 @@ def test_a_views_names_are_the_reference_names_in_random_games() -> None:
                 break
             _check(s)
             apply(s, rng.choice(legal_actions(s)))
+
+
+def test_a_pickled_view_is_the_view_with_its_trail() -> None:
+    """A view pickles its trail as plain tuples (View.__reduce__), and is the same view,
+    trail included (a computer's view goes to its process pool pickled)."""
+    s, rng = new_game(21), random.Random(21)
+    for _ in range(120):
+        apply(s, rng.choice(legal_actions(s)))
+    for player in (0, 1, SPECTATOR):
+        v = view(s, player)
+        back = pickle.loads(pickle.dumps(v))
+        assert back == v and back.trail == v.trail and back.log == v.log
+        assert back.log_why == v.log_why
+        assert all(type(step) is type(v.trail[0]) for step in back.trail)
+        assert back.trail[-1].action == v.trail[-1].action
