@@ -147,12 +147,15 @@ def _refs(cids: list[int]) -> tuple[str, ...]:
     return tuple([REF_TEXT[c] for c in cids])
 
 
-#: The fields of :class:`View` pickled as they are (the trail apart, as plain tuples).
-_PICKLED: tuple[str, ...] = tuple(f.name for f in fields(View) if f.name != "trail")
+#: The fields of :class:`View` pickled as they are: all but the last, the trail (sent apart,
+#: as plain tuples).
+_PICKLED: tuple[str, ...] = tuple(f.name for f in fields(View)[:-1])
+assert fields(View)[-1].name == "trail"
 
 
 def _unpickle_view(values: tuple[Any, ...], trail: tuple[tuple[Any, ...], ...]) -> View:
-    return View(*values, trail=tuple([PublicStep(*step) for step in trail]))
+    return View(**dict(zip(_PICKLED, values, strict=True)),
+                trail=tuple([PublicStep(*step) for step in trail]))
 
 
 def _table_card(s: State, cid: int) -> TableCard:
