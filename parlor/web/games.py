@@ -357,14 +357,15 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
 
 
 class Encoded(dict[str, Any]):
-    """A dict that carries its own JSON text (``json``), written once, for
-    :func:`encode_reply`: equal to the plain dict, encoded alike by ``json.dumps``."""
+    """A dict that carries its own JSON text (``json``, and ``raw`` in UTF-8), written once,
+    for :func:`encode_reply`: equal to the plain dict, encoded alike by ``json.dumps``."""
 
-    __slots__ = ("json",)
+    __slots__ = ("json", "raw")
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
         self.json = _encode(d)
+        self.raw = self.json.encode("utf-8")
 
 
 #: JSON as starlette's ``JSONResponse`` writes it (one encoder: ``json.dumps`` with these
@@ -378,21 +379,30 @@ def encode_reply(content: Any) -> bytes:
     text its :class:`Encoded` values (the table, the learning aids) already carry: the
     table's JSON grows with the cards on it (4.5 KB at step 500, 100 µs to encode), and
     every reply at one position carries the same."""
-    return _encode(content).encode("utf-8")
+    pieces = _spliced(content)
+    return b"".join([p if isinstance(p, bytes) else p.encode("utf-8") for p in pieces])
 
 
 def _encode(content: Any) -> str:
-    """``_dumps(content)``, the text of the :class:`Encoded` dicts among ``content``'s
-    values (or in a tuple among them) spliced in: each is first encoded as a placeholder
-    string, then replaced by its text (all of them, or none if one is not found exactly
-    once: then ``content`` is encoded plainly)."""
+    """``_dumps(content)`` with the text of the :class:`Encoded` dicts it holds spliced in
+    (:func:`_spliced`)."""
+    return "".join([p if isinstance(p, str) else p.decode("utf-8")
+                    for p in _spliced(content, text=True)])
+
+
+def _spliced(content: Any, text: bool = False) -> list[str | bytes]:
+    """The pieces of ``_dumps(content)``: the JSON written around the :class:`Encoded`
+    dicts among ``content``'s values (or in a tuple among them), and their own JSON (as
+    text, or ``raw`` unless ``text``). Each is first encoded as a placeholder string, found
+    in the (short) JSON around them, and its own JSON put in its place; if a placeholder is
+    not found exactly once, ``content`` is encoded plainly."""
     if not isinstance(content, dict):
-        return _dumps(content)
-    fragments: dict[str, str] = {}
+        return [_dumps(content)]
+    found: list[tuple[str, Encoded]] = []
 
     def mark(v: Encoded) -> str:
-        m = f"\u0000parlor:{len(fragments)}\u0000"
-        fragments[f'"{m}"'.replace("\u0000", "\\u0000")] = v.json
+        m = f"\u0000parlor:{len(found)}\u0000"
+        found.append((f'"{m}"'.replace("\u0000", "\\u0000"), v))
         return m
 
     shallow = dict(content)
@@ -401,14 +411,17 @@ def _encode(content: Any) -> str:
             shallow[k] = mark(v)
         elif type(v) is tuple and any(type(x) is Encoded for x in v):
             shallow[k] = tuple(mark(x) if type(x) is Encoded else x for x in v)
-    if not fragments:
-        return _dumps(content)
-    text = _dumps(shallow)
-    if not all(text.count(m) == 1 for m in fragments):
-        return _dumps(content)
-    for m, fragment in fragments.items():
-        text = text.replace(m, fragment)
-    return text
+    if not found:
+        return [_dumps(content)]
+    around = _dumps(shallow)
+    if not all(around.count(m) == 1 for m, _ in found):
+        return [_dumps(content)]
+    pieces: list[str | bytes] = []
+    for m, v in found:  # in the order written: a dict's, then a tuple's
+        head, _, around = around.partition(m)
+        pieces += (head, v.json if text else v.raw)
+    pieces.append(around)
+    return pieces
 
 
 @dataclass(frozen=True, slots=True)
