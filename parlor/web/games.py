@@ -376,7 +376,7 @@ _dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None,
 
 def encode_reply(content: Any) -> bytes:
     """``content`` as starlette's ``JSONResponse`` encodes it, byte for byte, with the
-    text its :class:`Encoded` values (the table, the learning aids) already carry: the
+    text its :class:`Encoded` values (the table and its sides) already carry: the
     table's JSON grows with the cards on it (4.5 KB at step 500, 100 µs to encode), and
     every reply at one position carries the same."""
     pieces = _spliced(content)
@@ -445,10 +445,8 @@ def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
     steps, events = len(s.history), len(s.log or ())
     if kept is not None and kept.state is s and kept.steps == steps and kept.events == events:
         return kept.parts
+    # the learning aids are left plain: small dicts, as quick to encode per reply as to keep
     parts = _position_parts(s, seat, live)
-    if seat != SPECTATOR:
-        for name in ("costs", "why_not", "coach"):
-            parts[name] = Encoded(parts[name])
     if s is live.state:
         live.positions[seat] = Position(s, steps, events, parts)
     return parts
