@@ -376,9 +376,9 @@ _dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None,
 
 def encode_reply(content: Any) -> bytes:
     """``content`` as starlette's ``JSONResponse`` encodes it, byte for byte, with the
-    text its :class:`Encoded` values (the table and its sides) already carry: the
-    table's JSON grows with the cards on it (4.5 KB at step 500, 100 µs to encode), and
-    every reply at one position carries the same."""
+    text its :class:`Encoded` values (the table, its sides, the learning aids' "why
+    not") already carry: the table's JSON grows with the cards on it (4.5 KB at step
+    500, 100 µs to encode), and every reply at one position carries the same."""
     pieces = _spliced(content)
     return b"".join([p if isinstance(p, bytes) else p.encode("utf-8") for p in pieces])
 
@@ -445,8 +445,10 @@ def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
     steps, events = len(s.history), len(s.log or ())
     if kept is not None and kept.state is s and kept.steps == steps and kept.events == events:
         return kept.parts
-    # the learning aids are left plain: small dicts, as quick to encode per reply as to keep
     parts = _position_parts(s, seat, live)
+    if seat != SPECTATOR:  # a sentence per card that cannot act: 1 KB at step 500 (the
+        # other aids, a few short entries, cost less to encode at each reply than to keep)
+        parts["why_not"] = Encoded(parts["why_not"])
     if s is live.state:
         live.positions[seat] = Position(s, steps, events, parts)
     return parts
