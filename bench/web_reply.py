@@ -1,75 +1,187 @@
 #!/usr/bin/env python3
-"""A web reply's cost early and late in a long game: the snapshot a move's reply carries.
+"""A web reply's cost early and late in a long game, and the server's CPU per move.
 
     python bench/web_reply.py [--early 5] [--late 500] [--seed 13] [--rounds 3]
                               [--seconds 1.0]
 
 Plays one game of random legal actions (a seeded generator, ``max_turns`` large enough to
-reach ``--late``), keeps its state after ``--early`` and after ``--late`` actions, and times
-what the server does for a reply at each: :meth:`Games.snapshot` for the human (the table,
-its legal actions, the learning aids and the log entries from ``log_from``: the entries
-the client lacks, those the last action added) and the reply's JSON encoding; likewise
-:meth:`Games.spectator_snapshot`; and a move as :meth:`Games.act` makes it, the store's
-commit aside (the same I/O at every step): the state cloned, the action applied, the
-reply built and encoded. Beside them, the late state without its history (its log cut
-to the entries the reply sends, its trail emptied): the same table, so that the cost the
-history adds shows apart from the cost of a bigger table. Process CPU time
-(``time.process_time``), the states interleaved (early, late, late without history, early,
-...) so that the machine's noise falls on all, ``--rounds`` repeats of ``--seconds``
-CPU-seconds each. Prints the median microseconds per reply at each, the ratio late / early
-(issue 38's target: at most 1.1, replies costing the same at step 500 as at step 5) and
-late / late without its history (the history's share: 1.0 when a reply renders none of it).
+reach ``--late``) and sets it up as a live game of a server (its record in a SQLite file,
+the human as Rlr 1) at the first position from ``--early`` and from ``--late`` actions on
+where the human is to act and the computer answers. At each it times what the server does:
+
+- *player reply*: the reply to GET /api/games/<id> at an unchanged position (a long poll,
+  a reload): :meth:`Games.snapshot` from ``log_from`` (the entries the last action added)
+  encoded as the app encodes it (:func:`encode_reply`);
+- *spectator reply*: likewise, :meth:`Games.spectator_snapshot`;
+- *first reply at a position*: the same player reply made at a position the server has
+  not answered yet (what it keeps per position forgotten, the log entries of the last
+  action not yet written): the cost a move's reply pays once;
+- *POST action*: :meth:`Games.act` whole, the reply encoded: the action parsed, the state
+  cloned, the action applied and committed to SQLite, the reply made;
+- *server CPU per move, deployed*: the POST action, then the computer's answer as a server
+  of the deployment (``parlor serve`` beside ``parlor worker``) sees it: committed by a
+  worker (untimed), read from the store and replayed onto the cached game
+  (``Games._refresh_locked``), then the long poll's reply delivering the new position;
+- *server CPU per move, single process* (``make run``): the POST action, then the
+  computer's answer as the server handles it (:meth:`Games.computer_job` pickled as for
+  the computer's process pool, its decision applied and committed by
+  :meth:`Games.apply_computer`), then the long poll's reply: everything but the
+  computer's thinking.
+
+Process CPU time (``time.process_time``); the steps interleaved (early, late, early, ...)
+so that the machine's noise falls on both, ``--rounds`` repeats of ``--seconds``
+CPU-seconds each. Prints the median microseconds at each step and the ratio late / early
+(issue 38's target: at most 1.1, replies costing the same at step 500 as at step 5; and
+the server's CPU per move at most 2 ms on the compiled build). The POST action and the
+move change the game: each is undone before the next, untimed (the store truncated, the
+live game set back).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import pickle
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parlor.rules.actions import Action
-from parlor.rules.engine import apply, legal_actions
-from parlor.rules.state import State
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import Settings, State
 from parlor.store import GameStore
-from parlor.web.games import Games, LiveGame
+from parlor.web.games import Games, encode_reply
+
+HUMAN = 0
 
 
-def play(seed: int, steps: set[int], max_turns: int
-         ) -> tuple[dict[int, State], dict[int, State], dict[int, Action]]:
-    """One random game: the state after each of ``steps`` actions, the state one action
-    before it and the action that leads from one to the other."""
-    games = Games(GameStore("sqlite://"))
-    live, _ = games.create("random", seed, max_turns=max_turns)
-    s = live.state
+def play(seed: int, upto: int, max_turns: int) -> tuple[list[State], list[str]]:
+    """One random game: the state after each of its first ``upto`` actions, and those."""
+    s = new_game(seed, Settings(max_turns=max_turns))
+    assert not s.history, "the bench expects a deal that applies nothing"
     rng = random.Random(seed)
-    after: dict[int, State] = {}
-    before: dict[int, State] = {}
-    actions: dict[int, Action] = {}
-    for k in range(1, max(steps) + 1):
+    states, actions = [s.clone()], []
+    for k in range(upto):
         if s.is_over:
-            raise SystemExit(f"the game ended at step {k - 1}: raise --max-turns or change "
-                             "--seed")
+            raise SystemExit(f"the game ended at step {k}: raise --max-turns or change --seed")
         a = rng.choice(legal_actions(s))
-        if k in steps:
-            before[k], actions[k] = s.clone(), a
+        actions.append(str(a))
         apply(s, a)
-        if k in steps:
-            after[k] = s.clone()
-    return after, before, actions
+        states.append(s.clone())
+    return states, actions
 
 
-def live_at(games: Games, seed: int, max_turns: int, state: State) -> LiveGame:
-    live, _ = games.create("random", seed, max_turns=max_turns)
-    live.state = state
-    return live
+def turn_at(states: list[State], start: int) -> int:
+    """The first step from ``start`` on where the human acts and the computer answers."""
+    for k in range(start, len(states) - 2):
+        if states[k].actor == HUMAN and states[k + 1].actor != HUMAN \
+                and not states[k + 1].is_over:
+            return k
+    raise SystemExit(f"no human decision answered by the computer after step {start}")
+
+
+class Setup:
+    """A live game of ``games`` at step ``k`` of the played game, stored as a server would
+    have it, and put back there after each timed change."""
+
+    def __init__(self, games: Games, seed: int, max_turns: int, states: list[State],
+                 actions: list[str], k: int) -> None:
+        self.games, self.k, self.states, self.actions = games, k, states, actions
+        live, _ = games.create("random", seed, max_turns=max_turns, human=HUMAN)
+        s = states[k]
+        games.store.append_many(live.id, 0, actions[:k], turn=s.turn, status="live",
+                                result="", takebacks=0)
+        live.row = replace(live.row, version=k)
+        live.actions = list(actions[:k])
+        live.state = s.clone()
+        self.live = live
+        self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
+        self.log_from = len(states[k - 1].log or ())  # the client has the rest
+        self.human_last = Games._replay_last_human_decision(live)
+        self.back()
+
+    def back(self) -> None:
+        """Back to step ``k``: the store truncated to it (a takeback, so one more line), the
+        live game set back as it was there, what it keeps of the log cut back to it."""
+        live, k = self.live, self.k
+        row = live.row
+        if row.version != k:
+            s = self.states[k]
+            self.games.store.truncate(live.id, row.version, k, turn=s.turn, status="live",
+                                      result="", takebacks=row.takebacks)
+            live.row = row = replace(row, version=k, takebacks=row.takebacks + 1, turn=s.turn,
+                                     status="live", result="")
+            live.state = s.clone()
+            del live.actions[k:]
+        live.last_human = ((row.takebacks, k), self.human_last)
+        trail = len(live.state.trail or ())
+        if live.public_trail is not None:  # each seat's public trail, cut back to step k
+            for steps in live.public_trail[1]:
+                del steps[trail:]
+            live.public_trail = (row.takebacks, live.public_trail[1])
+        events = len(live.state.log or ())
+        for kept in live.logs.values():  # the entries of the undone actions are not kept
+            if len(kept.events) > events:
+                del kept.events[events:], kept.entries[events:]
+        snap = self.games.snapshot(live, self.log_from)  # the position's parts kept
+        assert snap["version"] == k and snap["your_turn"], snap
+
+    def forget_position(self) -> None:
+        """As if the last action had just been made: the position's parts not made yet,
+        the log entries of the last action not yet written."""
+        live = self.live
+        live.positions.clear()
+        for kept in live.logs.values():
+            del kept.events[self.log_from:], kept.entries[self.log_from:]
+
+    # -- what is timed ----------------------------------------------------------------------
+
+    def reply(self) -> bytes:
+        return encode_reply(self.games.snapshot(self.live, self.log_from))
+
+    def watch(self) -> bytes:
+        return encode_reply(self.games.spectator_snapshot(self.live, self.log_from))
+
+    def act(self) -> bytes:
+        live = self.live
+        return encode_reply(self.games.act(live, live.row.version, self.actions[self.k],
+                                           self.log_from, live.row.takebacks))
+
+    def move(self) -> bytes:
+        """A move of the human's and the computer's answer, as the single-process server
+        (``make run``) handles them: the computer thinks in its process pool."""
+        games, live, k = self.games, self.live, self.k
+        encode_reply(games.act(live, live.row.version, self.actions[k], self.log_from,
+                               live.row.takebacks))
+        job = games.computer_job(live)
+        assert job is not None
+        pickle.dumps(job)  # to the computer's process pool
+        assert games.apply_computer(live, job.version, self.actions[k + 1],
+                                    takebacks=job.takebacks)
+        return encode_reply(games.snapshot(live, len(self.states[k + 1].log or ())))
+
+    def served_move(self) -> bytes:
+        """The same move as a server of the deployment handles it: the POST, then the
+        computer's move read from the store (a worker committed it: untimed here) and
+        replayed onto the cached game, then the long poll's reply."""
+        games, live, k = self.games, self.live, self.k
+        encode_reply(games.act(live, live.row.version, self.actions[k], self.log_from,
+                               live.row.takebacks))
+        t = time.process_time()
+        s = self.states[k + 2]
+        games.store.append_many(live.id, k + 1, [self.actions[k + 1]], turn=s.turn,
+                                status="live", result="", takebacks=live.row.takebacks)
+        self.untimed += time.process_time() - t
+        with live.lock:
+            games._refresh_locked(live)
+        assert live.row.version == k + 2
+        return encode_reply(games.snapshot(live, len(self.states[k + 1].log or ())))
 
 
 def per_call(fn: Callable[[], Any], seconds: float) -> float:
@@ -92,6 +204,21 @@ def per_call(fn: Callable[[], Any], seconds: float) -> float:
     return statistics.median(samples)
 
 
+def per_change(u: Setup, fn: Callable[[], Any], back: Callable[[], None],
+               seconds: float) -> float:
+    """Median CPU microseconds of ``fn`` (less what it counts in ``u.untimed``), each call
+    followed by ``back`` (untimed)."""
+    samples = []
+    end = time.process_time() + seconds
+    while time.process_time() < end or len(samples) < 5:
+        u.untimed = 0.0
+        t0 = time.process_time()
+        fn()
+        samples.append((time.process_time() - t0 - u.untimed) * 1e6)
+        back()
+    return statistics.median(samples)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--early", type=int, default=5)
@@ -101,63 +228,41 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=1.0)
     a = ap.parse_args()
-    after, before, actions = play(a.seed, {a.early, a.late}, a.max_turns)
-    # the late table without its history: the same state, its log cut to the entries the
-    # reply sends and its trail emptied, so what is left to the reply is the table itself
-    bare = a.late + 1_000_000
-    kept = len(after[a.late].log or ()) - len(before[a.late].log or ())
-    after[bare], before[bare] = without_history(after[a.late], kept), \
-        without_history(before[a.late], 0)
-    actions[bare] = actions[a.late]
-    steps = (a.early, a.late, bare)
-    games = Games(GameStore("sqlite://"), max_cached=10)
-    lives = {k: live_at(games, a.seed, a.max_turns, after[k]) for k in steps}
-    log_from = {k: len(before[k].log or ()) for k in steps}  # the client has the rest
-    print(f"seed {a.seed}: step {a.early} log {len(after[a.early].log or ())} entries, "
-          f"step {a.late} log {len(after[a.late].log or ())} entries, turn "
-          f"{after[a.late].turn}; process CPU microseconds per call, median of "
-          f"{a.rounds} rounds (each round's median in brackets)")
-
-    def reply(k: int) -> Callable[[], Any]:
-        return lambda: json.dumps(games.snapshot(lives[k], log_from[k]))
-
-    def watch(k: int) -> Callable[[], Any]:
-        return lambda: json.dumps(games.spectator_snapshot(lives[k], log_from[k]))
-
-    def move(k: int) -> Callable[[], Any]:
-        def run() -> str:
-            trial = before[k].clone()  # as Games.act: a trial state, the action applied
-            apply(trial, actions[k])
-            with lives[k].lock:
-                return json.dumps(games._snapshot(lives[k], log_from[k], trial))
-        return run
-
-    names = {a.early: f"step {a.early}", a.late: f"step {a.late}",
-             bare: f"step {a.late} without its history"}
-    for name, make in (("player reply", reply), ("spectator reply", watch),
-                       ("move (clone, apply, reply)", move)):
-        for k in steps:  # untimed: tables filled on first use are not charged to a step
-            per_call(make(k), 0.1)
-        rows: dict[int, list[float]] = {k: [] for k in steps}
-        for _ in range(a.rounds):
-            for k in steps:  # interleaved
-                rows[k].append(per_call(make(k), a.seconds))
-        med = {k: statistics.median(rows[k]) for k in steps}
-        print(f"{name}: " + "; ".join(
-            f"{names[k]} {med[k]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[k])})"
-            for k in steps))
-        print(f"    late / early {med[a.late] / med[a.early]:.2f}; "
-              f"late / late without its history {med[a.late] / med[bare]:.2f}")
-
-
-def without_history(s: State, keep: int) -> State:
-    """``s`` with only the last ``keep`` log entries and an empty trail."""
-    t = s.clone()
-    log = t.log or []
-    t.log = log[len(log) - keep:]
-    if t.trail is not None:
-        t.trail, t.trail_shared = [], False
-    return t
+    states, actions = play(a.seed, a.late + 200, a.max_turns)
+    early, late = turn_at(states, a.early), turn_at(states, a.late)
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
+        setups = {k: Setup(games, a.seed, a.max_turns, states, actions, k)
+                  for k in (early, late)}
+        print(f"seed {a.seed}: step {early} (log {len(states[early].log or ())} entries, "
+              f"{len(states[early].trail or ())} trail steps) and step {late} (log "
+              f"{len(states[late].log or ())} entries, {len(states[late].trail or ())} trail "
+              f"steps, turn {states[late].turn}); process CPU microseconds, median of "
+              f"{a.rounds} rounds (each round's median in brackets)")
+        cases: list[tuple[str, Callable[[Setup], float]]] = [
+            ("player reply (GET)", lambda u: per_call(u.reply, a.seconds)),
+            ("spectator reply (GET)", lambda u: per_call(u.watch, a.seconds)),
+            ("first reply at a position", lambda u: per_change(
+                u, u.reply, u.forget_position, a.seconds)),
+            ("POST action (Games.act, SQLite)", lambda u: per_change(
+                u, u.act, u.back, a.seconds)),
+            ("server CPU per move, deployed (POST, the worker's move read, GET)",
+             lambda u: per_change(u, u.served_move, u.back, a.seconds)),
+            ("server CPU per move, single process (POST, computer's job pickled and its "
+             "move applied, GET)", lambda u: per_change(u, u.move, u.back, a.seconds)),
+        ]
+        for name, timed in cases:
+            for u in setups.values():  # untimed: what is made on first use
+                u.reply()
+            rows: dict[int, list[float]] = {k: [] for k in setups}
+            for _ in range(a.rounds):
+                for k, u in setups.items():  # interleaved
+                    rows[k].append(timed(u))
+            med = {k: statistics.median(rows[k]) for k in setups}
+            print(f"{name}: " + "; ".join(
+                f"step {k} {med[k]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[k])})"
+                for k in setups))
+            print(f"    late / early {med[late] / med[early]:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,13 @@ cards at random (OpenSpiel's ``resample_from_infostate``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
+    N_CARDS,
     NONE,
     PWR_OF,
     STACK,
@@ -26,7 +27,6 @@ from parlor.rules.state import (
     card_text,
     ref_text,
 )
-from parlor.rules.table import entity_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.values import Value
 
@@ -114,6 +114,13 @@ class View(Value):
     #: For the computer opponents; not sent to browsers.
     trail: tuple[PublicStep, ...] = field(default=(), compare=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """As :class:`Value`'s, the trail's steps sent as plain tuples: a computer's view
+        goes to its process pool pickled, and a NamedTuple pickles through a Python call
+        each (its trail has a step per action: 650 of them, 3 times the time at step 500)."""
+        values = tuple([getattr(self, name) for name in _PICKLED])
+        return (_unpickle_view, (values, tuple(map(tuple, self.trail))))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
         from dataclasses import asdict
@@ -124,13 +131,42 @@ class View(Value):
         return d
 
 
+#: Every card's face text and table reference, written once: a view names each card it shows
+#: (156 names at step 500 of a game, bench/web_reply.py), and ``card_text`` / ``ref_text``
+#: (the reference, held equal by tests/rules/test_view_text.py) build each name anew.
+CARD_TEXT: tuple[str, ...] = tuple(card_text(c) for c in range(N_CARDS))
+REF_TEXT: tuple[str, ...] = tuple(ref_text(c) for c in range(N_CARDS))
+
+
+def _faces(cids: list[int]) -> tuple[str, ...]:
+    return tuple([CARD_TEXT[c] for c in cids])
+
+
+def _refs(cids: list[int]) -> tuple[str, ...]:
+    return tuple([REF_TEXT[c] for c in cids])
+
+
+#: The fields of :class:`View` pickled as they are: all but the last, the trail (sent apart,
+#: as plain tuples).
+_PICKLED: tuple[str, ...] = tuple(f.name for f in fields(View)[:-1])
+assert fields(View)[-1].name == "trail"
+
+
+def _unpickle_view(values: tuple[Any, ...], trail: tuple[tuple[Any, ...], ...]) -> View:
+    return View(**dict(zip(_PICKLED, values, strict=True)),
+                trail=tuple([PublicStep(*step) for step in trail]))
+
+
 def _table_card(s: State, cid: int) -> TableCard:
     t = s.taxed[cid]
+    on = s.enhs.get(cid)
     return TableCard(
-        ref=ref_text(cid),
-        card=card_text(cid),
-        enhs=tuple(ref_text(e) for e in s.enhs.get(cid, ())),
-        text=entity_text(s, cid),
+        ref=REF_TEXT[cid],
+        card=CARD_TEXT[cid],
+        enhs=_refs(on) if on else (),
+        # entity_text(s, cid) for a card on the table: its face and its Enhs' faces
+        text="/".join([CARD_TEXT[cid], *[CARD_TEXT[e] for e in on]]) if on
+        else CARD_TEXT[cid],
         taxed_on=None if t == NONE else t + 1,
         inactive=bool(s.inactive[cid]),
         damage=s.damage[cid],
@@ -147,17 +183,17 @@ def _side(s: State, q: int, viewer: int) -> SideView:
     return SideView(
         life=s.life[q],
         pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
-        hand=tuple(card_text(c) for c in s.hand[q]) if own else None,
+        hand=_faces(s.hand[q]) if own else None,
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=tuple(card_text(c) for c in sorted(s.recycle[q] if own else face_up)),
-        recycle_face_up=tuple(card_text(c) for c in sorted(face_up)),
-        discard=None if closed else tuple(card_text(c) for c in s.discard[q]),
+        recycle_known=_faces(sorted(s.recycle[q] if own else face_up)),
+        recycle_face_up=_faces(sorted(face_up)),
+        discard=None if closed else _faces(s.discard[q]),
         discard_count=len(s.discard[q]),
         home=tuple(_table_card(s, c) for c in s.home[q]),
         field=tuple(_table_card(s, c) for c in s.field[q]),
-        domain=tuple(ref_text(e) for e in s.domain[q]),
+        domain=_refs(s.domain[q]),
     )
 
 
@@ -194,9 +230,9 @@ def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
         phase=s.phase.name.lower(),
         actor=s.actor,
         trump=None if s.trump is None else "CDHS"[s.trump],
-        stack=tuple(ref_text(c) for c in s.stack),
+        stack=_refs(s.stack),
         sides=(_side(s, 0, player), _side(s, 1, player)),
-        drawn=tuple(card_text(c) for c in s.drawn) if own_draw else None,
+        drawn=_faces(s.drawn) if own_draw else None,
         drawn_count=len(s.drawn),
         lnd_played=s.lnd_played,
         redrawn=s.redrawn,

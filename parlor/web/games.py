@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -44,6 +45,7 @@ from parlor.present.whynot import costs, why_not
 from parlor.rules.actions import Action, ActionParseError, GameOverError, IllegalActionError
 from parlor.rules.actions import WrongTurnError as EngineWrongTurn
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.events import Event
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Settings, State, card_text, ref_text
@@ -195,7 +197,7 @@ class LiveGame:
     """A game in memory: its row, its state and its lock."""
 
     __slots__ = ("actions", "changed_at", "checkpoints", "driving", "last_human", "lock",
-                 "public_trail", "row", "state", "token_hash")
+                 "logs", "positions", "public_trail", "row", "sides", "state", "token_hash")
 
     def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
         self.row = row
@@ -211,6 +213,12 @@ class LiveGame:
         self.last_human: tuple[tuple[int, int], int | None] | None = None
         #: (takebacks, each seat's public trail so far): see :func:`live_agent_view`
         self.public_trail: tuple[int, tuple[list[PublicStep], list[PublicStep]]] | None = None
+        #: (player, reader) -> the log entries written so far: see :func:`log_since`
+        self.logs: dict[tuple[int | None, int | None], LogKept] = {}
+        #: seat -> the reply's parts fixed by the live table: see :func:`position`
+        self.positions: dict[int, Position] = {}
+        #: viewer -> each side of the last table sent, with its JSON: see encoded_payload
+        self.sides: dict[int, tuple[tuple[SideView, Encoded], tuple[SideView, Encoded]]] = {}
 
     @property
     def id(self) -> str:
@@ -281,6 +289,206 @@ def _log_entries(s: State, player: int | None, start: int,
             entry["why"] = w
         out.append(entry)
     return out
+
+
+#: The log entries a game keeps written per reader: the last ones (a reply sends the
+#: entries its client lacks, mostly those of the last action or two); older ones are
+#: written again on demand (a reload), so a long game's memory does not grow with them.
+LOG_KEPT = 64
+
+
+@dataclass(slots=True)
+class LogKept:
+    """The log of one line of play as one reader is sent it (:func:`log_since`): the events
+    seen so far, and the entries of those from ``base`` on, each written once."""
+
+    events: list[Event]
+    base: int
+    entries: list[dict[str, Any]]
+
+
+def log_since(live: LiveGame, s: State, player: int | None, start: int,
+              reader: int | None = None) -> list[dict[str, Any]]:
+    """``_log_entries(s, player, start, reader)`` (the reference, held equal by
+    tests/web/test_reply_cache.py), the last entries written once per line of play and
+    kept in ``live``: a reply writes only the entries of the events it has not yet seen,
+    and copies those from ``start`` on, so that it costs the same late in a game as early.
+    Entries older than the kept ones (:data:`LOG_KEPT`) are written for the reply that
+    sends them (a reload): a reply writes no entry it does not send.
+
+    A log only grows on one line of play, its events shared by every later state; another
+    line (a takeback, a reload from the store) has other event objects, and starts the
+    kept entries anew. Only the live state's entries are kept: a trial state's (a preview)
+    are written and dropped. Call it under ``live.lock``."""
+    events = s.log or []
+    start = max(0, start)
+    kept = live.logs.get((player, reader))
+    if kept is None:
+        kept = live.logs[(player, reader)] = LogKept([], 0, [])
+    seen = kept.events
+    m = min(len(seen), len(events))
+    if m and (events[m - 1] is not seen[m - 1] or events[0] is not seen[0]):
+        if s is not live.state:  # another line than the kept one, and not the live one
+            return _log_entries(s, player, start, reader)
+        seen.clear()
+        m = 0
+    if not seen:  # nothing kept: from the first entry this reply sends
+        kept.base = min(start, len(events))
+        kept.entries.clear()
+    if s is live.state and len(events) > len(seen):
+        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader))
+        seen.extend(events[len(seen):])
+        m = len(events)
+        if len(kept.entries) > 2 * LOG_KEPT:
+            del kept.entries[:len(kept.entries) - LOG_KEPT]
+            kept.base = m - LOG_KEPT
+    # events[:m] are seen; of those, entries from kept.base on are kept
+    base, entries = kept.base, kept.entries
+    if m < base:  # an earlier state than those kept (never expected)
+        return _log_entries(s, player, start, reader)
+    if start >= base:
+        out = entries[start - base:m - base]
+    else:  # older entries than those kept: written for this reply
+        out = _log_entries(s, player, start, reader)[:base - start] + entries[:m - base]
+    if len(events) > m:  # a trial state's own entries, not kept
+        out += _log_entries(s, player, max(start, m), reader)
+    return out
+
+
+class Encoded(dict[str, Any]):
+    """A dict that carries its own JSON text (``json``, and ``raw`` in UTF-8), written once,
+    for :func:`encode_reply`: equal to the plain dict, encoded alike by ``json.dumps``."""
+
+    __slots__ = ("json", "raw")
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        super().__init__(d)
+        self.json = _encode(d)
+        self.raw = self.json.encode("utf-8")
+
+
+#: JSON as starlette's ``JSONResponse`` writes it (one encoder: ``json.dumps`` with these
+#: options builds one per call).
+_dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode
+
+
+def encode_reply(content: Any) -> bytes:
+    """``content`` as starlette's ``JSONResponse`` encodes it, byte for byte, with the
+    text its :class:`Encoded` values (the table, its sides, the learning aids' "why
+    not") already carry: the table's JSON grows with the cards on it (4.5 KB at step
+    500, 100 µs to encode), and every reply at one position carries the same."""
+    pieces = _spliced(content)
+    return b"".join([p if isinstance(p, bytes) else p.encode("utf-8") for p in pieces])
+
+
+def _encode(content: Any) -> str:
+    """``_dumps(content)`` with the text of the :class:`Encoded` dicts it holds spliced in
+    (:func:`_spliced`)."""
+    return "".join([p if isinstance(p, str) else p.decode("utf-8")
+                    for p in _spliced(content, text=True)])
+
+
+def _spliced(content: Any, text: bool = False) -> list[str | bytes]:
+    """The pieces of ``_dumps(content)``: the JSON written around the :class:`Encoded`
+    dicts among ``content``'s values (or in a tuple among them), and their own JSON (as
+    text, or ``raw`` unless ``text``). Each is first encoded as a placeholder string, found
+    in the (short) JSON around them, and its own JSON put in its place; if a placeholder is
+    not found exactly once, ``content`` is encoded plainly."""
+    if not isinstance(content, dict):
+        return [_dumps(content)]
+    found: list[tuple[str, Encoded]] = []
+
+    def mark(v: Encoded) -> str:
+        m = f"\u0000parlor:{len(found)}\u0000"
+        found.append((f'"{m}"'.replace("\u0000", "\\u0000"), v))
+        return m
+
+    shallow = dict(content)
+    for k, v in content.items():
+        if type(v) is Encoded:
+            shallow[k] = mark(v)
+        elif type(v) is tuple and any(type(x) is Encoded for x in v):
+            shallow[k] = tuple(mark(x) if type(x) is Encoded else x for x in v)
+    if not found:
+        return [_dumps(content)]
+    around = _dumps(shallow)
+    if not all(around.count(m) == 1 for m, _ in found):
+        return [_dumps(content)]
+    pieces: list[str | bytes] = []
+    for m, v in found:  # in the order written: a dict's, then a tuple's
+        head, _, around = around.partition(m)
+        pieces += (head, v.json if text else v.raw)
+    pieces.append(around)
+    return pieces
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The parts of a reply fixed by the table a seat sees (the table, its phase's task,
+    the learning aids, the result), made once per position (:func:`position`)."""
+
+    state: State
+    steps: int  # len(state.history) and of its log when made: a state grows in place on a
+    events: int  # refresh (Games._refresh_locked), and its parts are then made again
+    parts: dict[str, Any]
+
+
+def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
+    """The reply's parts fixed by ``s`` as ``seat`` sees it (:data:`SPECTATOR`: public):
+    made again only when the table changed (another state, or this one grown), kept for
+    the live state, so that the replies at one position (long polls, reloads, spectators)
+    share them and their JSON (:class:`Encoded`). ``_position_parts`` is the reference,
+    held equal by tests/web/test_reply_cache.py. Call it under ``live.lock``."""
+    kept = live.positions.get(seat)
+    steps, events = len(s.history), len(s.log or ())
+    if kept is not None and kept.state is s and kept.steps == steps and kept.events == events:
+        return kept.parts
+    parts = _position_parts(s, seat, live)
+    if seat != SPECTATOR:  # a sentence per card that cannot act: 1 KB at step 500 (the
+        # other aids, a few short entries, cost less to encode at each reply than to keep)
+        parts["why_not"] = Encoded(parts["why_not"])
+    if s is live.state:
+        live.positions[seat] = Position(s, steps, events, parts)
+    return parts
+
+
+def encoded_payload(live: LiveGame, v: View) -> Encoded:
+    """``view_payload(v)`` (the reference, held equal by tests/web/test_reply_cache.py) with
+    its JSON, each side's part taken from the last table this viewer was sent when that
+    side is unchanged (the side that did not act, mostly): a side's cards are most of the
+    table's JSON. Call it under ``live.lock``."""
+    kept = live.sides.get(v.player)
+    sides = []
+    for q in (0, 1):
+        side = v.sides[q]
+        if kept is not None and kept[q][0] == side:
+            sides.append(kept[q])
+        else:
+            sides.append((side, Encoded(_side_dict(side))))
+    live.sides[v.player] = (sides[0], sides[1])
+    d = _flat(v, _VIEW_FIELDS)
+    d["settings"] = str(v.settings)
+    d["sides"] = (sides[0][1], sides[1][1])
+    if v.combat is not None:
+        d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
+    return Encoded(d)
+
+
+def _position_parts(s: State, seat: int, live: LiveGame | None = None) -> dict[str, Any]:
+    """What :func:`position` keeps, made from ``s`` (and the sides ``live`` keeps, when
+    given: :func:`encoded_payload`)."""
+    v = table_view(s, seat)
+    reader = None if seat == SPECTATOR else seat
+    parts: dict[str, Any] = {
+        "task": task(v.phase),
+        "view": view_payload(v) if live is None else encoded_payload(live, v),
+        "result_text": result_words(s.log, s.result, reader) if s.result else None,
+    }
+    if seat != SPECTATOR:
+        parts["choices"] = choices(v)
+        parts.update(learning_aids(s, seat))
+    return parts
 
 
 def view_payload(v: View) -> dict[str, Any]:
@@ -703,7 +911,7 @@ class Games:
     def _snapshot(self, live: LiveGame, log_from: int,
                   state: State | None = None) -> dict[str, Any]:
         s = live.state if state is None else state
-        v = table_view(s, live.human)
+        parts = position(live, s, live.human)
         over = s.is_over
         return {
             "id": live.id,
@@ -720,13 +928,15 @@ class Games:
             "thinking": live.computer_to_act(),
             "your_turn": not over and s.actor == live.human,
             "takeback": self._can_take_back(live),
-            "task": task(v.phase),
-            "view": view_payload(v),
-            "choices": choices(v),
-            "log": _log_entries(s, live.human, log_from, live.human),
+            "task": parts["task"],
+            "view": parts["view"],
+            "choices": parts["choices"],
+            "log": log_since(live, s, live.human, log_from, live.human),
             "log_total": len(s.log or ()),
-            "result_text": result_words(s.log, s.result, live.human) if s.result else None,
-            **learning_aids(s, live.human),
+            "result_text": parts["result_text"],
+            "costs": parts["costs"],
+            "why_not": parts["why_not"],
+            "coach": parts["coach"],
         }
 
     def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
@@ -744,10 +954,10 @@ class Games:
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
-                "view": view_payload(table_view(s, SPECTATOR)),
-                "log": _log_entries(s, SPECTATOR, log_from),
+                "view": position(live, s, SPECTATOR)["view"],
+                "log": log_since(live, s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
-                "result_text": result_words(s.log, s.result, None) if s.result else None,
+                "result_text": position(live, s, SPECTATOR)["result_text"],
             }
             if s.is_over:  # the deal stays secret, even its key's absence, until the end
                 snap["seed"] = seed_json(seed_of(live.row))

@@ -19,6 +19,7 @@ from parlor.web.computer import default_level
 from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame
 from parlor.web.routes.site import (
     GAME_ID,
+    Reply,
     Site,
     SiteDep,
     int_param,
@@ -129,7 +130,7 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
                     break
             snap = games.snapshot(live, start)
     snap["thinking_now"] = snap["thinking"] and await conductor.thinking_now(game_id)
-    return JSONResponse(snap)
+    return Reply(snap)
 
 
 @router.post("/api/games/{game_id}/actions")
@@ -154,7 +155,7 @@ async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
     site.conductor.notify(game_id)
     if snap["thinking"]:
         site.conductor.kick(game_id)
-    return JSONResponse(snap)
+    return Reply(snap)
 
 
 @router.post("/api/games/{game_id}/preview")
@@ -181,7 +182,7 @@ async def api_takeback(request: Request, game_id: str, site: SiteDep) -> Respons
     start = schemas.checked(schemas.Takeback, data).log_from
     snap = await asyncio.to_thread(site.games.takeback, live, version, start, line)
     site.conductor.notify(game_id)
-    return JSONResponse(snap)
+    return Reply(snap)
 
 
 @router.get("/api/games/{game_id}/hint")

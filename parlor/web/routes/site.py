@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from parlor.store import GameRow, GameStore, TournamentStore
@@ -35,6 +35,7 @@ from parlor.web.games import (
     Games,
     LiveGame,
     StaleForm,
+    encode_reply,
     is_practice,
     seed_json,
     seed_of,
@@ -44,6 +45,14 @@ from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics
 from parlor.web.rulesdoc import GLOSSARY
 from parlor.web.tournaments import Tournaments
+
+
+class Reply(JSONResponse):
+    """A game's JSON reply, as ``JSONResponse`` writes it, with the parts it carries already
+    encoded (the table at its position: ``games.encode_reply``)."""
+
+    def render(self, content: Any) -> bytes:
+        return encode_reply(content)
 
 COOKIE_PREFIX = "pm_"
 TOKEN_HEADER = "x-parlor-token"

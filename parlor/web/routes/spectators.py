@@ -8,10 +8,10 @@ import contextlib
 import hmac
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from parlor.web.games import LiveGame, NotYourGame, watch_key
-from parlor.web.routes.site import Site, SiteDep, int_param
+from parlor.web.routes.site import Reply, Site, SiteDep, int_param
 
 router = APIRouter()
 
@@ -48,4 +48,4 @@ async def api_watch(game_id: str, site: SiteDep, k: str | None = None, after: st
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=wait_s)
             snap = games.spectator_snapshot(live, start)
-    return JSONResponse(snap)
+    return Reply(snap)

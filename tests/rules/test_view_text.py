@@ -1,0 +1,63 @@
+"""A view names its cards from tables written once (``view.CARD_TEXT``, ``view.REF_TEXT``)
+instead of building each name anew: the names are those of the readable reference
+(``card_text``, ``ref_text``, ``entity_text``), for every card and in random games."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import N_CARDS, State, card_text, ref_text
+from parlor.rules.table import entity_text
+from parlor.rules.view import CARD_TEXT, REF_TEXT, SPECTATOR, view
+
+
+def test_every_card_has_its_reference_name() -> None:
+    assert tuple(card_text(c) for c in range(N_CARDS)) == CARD_TEXT
+    assert tuple(ref_text(c) for c in range(N_CARDS)) == REF_TEXT
+
+
+def _check(s: State) -> None:
+    for player in (0, 1, SPECTATOR):
+        v = view(s, player, log=False, trail=False)
+        assert v.stack == tuple(ref_text(c) for c in s.stack)
+        for q, side in enumerate(v.sides):
+            for zone, cards in ((s.home[q], side.home), (s.field[q], side.field)):
+                assert [c.ref for c in cards] == [ref_text(c) for c in zone]
+                assert [c.card for c in cards] == [card_text(c) for c in zone]
+                assert [c.text for c in cards] == [entity_text(s, c) for c in zone]
+                assert [c.enhs for c in cards] == [
+                    tuple(ref_text(e) for e in s.enhs.get(c, ())) for c in zone]
+            assert side.domain == tuple(ref_text(e) for e in s.domain[q])
+            if side.discard is not None:
+                assert side.discard == tuple(card_text(c) for c in s.discard[q])
+            if side.hand is not None:
+                assert side.hand == tuple(card_text(c) for c in s.hand[q])
+        if v.drawn is not None:
+            assert v.drawn == tuple(card_text(c) for c in s.drawn)
+
+
+def test_a_views_names_are_the_reference_names_in_random_games() -> None:
+    for seed in range(6):
+        s, rng = new_game(seed), random.Random(seed)
+        for _ in range(400):
+            if s.is_over:
+                break
+            _check(s)
+            apply(s, rng.choice(legal_actions(s)))
+
+
+def test_a_pickled_view_is_the_view_with_its_trail() -> None:
+    """A view pickles its trail as plain tuples (View.__reduce__), and is the same view,
+    trail included (a computer's view goes to its process pool pickled)."""
+    s, rng = new_game(21), random.Random(21)
+    for _ in range(120):
+        apply(s, rng.choice(legal_actions(s)))
+    for player in (0, 1, SPECTATOR):
+        v = view(s, player)
+        back = pickle.loads(pickle.dumps(v))
+        assert back == v and back.trail == v.trail and back.log == v.log
+        assert back.log_why == v.log_why
+        assert all(type(step) is type(v.trail[0]) for step in back.trail)
+        assert back.trail[-1].action == v.trail[-1].action

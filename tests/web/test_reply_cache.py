@@ -1,0 +1,151 @@
+"""A reply at step 500 costs what it costs at step 5 (issue 38): the log entries are written
+once per event and kept per line of play (``log_since``), the parts of a reply fixed by the
+table are made once per position and carry their JSON (``position``, ``Encoded``), and the
+reply is encoded with that JSON (``encode_reply``). Each fast path is held equal to its
+readable reference, at every step of random games with takebacks, previews, and states
+grown in place: ``_log_entries`` rendered from the start, ``_position_parts`` made anew,
+and starlette's ``JSONResponse`` encoding the plain reply."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+from parlor.rules.engine import apply, legal_actions
+from parlor.rules.view import SPECTATOR
+from parlor.store import GameStore
+from parlor.web.games import (
+    DECLARATIONS,
+    LOG_KEPT,
+    Encoded,
+    GameError,
+    Games,
+    LiveGame,
+    _log_entries,
+    _position_parts,
+    encode_reply,
+    log_since,
+    position,
+)
+
+
+def plain(x: Any) -> Any:
+    """``x`` with every :class:`Encoded` dict a plain dict."""
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(plain(v) for v in x)
+    return x
+
+
+def check(games: Games, live: LiveGame, rng: random.Random) -> None:
+    """Every fast path at the live game's table equals its reference."""
+    s = live.state
+    total = len(s.log or ())
+    for log_from in (0, total, max(0, total - 4), rng.randrange(total + 1), total + 3):
+        with live.lock:
+            for player, reader in ((live.human, live.human), (SPECTATOR, None), (0, None)):
+                assert log_since(live, s, player, log_from, reader) == \
+                    _log_entries(s, player, log_from, reader)
+        snap = games.snapshot(live, log_from)
+        watch = games.spectator_snapshot(live, log_from)
+        for reply in (snap, watch):
+            assert encode_reply(reply) == JSONResponse(plain(reply)).body
+            assert json.loads(encode_reply(reply)) == json.loads(json.dumps(reply))
+    with live.lock:
+        for seat in (live.human, SPECTATOR):
+            assert plain(position(live, s, seat)) == _position_parts(s, seat)
+    # made again from nothing kept: the same reply
+    kept = games.snapshot(live, 0)
+    live.logs.clear()
+    live.positions.clear()
+    live.sides.clear()
+    assert games.snapshot(live, 0) == kept
+
+
+def play(games: Games, seed: int, steps: int) -> int:
+    """A random game with takebacks and previews, checked at every step; its takebacks."""
+    live, _ = games.create("random", seed, max_turns=2000)
+    rng = random.Random(seed)
+    takebacks = 0
+    for _ in range(steps):
+        s = live.state
+        if s.is_over:
+            break
+        check(games, live, rng)
+        choices = [str(a) for a in legal_actions(s)]
+        text = rng.choice(choices)
+        if s.actor != live.human:
+            games.apply_computer(live, live.row.version, text, takebacks=live.row.takebacks)
+            continue
+        if rng.random() < 0.1 and games._can_take_back(live):
+            games.takeback(live, live.row.version, 0, live.row.takebacks)
+            takebacks += 1
+            continue
+        declared = [c for c in choices if c.split()[0] in DECLARATIONS]
+        if declared and rng.random() < 0.5:  # a preview writes nothing that is kept
+            with contextlib.suppress(GameError):
+                games.preview(live, live.row.version, [rng.choice(declared)])
+        games.act(live, live.row.version, text, rng.randrange(len(s.log or ()) + 1),
+                  live.row.takebacks)
+    return takebacks
+
+
+def test_replies_made_from_what_is_kept_equal_the_references(tmp_path: Path) -> None:
+    games = Games(GameStore(f"sqlite:///{tmp_path / 'kept.db'}"), 10)
+    takebacks = sum(play(games, seed, 160) for seed in range(5))
+    assert takebacks > 3, "the line of play changed several times"
+
+
+def test_a_state_grown_in_place_is_made_again() -> None:
+    """A refresh replays new actions onto the cached state itself (Games._refresh_locked):
+    what was kept for it is made again, and the log entries extended."""
+    games = Games(GameStore("sqlite://"))
+    live, _ = games.create("random", 8, max_turns=2000)
+    rng = random.Random(8)
+    for _ in range(120):
+        s = live.state
+        if s.is_over:
+            break
+        before = games.snapshot(live, 0)
+        apply(s, rng.choice(legal_actions(s)))  # the same object, one action further
+        after = games.snapshot(live, 0)
+        assert len(after["log"]) >= len(before["log"])
+        with live.lock:
+            assert plain(position(live, s, live.human)) == _position_parts(s, live.human)
+            assert after["log"] == _log_entries(s, live.human, 0, live.human)
+
+
+def test_a_long_game_keeps_only_its_last_log_entries() -> None:
+    """The entries kept per reader stay few however long the game (LOG_KEPT), and a reload
+    (``log_from`` 0) still gets them all."""
+    games = Games(GameStore("sqlite://"))
+    live, _ = games.create("random", 13, max_turns=2000)
+    rng = random.Random(13)
+    for _ in range(400):
+        s = live.state
+        assert not s.is_over
+        games.snapshot(live, len(s.log or ()))
+        apply(s, rng.choice(legal_actions(s)))
+    s = live.state
+    assert len(s.log or ()) > 4 * LOG_KEPT
+    games.snapshot(live, len(s.log or ()) - 2)
+    assert all(len(kept.entries) <= 2 * LOG_KEPT for kept in live.logs.values())
+    assert games.snapshot(live, 0)["log"] == _log_entries(s, live.human, 0, live.human)
+    assert games.snapshot(live, 7)["log"] == _log_entries(s, live.human, 7, live.human)
+
+
+def test_an_encoded_reply_is_the_plain_encoding() -> None:
+    table = {"a": ["x", 1.5, None], "é": "ü\u0000"}
+    reply = {"id": "g", "view": Encoded(table), "log": [{"text": "\u0000parlor:0\u0000"}],
+             "coach": Encoded({}), "n": 3}
+    assert encode_reply(reply) == JSONResponse(plain(reply)).body
+    # a value that reads like a placeholder does not fool it
+    tricky = {"view": Encoded(table), "t": "\u0000parlor:0\u0000"}
+    assert encode_reply(tricky) == JSONResponse(plain(tricky)).body
+    assert encode_reply([1, "a"]) == JSONResponse([1, "a"]).body
