@@ -86,7 +86,7 @@ OVER: Final = Phase.OVER
 
 #: The reshuffle schemes (307.1): 1, CPython's Mersenne Twister seeded with the text
 #: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b of the reshuffle
-#: seed, ``n`` and a counter (:func:`parlor.rules.table.hashed_fisher_yates`).
+#: seed, ``n`` and a counter (:func:`parlor.rules.reshuffle.hashed_fisher_yates`).
 RESHUFFLE_TWISTER: Final = 1
 RESHUFFLE_HASHED: Final = 2
 #: Every reshuffle seed is below this (64 bits for a practice seed, 128 for a deal key's,
