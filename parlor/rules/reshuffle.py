@@ -56,19 +56,16 @@ def hashed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
     next whole bytes, as many bits as ``m - 1`` has, and is drawn again past the range, so
     every order is equally likely.
 
-    Scheme 1 costs about 59,000 instructions a reshuffle, most of it seeding a Mersenne
-    Twister, some eight late-game steps' worth (bench/instructions.py); this one about
-    16,000, of which a block, which serves a whole pile of 52 cards most of the time, about
-    5,000. A hash also keeps the seed from being worked
-    out from the orders it gives."""
+    Why a second scheme: scheme 1 seeds a Mersenne Twister at every reshuffle, about four
+    times the cost of this one (one 64-byte block serves a whole pile of 52 cards most of
+    the time), and a hash keeps the seed from being worked out from the orders it gives."""
     if not 0 <= seed < RESHUFFLE_SEED_LIMIT:
         raise ValueError(f"307.1: a reshuffle seed is a whole number below 2**128, not {seed}")
     key = seed.to_bytes(_KEY_BYTES, "big")
     block = 0
     stream = _stream_block(key, n, block)
     at = 0
-    # The cards move as objects: typed as ints, each swap would unbox and rebox both.
-    pile = cast("list[object]", cards)
+    pile = cast("list[object]", cards)  # the cards only change places (object: for speed)
     m = len(pile)
     k = (m - 1).bit_length()  # the bits of the largest index, kept as m falls
     while m > 1:
@@ -120,8 +117,9 @@ _TWO_WORDS: Final = 9007199254740992.0
 def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it, so the
     same seed gives the same order (tests/rules/test_bookkeeping.py checks it against
-    ``random.shuffle`` for every pile size): written out because the compiled build runs it
-    as native code, several times faster than random.py's interpreted loop.
+    ``random.shuffle`` for every pile size): scheme 1 must give the orders every record
+    written before scheme 2 holds, and this is those orders, written out (several times
+    faster than calling random.py's shuffle).
 
     ``random.shuffle`` draws each swap index as ``getrandbits(k)``, the top ``k`` bits of
     the next 32-bit word of the Mersenne Twister, and draws again past the range. A call
@@ -132,8 +130,7 @@ def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
     if len(cards) > 1 << 26:
         raise ValueError("R31: a pile of more than 2**26 cards")
     draw = rng.random
-    # The cards move as objects: typed as ints, each swap would unbox and rebox both.
-    pile = cast("list[object]", cards)
+    pile = cast("list[object]", cards)  # the cards only change places (object: for speed)
     n = len(pile)
     k = n.bit_length()  # the bits of n, kept as n falls: n has k bits while n >= low
     low = 1 << k >> 1

@@ -91,9 +91,9 @@ FACE: Final[tuple[int, ...]] = tuple(cid % 52 for cid in range(N_CARDS))
 C_SUIT: Final[tuple[int, ...]] = tuple(SUIT[f] for f in FACE)
 C_RANK: Final[tuple[int, ...]] = tuple(RANK[f] for f in FACE)
 C_KIND: Final[tuple[Kind, ...]] = tuple(KIND[f] for f in FACE)
-#: The kinds as module constants: on Python 3.11 ``Kind.LND`` is looked up through the enum's
-#: metaclass (about 80 ns, in the compiled build too); the engine tests kinds at every tax,
-#: untax, attach and card leaving play (Final: C statics in the compiled build).
+#: The three kinds of card (Lnd, Cre, Enh) by name: the engine tests a card's kind at every
+#: tax, untax, attach and card leaving play (module constants: an enum member's lookup is
+#: slow on Python 3.11).
 LND: Final = Kind.LND
 CRE: Final = Kind.CRE
 ENH: Final = Kind.ENH
@@ -118,9 +118,8 @@ class Phase(enum.IntEnum):
     OVER = 11
 
 
-# Python 3.11 looks an enum member up through its metaclass, about 20 times slower than a
-# module global; the engine and search compare phases millions of times, so they use these
-# (Final: the compiled build reads them from C statics, not the module's dict).
+# The phases by name, as the rules write them (``s.phase is ATTACK``): the engine and the
+# search compare phases at every step, and an enum member's lookup is slow on Python 3.11.
 TRIM: Final = Phase.TRIM
 KEEP: Final = Phase.KEEP
 WINDOW1: Final = Phase.WINDOW1
@@ -215,12 +214,12 @@ _COMBAT_FIELDS: Final = ("attackers", "blockers", "blocking", "blocked", "used",
 class Combat:
     """One attack of a Turn Cycle, from declaration to resolution (rule 1000).
 
-    A plain class with its own ``__init__`` rather than a dataclass: the compiled build runs a
-    dataclass's generated ``__init__`` as interpreted Python (about a microsecond), and a
-    Combat is made for every clone of a state in combat (a state begins each attack step,
-    rule 406, in its last one, :func:`begin_combat`). Equality and ``repr`` are a
-    dataclass's, field by field. The Combat a state holds is its own: read it between
-    steps, as the next combat empties it."""
+    The attackers, who blocks whom, the abilities used and what is left to resolve
+    (damage, splits, the bonus). A state begins each attack step (rule 406) in its last
+    Combat, emptied (:func:`begin_combat`): read a Combat between steps, as the next combat
+    empties it. Equality and ``repr`` are a dataclass's, field by field (a plain class only
+    because a clone in combat copies one, and a dataclass's ``__init__`` is slower in the
+    compiled build)."""
 
     __slots__ = _COMBAT_FIELDS
 
@@ -268,10 +267,9 @@ class Combat:
 
     def reset(self) -> None:
         """Empty, as a new Combat: a state keeps its last Combat to begin the next one with
-        (:func:`begin_combat`), as building one makes eight containers and freeing it frees
-        them, at every attack step. Only the containers that hold something are cleared:
-        most combats leave several empty (no split, no ability used, no bonus to share), and
-        a clear is a call into the runtime."""
+        (:func:`begin_combat`), rather than building eight new containers at every attack
+        step. Only the containers that hold something are cleared: most combats leave
+        several empty (no split, no ability used, no bonus to share)."""
         if len(self.attackers):
             self.attackers.clear()
         if len(self.blockers):

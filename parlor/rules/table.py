@@ -199,13 +199,13 @@ def group_text(s: State, cids: list[int]) -> str:
 
 
 def points(pool: list[int]) -> int:
-    """The mnr in a pool of four suits (``sum`` is a generic call in the compiled build)."""
+    """The mnr in a pool of four suits, in all (R21)."""
     return pool[0] + pool[1] + pool[2] + pool[3]
 
 
 def bump(figures: list[int], i: int, n: int) -> None:
-    """``figures[i] += n``, written out: the compiled build runs an augmented assignment to
-    a list item as generic Python arithmetic on objects, this as machine integers."""
+    """``figures[i] += n``: a kept figure (untaxed Lnds of a suit) goes up or down by ``n``
+    (a function rather than ``+=``, which is slower on a list item in the compiled build)."""
     figures[i] = figures[i] + n
 
 
@@ -221,8 +221,7 @@ def yield_under(lnd: int, trump: int | None, kept: list[Counts | None]) -> int:
     means a trump Enh on it; in its own suit the count is its spot, and it yields that suit
     either way."""
     if trump is not None:
-        # read as a tuple of any length, the kept counts stay the boxed tuple they are, and
-        # one item is read; as Counts the compiled build would unbox all four first
+        # only the trump suit's count matters here (cast: read one item, for speed)
         c = cast("list[tuple[int, ...] | None]", kept)[lnd]
         if c is not None and c[trump] > 0:
             return trump
