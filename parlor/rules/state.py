@@ -17,12 +17,12 @@ A State holds, beside the position, figures derived from it (kept so that listin
 actions or starting a turn does not rescan the table) and lists it shares with its clones (a
 search clones a state per iteration and most clones never write them). One rule covers them
 all: **a derived figure is either None ("not worked out": the next reader works it out from
-the cards) or equal to what the cards give** (``table.bookkeeping_errors`` checks it), and **a
-shared list is written only after the writer has taken its own copy**, through the one
-function named for it below, which clears the list's ``*_shared`` flag. A write that skips
-that function would change the clone's position too: it is the one thing not to do.
+the cards) or equal to what the cards give**, and **a shared list is written only after the
+writer has taken its own copy**, through the one function named for it below, which clears
+the list's ``*_shared`` flag. A write that skips that function would change the clone's
+position too: it is the one thing not to do.
 
-Derived figures (each also in :func:`parlor.rules.table.bookkeeping_errors`):
+Derived figures (all but ``_legal`` checked by :func:`parlor.rules.table.bookkeeping_errors`):
 
 * ``trump`` -- the suit of the Trumps stack's top card; set by :meth:`State.restack` whenever
   the stack changes; copied by clone (an int).
