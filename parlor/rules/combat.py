@@ -70,9 +70,9 @@ CARRY_BOOST: Final = 4
 _ORDER: Final = (Ability.VOLLEY, Ability.SALLY, Ability.HARRY, Ability.CARRY, Ability.ALLY)
 ABILITY_ORDER: Final[tuple[tuple[Ability, ...], ...]] = tuple(
     tuple(a for a in _ORDER if a in ABILITIES[f]) for f in range(52))
-# The members as module constants: on Python 3.11 ``Ability.VOLLEY`` is looked up through
-# the enum's metaclass (about 80 ns, in the compiled build too), and the ability listing
-# compared each of a Cre's abilities with up to five of them (Final: a C static when compiled).
+# The five abilities (rule 700) by name, as the rules below write them. Module constants
+# rather than ``Ability.VOLLEY``: the ability listing compares each of a Cre's abilities with
+# them, and an enum member's lookup is slow on Python 3.11.
 VOLLEY: Final = Ability.VOLLEY
 SALLY: Final = Ability.SALLY
 HARRY: Final = Ability.HARRY
@@ -247,8 +247,8 @@ def side_counts(s: State, cid: int) -> Counts:
 
 def side_with(s: State, cid: int, mine: Counts) -> Counts:
     """:func:`side_counts` with ``mine`` standing for ``cid``'s own counts (a Queen's Carry
-    booster, 706.3). Two functions, not an optional argument: an optional count tuple is
-    boxed at every call in the compiled build."""
+    booster, 706.3): the side as it would count with that Cre boosted. (Two functions
+    rather than an optional argument, for speed.)"""
     cb = s.combat
     assert cb is not None
     if not cb.blocking:
@@ -353,7 +353,7 @@ def _user_refusal(s: State, u: int, bit: int) -> str | None:
         return _TERMINAL
     cb = s.combat
     assert cb is not None
-    if len(cb.used) > 0 and u in cb.used:  # a set's truth is a generic call when compiled
+    if len(cb.used) > 0 and u in cb.used:  # one ability per Cre per combat (R28)
         return _USED
     if s.taxed[u] != NONE and (bit & _TAXING_BITS or (bit == _HARRY_BIT and HARRY_TAXES[u])):
         return _TAXED

@@ -67,8 +67,8 @@ def available(s: State, p: int) -> tuple[list[int], int]:
 
 
 def reach(s: State, p: int) -> Counts:
-    """:func:`available` per suit as four machine integers in the compiled build (no list to
-    build: the play window asks at every step)."""
+    """The mnr Rlr ``p`` could spend in each suit: the pool plus the untaxed Lnds yielding
+    that suit (:func:`available` per suit; the play window asks at every step)."""
     pool = s.pool[p]
     t = untaxed_lnds(s)
     b = p * 4
@@ -196,8 +196,7 @@ def _auto_tax(s: State, p: int, suit: int, suited: int, total: int) -> None:
 
 
 def _most(figures: list[int], at: int) -> int:
-    """The largest of the four figures from ``at`` (``max`` of a list is a generic call when
-    compiled)."""
+    """The largest of the four suits' figures from ``at`` (written out: a hot path)."""
     n0, n1, n2, n3 = figures[at], figures[at + 1], figures[at + 2], figures[at + 3]
     a = n0 if n0 > n1 else n1
     b = n2 if n2 > n3 else n3
@@ -233,8 +232,8 @@ def _auto_spend(pool: list[int], suit: int, suited: int, total: int) -> tuple[in
 
 
 def _spend_from(pool: list[int], suit: int, suited: int, total: int) -> None:
-    """Take from ``pool`` what :func:`_auto_spend` spends, without listing it (the list and
-    the tuple are allocations for every card a playout pays for, more of them late)."""
+    """Take from ``pool`` what :func:`_auto_spend` spends, without listing it: when no log
+    records the payment, nobody reads which points paid (R3)."""
     pool[suit] = pool[suit] - suited
     for _ in range(total - suited):
         other = _most_left(pool, suit)
@@ -243,8 +242,7 @@ def _spend_from(pool: list[int], suit: int, suited: int, total: int) -> None:
 
 def _most_left(left: list[int], suit: int) -> int:
     """The suit with the most points ``left``, the cost's own ``suit`` last among equals
-    (plain comparisons of the four figures read once, not of (points, x != suit) tuples,
-    which the compiled build boxes)."""
+    (so that a cost paid from other suits keeps its own suit's points while it can)."""
     other, best = 0, left[0]
     x = left[1]
     if x > best or (x == best and other == suit):
@@ -422,7 +420,7 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     # follow every host among the targets
     on_hosts: list[int] = []
     on_host_masks: list[int] = []
-    for zone in range(4):  # both Homes, then both Fields: a range, iterated natively
+    for zone in range(4):  # both Homes, then both Fields: the hosts an Enh may go on
         for t in s.home[zone] if zone < 2 else s.field[zone - 2]:
             if one:
                 out.append(row[t])

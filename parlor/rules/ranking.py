@@ -179,7 +179,7 @@ def outshows(x: Counts, y: Counts) -> bool:
 
 
 def _top(c: Counts) -> int:
-    """The highest count (max() without the generic call: this is the innermost loop)."""
+    """The highest count in any suit (a side's top count, R26)."""
     a = c[0] if c[0] > c[1] else c[1]
     b = c[2] if c[2] > c[3] else c[3]
     return a if a > b else b
@@ -191,10 +191,9 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
     ``winner`` is 0, 1 or -1 (level); ``how`` is TRUMP, RANK or LEVEL; ``suit`` is the
     deciding suit or -1. Outshowing stops an outrank but never an outtrump (rule 903.5).
 
-    The four suits are written out, one local per count: the compiled build keeps them as
-    machine integers, where a list or a tuple indexed by a variable suit is an object for
-    every count read (tests/rules/test_ranking_properties.py holds it to the loop over suits
-    it replaced, on every pair of sides)."""
+    The four suits are written out, one local per count, for speed: every combat and
+    listing ranks sides (tests/rules/test_ranking_properties.py holds it to the plain loop
+    over the suits, as the rule reads, on every pair of sides)."""
     a0, a1, a2, a3 = a
     b0, b1, b2, b3 = b
     if not (a0 or a1 or a2 or a3) or not (b0 or b1 or b2 or b3):
@@ -247,8 +246,7 @@ def rank_counts(a: Counts, b: Counts, trump: int | None) -> tuple[int, int, int,
 
 
 def count_in(c: Counts, suit: int) -> int:
-    """``c[suit]``, written out: the compiled build keeps a count tuple as four machine
-    integers, and indexing it by a variable suit would build the tuple object first."""
+    """The count of ``c`` in ``suit``: ``c[suit]``, written out for speed."""
     c0, c1, c2, c3 = c
     return c0 if suit == 0 else c1 if suit == 1 else c2 if suit == 2 else c3
 

@@ -1,10 +1,61 @@
 """The game state: every zone of both Rlrs, the Trumps stack, pools, life and the turn (rule 100).
 
-Layout for speed (see the design notes): a physical card is an int ``cid`` in 0-103,
-``owner = cid // 52`` and ``face = cid % 52`` (an index into the tables of
-:mod:`parlor.rules.cards`). Zones are plain lists (the top of a pile is the *end* of its
-list); per-card status lives in lists indexed by cid, so :meth:`State.clone` is a handful
-of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in text.
+A physical card is an int ``cid`` in 0-103, ``owner = cid // 52`` and ``face = cid % 52`` (an
+index into the tables of :mod:`parlor.rules.cards`). Zones are plain lists (the top of a pile
+is the *end* of its list); per-card status lives in lists indexed by cid, so :meth:`State.clone`
+is a handful of shallow copies. Players are 0 and 1 inside the engine and "Rlr 1"/"Rlr 2" in
+text.
+
+Who writes a State: only the rules modules, through :mod:`parlor.rules.engine` (``apply``
+and its helpers in plays, combat, table, reshuffle and trail); the readers of text
+(notation, view) build one, and the AI's determinization (``parlor.ai.determinize``) deals
+hidden cards into a clone and then drops its cached legal actions. Everyone else reads.
+
+Caches and copy-on-write
+------------------------
+A State holds, beside the position, figures derived from it (kept so that listing the legal
+actions or starting a turn does not rescan the table) and lists it shares with its clones (a
+search clones a state per iteration and most clones never write them). One rule covers them
+all: **a derived figure is either None ("not worked out": the next reader works it out from
+the cards) or equal to what the cards give**, and **a shared list is written only after the
+writer has taken its own copy**, through the one function named for it below, which clears
+the list's ``*_shared`` flag. A write that skips that function would change the clone's
+position too: it is the one thing not to do.
+
+Derived figures (all but ``_legal`` checked by :func:`parlor.rules.table.bookkeeping_errors`):
+
+* ``trump`` -- the suit of the Trumps stack's top card; set by :meth:`State.restack` whenever
+  the stack changes; copied by clone (an int).
+* ``untaxed`` -- untaxed Lnds in each Home by the suit they yield; kept by table's tax, untax,
+  enter_home, attach and leave_play; set to None when the trump suit changes (every yield may
+  change); clone copies the list.
+* ``ecounts`` and ``ekeys`` -- each host's counts with its Enhs on it (R25) and where those
+  counts sit in the expel table; None until first read (``table.kept_counts``); kept as Enhs
+  come and go. Clone SHARES them (``ecounts_shared``); the writer copies first
+  (``table._own_counts``).
+* ``marked`` -- the cards whose status the next start of a turn may clear; None means "not
+  noted" (every card in play is looked at); kept by ``table.mark``, emptied at each start of
+  a turn; clone copies it.
+* ``_legal`` -- the legal actions of this position (``engine._legal``), never mutated; set to
+  None by every applied action. Clone shares it (it is read-only; a clone's position is the
+  same until something is applied, and applying drops it).
+
+Shared lists (the position's own data, shared until written):
+
+* ``damage``, ``terminal``, ``pwr_mod``, ``tgh_mod`` -- a Cre's combat status; clone shares
+  all four (``combat_status_shared``); writers call :meth:`State.own_combat_status` first.
+* ``history`` -- the applied decisions; clone shares it (``history_shared``); appended only
+  through :meth:`State.add_history`.
+* ``trail`` -- the public trail of a dealt game; clone shares it (``trail_shared``); appended
+  only through ``parlor.rules.trail.own_trail``.
+
+Not part of the position: ``spare_combat``, the last ended Combat kept to begin the next one
+in (:func:`begin_combat`); a clone starts without one.
+
+The four copy-on-write flags are kept as separate booleans on purpose: each write path checks
+one flag it already has at hand, and one generic mechanism (a dict of shared names, or a
+wrapper list type) would put a lookup on every damage, Enh move and history append of every
+search clone.
 """
 
 from __future__ import annotations
@@ -40,9 +91,9 @@ FACE: Final[tuple[int, ...]] = tuple(cid % 52 for cid in range(N_CARDS))
 C_SUIT: Final[tuple[int, ...]] = tuple(SUIT[f] for f in FACE)
 C_RANK: Final[tuple[int, ...]] = tuple(RANK[f] for f in FACE)
 C_KIND: Final[tuple[Kind, ...]] = tuple(KIND[f] for f in FACE)
-#: The kinds as module constants: on Python 3.11 ``Kind.LND`` is looked up through the enum's
-#: metaclass (about 80 ns, in the compiled build too); the engine tests kinds at every tax,
-#: untax, attach and card leaving play (Final: C statics in the compiled build).
+#: The three kinds of card (Lnd, Cre, Enh) by name: the engine tests a card's kind at every
+#: tax, untax, attach and card leaving play (module constants: an enum member's lookup is
+#: slow on Python 3.11).
 LND: Final = Kind.LND
 CRE: Final = Kind.CRE
 ENH: Final = Kind.ENH
@@ -67,9 +118,8 @@ class Phase(enum.IntEnum):
     OVER = 11
 
 
-# Python 3.11 looks an enum member up through its metaclass, about 20 times slower than a
-# module global; the engine and search compare phases millions of times, so they use these
-# (Final: the compiled build reads them from C statics, not the module's dict).
+# The phases by name, as the rules write them (``s.phase is ATTACK``): the engine and the
+# search compare phases at every step, and an enum member's lookup is slow on Python 3.11.
 TRIM: Final = Phase.TRIM
 KEEP: Final = Phase.KEEP
 WINDOW1: Final = Phase.WINDOW1
@@ -86,7 +136,7 @@ OVER: Final = Phase.OVER
 
 #: The reshuffle schemes (307.1): 1, CPython's Mersenne Twister seeded with the text
 #: ``"<reshuffle seed>/<n>"`` (every game before 2026-12-04); 2, BLAKE2b of the reshuffle
-#: seed, ``n`` and a counter (:func:`parlor.rules.table.hashed_fisher_yates`).
+#: seed, ``n`` and a counter (:func:`parlor.rules.reshuffle.hashed_fisher_yates`).
 RESHUFFLE_TWISTER: Final = 1
 RESHUFFLE_HASHED: Final = 2
 #: Every reshuffle seed is below this (64 bits for a practice seed, 128 for a deal key's,
@@ -164,12 +214,12 @@ _COMBAT_FIELDS: Final = ("attackers", "blockers", "blocking", "blocked", "used",
 class Combat:
     """One attack of a Turn Cycle, from declaration to resolution (rule 1000).
 
-    A plain class with its own ``__init__`` rather than a dataclass: the compiled build runs a
-    dataclass's generated ``__init__`` as interpreted Python (about a microsecond), and a
-    Combat is made for every clone of a state in combat (a state begins each attack step,
-    rule 406, in its last one, :func:`begin_combat`). Equality and ``repr`` are a
-    dataclass's, field by field. The Combat a state holds is its own: read it between
-    steps, as the next combat empties it."""
+    The attackers, who blocks whom, the abilities used and what is left to resolve
+    (damage, splits, the bonus). A state begins each attack step (rule 406) in its last
+    Combat, emptied (:func:`begin_combat`): read a Combat between steps, as the next combat
+    empties it. Equality and ``repr`` are a dataclass's, field by field (a plain class only
+    because a clone in combat copies one, and a dataclass's ``__init__`` is slower in the
+    compiled build)."""
 
     __slots__ = _COMBAT_FIELDS
 
@@ -217,10 +267,9 @@ class Combat:
 
     def reset(self) -> None:
         """Empty, as a new Combat: a state keeps its last Combat to begin the next one with
-        (:func:`begin_combat`), as building one makes eight containers and freeing it frees
-        them, at every attack step. Only the containers that hold something are cleared:
-        most combats leave several empty (no split, no ability used, no bonus to share), and
-        a clear is a call into the runtime."""
+        (:func:`begin_combat`), rather than building eight new containers at every attack
+        step. Only the containers that hold something are cleared: most combats leave
+        several empty (no split, no ability used, no bonus to share)."""
         if len(self.attackers):
             self.attackers.clear()
         if len(self.blockers):
@@ -311,76 +360,103 @@ class State:
     )
 
     def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
+        # Each field: what it holds; who writes it. "The engine" is parlor.rules.engine and
+        # the rules modules it calls; the readers of text (notation, view) fill a new State.
+        # The caches and shared lists are described in the module docstring.
+
+        # -- the game and its randomness (written when the game is dealt or read) ----------
+        #: The game's settings (rulings with options, R17, R30, R32, 307.1); never changed.
         self.settings = settings or Settings()
-        self.seed: Seed | None = None  # the deal's seed, when dealt from one (for records)
+        #: The deal's seed, when dealt from one (for records); set by the deal.
+        self.seed: Seed | None = None
+        #: The reshuffle seed (307.1); set by the deal.
         self.shuffle_seed = shuffle_seed
+        #: How many reshuffles the game has had (the n of 307.1); reshuffle.shuffle counts.
         self.shuffles = 0
+
+        # -- zones, by Rlr (the top of a pile is the end of its list); the engine moves cards
         self.draw: list[list[int]] = [[], []]
         self.recycle: list[list[int]] = [[], []]
         self.discard: list[list[int]] = [[], []]
         self.hand: list[list[int]] = [[], []]
-        self.home: list[list[int]] = [[], []]
-        self.field: list[list[int]] = [[], []]
-        self.domain: list[list[int]] = [[], []]
+        self.home: list[list[int]] = [[], []]  # Lnds in play
+        self.field: list[list[int]] = [[], []]  # Cres in play
+        self.domain: list[list[int]] = [[], []]  # Enhs on a Rlr's Domain
+        #: The Trumps stack, bottom first (rule 103); the engine, then :meth:`restack`.
         self.stack: list[int] = []
-        #: The current trump suit: the suit of the top card of the Trumps stack (rule 103),
-        #: kept as the stack changes (:meth:`restack`): many listings read it.
+        #: Derived: the suit of the stack's top card (rule 103), None while it is empty; set
+        #: only by :meth:`restack`, which every change of the stack calls.
         self.trump: int | None = None
-        self.enhs: dict[int, list[int]] = {}  # host cid -> Enh cids, in play order
-        self.host: dict[int, int] = {}  # Enh cid -> host cid, DOMAIN[p] or STACK
-        # Per-card status in lists: the compiled build reads and writes a list's items as
-        # machine code, an array's through generic calls (several times the instructions).
-        self.taxed = [NONE] * N_CARDS  # the Rlr on whose turn it was taxed (R4)
-        self.inactive = [0] * N_CARDS  # R5 (0 or 1)
+        #: Host cid -> the Enh cids on it, in play order; table.attach and leave_play.
+        self.enhs: dict[int, list[int]] = {}
+        #: Enh cid -> its host cid, DOMAIN[p] or STACK; table.attach and leave_play.
+        self.host: dict[int, int] = {}
+
+        # -- per-card status, indexed by cid (lists: one item read or written per card) ----
+        #: The Rlr on whose turn the card was taxed (R4), NONE if untaxed; table.tax, untax.
+        self.taxed = [NONE] * N_CARDS
+        #: 1 while the card is inactive (R5); the engine, cleared at the next turn's start.
+        self.inactive = [0] * N_CARDS
         # A Cre's combat status, set only in a combat and cleared at the next start of a
-        # turn: lists shared with a clone until either writes (own_combat_status), so
-        # that a clone, one per search iteration, copies none of them.
-        self.damage = [0] * N_CARDS  # R12
-        self.terminal = [0] * N_CARDS  # R12 (0 or 1)
-        self.pwr_mod = [0] * N_CARDS  # Sally (R28)
-        self.tgh_mod = [0] * N_CARDS  # Sally, Harry (R28)
+        # turn. Shared with clones: write only after own_combat_status().
+        self.damage = [0] * N_CARDS  # damage marked on it (R12)
+        self.terminal = [0] * N_CARDS  # 1 once its damage reached its Tgh (R12)
+        self.pwr_mod = [0] * N_CARDS  # Pwr added by a Sally (R28)
+        self.tgh_mod = [0] * N_CARDS  # Tgh added by a Sally, taken by a Harry (R28)
+        #: True while the four lists above are shared with a clone (own_combat_status).
         self.combat_status_shared = False
-        # Kept up to date as cards move (parlor.rules.table), so that listing the legal
-        # actions does not rescan the table: None means "not counted yet" (a state built
-        # by the notation or view readers), and the first query counts it.
-        #: By card id: the counts of a host with Enhs on it, None for any other card.
+
+        # -- derived figures (None: not worked out yet; the first reader counts them) -------
+        #: By card id: the counts of a host with Enhs on it, None for any other card (R25);
+        #: table.kept_counts counts, table's attach and leave_play keep.
         self.ecounts: list[tuple[int, int, int, int] | None] | None = None
         #: By card id, beside ``ecounts``: where a host with Enhs on it sits in the table of
         #: which Enh faces expel it (table.expel_situation), so that the window listing
         #: reads one figure per host; NO_ENH for any other card. Kept and shared with it.
         self.ekeys: list[int] | None = None
-        #: True while ``ecounts`` and ``ekeys`` are lists shared with a clone: whichever
-        #: writes first copies them (table._own_counts); they change only as Enhs come and go.
+        #: True while ``ecounts`` and ``ekeys`` are shared with a clone: whichever writes
+        #: first copies them (table._own_counts); they change only as Enhs come and go.
         self.ecounts_shared = False
-        self.untaxed: list[int] | None = None  # untaxed Lnds in Home: [owner * 4 + yield]
-        # The cards whose status the next start of a turn may clear, noted as it is set, so
-        # that the untax step does not look at the whole table (R4, R5, R12): [taxed on Rlr
-        # 1's turn, taxed on Rlr 2's turn, made inactive, damaged or Sallied/Harried since
-        # the last start of a turn] (table.mark). None means "not noted": every card in play
-        # is looked at.
+        #: Untaxed Lnds in Home by the suit they yield, ``[owner * 4 + suit]`` (R21);
+        #: table.untaxed_lnds counts, table's tax, untax, attach and leave_play keep.
+        self.untaxed: list[int] | None = None
+        #: The cards whose status the next start of a turn may clear (R4, R5, R12): [taxed
+        #: on Rlr 1's turn, taxed on Rlr 2's turn, made inactive, damaged or Sallied/Harried
+        #: since the last start of a turn]; noted by table.mark as each status is set,
+        #: emptied by the engine's start of a turn. None: not noted, every card in play is
+        #: looked at.
         self.marked: list[list[int]] | None = None
+
+        # -- the rest of the position; the engine writes them --------------------------------
         self.life = [START_LIFE, START_LIFE]
+        #: Mnr in each Rlr's pool, by suit (R21).
         self.pool: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]
-        self.public_recycle: list[set[int]] = [set(), set()]  # put there face up (R30)
+        #: Cards put on each Recycle pile face up, so seen by both (R30).
+        self.public_recycle: list[set[int]] = [set(), set()]
+        #: The cards drawn this turn, waiting to be kept or Redrawn (R29).
         self.drawn: list[int] = []
-        self.turn = 1
-        self.phasing = 0
-        self.actor = 0
-        self.phase = KEEP
-        self.lnd_played = False
-        self.redrawn = False
+        self.turn = 1  # turns in all, from 1 (R17)
+        self.phasing = 0  # P, whose turn it is
+        self.actor = 0  # who decides next
+        self.phase = KEEP  # which decision the game waits for
+        self.lnd_played = False  # P has played a Lnd this turn (R6)
+        self.redrawn = False  # P has Redrawn this turn (R29)
+        #: The attack under way (rule 1000), begun by begin_combat and ended by end_combat.
         self.combat: Combat | None = None
         #: The last combat, ended: the next begins in it (:func:`begin_combat`). Not part of
         #: the position; a clone starts without one.
         self.spare_combat: Combat | None = None
-        self.winner: int | None = None
-        self.result = ""
+        self.winner: int | None = None  # set when the game ends in a win
+        self.result = ""  # the end's sentence (table.end_game)
+
+        # -- records of the game -------------------------------------------------------------
+        #: The events, in order (table.emit); None switches the log off (playouts).
         self.log: list[Event] | None = []
+        #: The decisions applied, in order; appended only by :meth:`add_history`.
         self.history: list[object] = []
         #: True while ``history`` is one list shared with a clone (:meth:`add_history`
-        #: copies it before the first append), as the trail is: a clone at move 300 would
-        #: otherwise copy 300 pointers, a third of its size, for a list a playout only
-        #: appends to.
+        #: copies it before the first append), as the trail is: a search clone would
+        #: otherwise copy the whole game's decisions for a list a playout only appends to.
         self.history_shared = False
         #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
         self.trail: list[Step] | None = None
@@ -388,6 +464,8 @@ class State:
         #: copies it (parlor.rules.trail.own_trail), so a clone costs no copy of a trail it
         #: may never extend.
         self.trail_shared = False
+        #: The legal actions of this position (engine._legal), shared with clones and never
+        #: mutated; None after each applied action, listed again on the next read.
         self._legal: list[object] | None = None
 
     # -- small queries used everywhere -----------------------------------------------------

@@ -1,15 +1,16 @@
 """Low-level table mechanics shared by plays and combat: spot counts of cards on the table,
-moving cards between zones, taxing, damage and the event log."""
+moving cards between zones, taxing, damage and the event log. Drawing from an empty Draw pile
+reshuffles the Recycle pile in (:func:`draw_one`); how that order is drawn, rule 307.1, is
+:mod:`parlor.rules.reshuffle`."""
 
 from __future__ import annotations
 
-import _random
-from hashlib import blake2b, sha512
 from typing import Final, cast
 
 from parlor.rules.cards import Suit, spot
 from parlor.rules.events import Event, rlr
 from parlor.rules.ranking import EMPTY, Comparison, Counts, raised
+from parlor.rules.reshuffle import shuffle
 from parlor.rules.state import (
     C_KIND,
     C_RANK,
@@ -21,8 +22,6 @@ from parlor.rules.state import (
     NONE,
     OWNER,
     PWR_OF,
-    RESHUFFLE_SEED_LIMIT,
-    RESHUFFLE_TWISTER,
     STACK,
     TGH_OF,
     State,
@@ -200,13 +199,13 @@ def group_text(s: State, cids: list[int]) -> str:
 
 
 def points(pool: list[int]) -> int:
-    """The mnr in a pool of four suits (``sum`` is a generic call in the compiled build)."""
+    """The mnr in a pool of four suits, in all (R21)."""
     return pool[0] + pool[1] + pool[2] + pool[3]
 
 
 def bump(figures: list[int], i: int, n: int) -> None:
-    """``figures[i] += n``, written out: the compiled build runs an augmented assignment to
-    a list item as generic Python arithmetic on objects, this as machine integers."""
+    """``figures[i] += n``: a kept figure (untaxed Lnds of a suit) goes up or down by ``n``
+    (a function rather than ``+=``, which is slower on a list item in the compiled build)."""
     figures[i] = figures[i] + n
 
 
@@ -222,8 +221,7 @@ def yield_under(lnd: int, trump: int | None, kept: list[Counts | None]) -> int:
     means a trump Enh on it; in its own suit the count is its spot, and it yields that suit
     either way."""
     if trump is not None:
-        # read as a tuple of any length, the kept counts stay the boxed tuple they are, and
-        # one item is read; as Counts the compiled build would unbox all four first
+        # only the trump suit's count matters here (cast: read one item, for speed)
         c = cast("list[tuple[int, ...] | None]", kept)[lnd]
         if c is not None and c[trump] > 0:
             return trump
@@ -494,136 +492,6 @@ def leave_combat(s: State, cid: int) -> None:
     cb.pending.pop(cid, None)
     if cid in cb.bonus_to:
         cb.bonus_to.remove(cid)
-
-
-def shuffle(s: State, cards: list[int]) -> None:
-    """A seeded shuffle: the n-th reshuffle of a game always gives the same order, drawn by
-    the game's reshuffle scheme (R31, 307.1)."""
-    n = s.shuffles
-    s.shuffles = n + 1
-    if s.settings.reshuffle == RESHUFFLE_TWISTER:
-        fisher_yates(seeded(f"{s.shuffle_seed}/{n}"), cards)
-    else:
-        hashed_fisher_yates(s.shuffle_seed, n, cards)
-
-
-#: Bytes of the reshuffle seed in a scheme 2 block's message (below RESHUFFLE_SEED_LIMIT).
-_KEY_BYTES: Final = 16
-#: Bytes of one BLAKE2b block of the scheme 2 stream.
-_BLOCK: Final = 64
-
-
-def _stream_block(key: bytes, n: int, block: int) -> bytes:
-    # The secret seed as a prefix of one 32-byte message: BLAKE2b has no length extension,
-    # and its keyed mode would compress a whole block for the key alone.
-    return blake2b(key + n.to_bytes(8, "big") + block.to_bytes(8, "big")).digest()
-
-
-def hashed_fisher_yates(seed: int, n: int, cards: list[int]) -> None:
-    """Reshuffle scheme 2 (307.1): the ``n``-th reshuffle of a game with reshuffle seed
-    ``seed``, a Fisher-Yates shuffle whose swap indexes come from BLAKE2b of the seed, ``n``
-    and a block counter, 64 bytes a block. Each index below ``m`` takes the top bits of the
-    next whole bytes, as many bits as ``m - 1`` has, and is drawn again past the range, so
-    every order is equally likely.
-
-    Scheme 1 costs about 59,000 instructions a reshuffle, most of it seeding a Mersenne
-    Twister, some eight late-game steps' worth (bench/instructions.py); this one about
-    16,000, of which a block, which serves a whole pile of 52 cards most of the time, about
-    5,000. A hash also keeps the seed from being worked
-    out from the orders it gives."""
-    if not 0 <= seed < RESHUFFLE_SEED_LIMIT:
-        raise ValueError(f"307.1: a reshuffle seed is a whole number below 2**128, not {seed}")
-    key = seed.to_bytes(_KEY_BYTES, "big")
-    block = 0
-    stream = _stream_block(key, n, block)
-    at = 0
-    # The cards move as objects: typed as ints, each swap would unbox and rebox both.
-    pile = cast("list[object]", cards)
-    m = len(pile)
-    k = (m - 1).bit_length()  # the bits of the largest index, kept as m falls
-    while m > 1:
-        if (m - 1) >> (k - 1) == 0:
-            k -= 1
-        if k <= 8:  # one byte an index: every pile of up to 256 cards, so every real one
-            shift = 8 - k
-            while True:
-                if at == _BLOCK:
-                    block += 1
-                    stream = _stream_block(key, n, block)
-                    at = 0
-                j = stream[at] >> shift
-                at += 1
-                if j < m:
-                    break
-        else:
-            width = (k + 7) >> 3
-            while True:
-                if at + width > _BLOCK:
-                    block += 1
-                    stream = _stream_block(key, n, block)
-                    at = 0
-                x = stream[at]
-                for i in range(at + 1, at + width):
-                    x = (x << 8) | stream[i]
-                at += width
-                j = x >> (8 * width - k)
-                if j < m:
-                    break
-        i = m - 1
-        pile[i], pile[j] = pile[j], pile[i]
-        m = i
-
-
-def seeded(text: str) -> _random.Random:
-    """The generator of ``random.Random(text)``: the same Mersenne Twister state, seeded as
-    random.py seeds a str (version 2: the text's bytes followed by their SHA-512, read as one
-    big-endian int), by the C base class directly, without random.py's interpreted
-    ``__init__`` and ``seed`` (tests/rules/test_bookkeeping.py compares the two)."""
-    raw = text.encode()
-    return _random.Random(int.from_bytes(raw + sha512(raw).digest(), "big"))
-
-
-#: 2**53: ``random()`` times this is the integer its two 32-bit words make (below).
-_TWO_WORDS: Final = 9007199254740992.0
-
-
-def fisher_yates(rng: _random.Random, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, step for step as CPython's ``random.shuffle`` draws it, so the
-    same seed gives the same order (tests/rules/test_bookkeeping.py checks it against
-    ``random.shuffle`` for every pile size): written out because the compiled build runs it
-    as native code, several times faster than random.py's interpreted loop.
-
-    ``random.shuffle`` draws each swap index as ``getrandbits(k)``, the top ``k`` bits of
-    the next 32-bit word of the Mersenne Twister, and draws again past the range. A call
-    costs more than the bits, so the words are read two at a time from ``random()``, which
-    is ``(a >> 5) * 2**26 + (b >> 6)`` over 2**53 for the next two words ``a`` and ``b``:
-    the top 27 bits of one and 26 of the other, and a pile of up to 2**26 cards needs at
-    most 26."""
-    if len(cards) > 1 << 26:
-        raise ValueError("R31: a pile of more than 2**26 cards")
-    draw = rng.random
-    # The cards move as objects: typed as ints, each swap would unbox and rebox both.
-    pile = cast("list[object]", cards)
-    n = len(pile)
-    k = n.bit_length()  # the bits of n, kept as n falls: n has k bits while n >= low
-    low = 1 << k >> 1
-    spare = -1  # the top 26 bits of the second word of the last draw, until used
-    while n > 1:
-        if n < low:
-            k -= 1
-            low >>= 1
-        j = n
-        while j >= n:
-            if spare >= 0:
-                j = spare >> (26 - k)
-                spare = -1
-            else:
-                both = int(draw() * _TWO_WORDS)
-                j = both >> (53 - k)
-                spare = both & 0x3FFFFFF
-        i = n - 1
-        pile[i], pile[j] = pile[j], pile[i]
-        n = i
 
 
 def draw_one(s: State, p: int) -> int | None:

@@ -35,11 +35,9 @@ HIDDEN_VERBS = frozenset({"keep", "trim", "redraw"})
 #: One applied action and the public circumstances of its decision: the deciding Rlr (0/1),
 #: the turn, the phase (a Phase value), whether P had played its Lnd, the mnr within the
 #: decider's reach (at a pass in a window: pool + untaxed Lnds, per suit; else zeros) and the
-#: action. A plain tuple, not a NamedTuple: a dealt game records one per applied action, and
-#: building a NamedTuple costs several times as much (random playouts noticed). The mnr is
-#: typed as a tuple of any length (it always has four): the compiled build then keeps
-#: :data:`NO_MNR` as one object, where a four-int tuple type is unboxed and built anew for
-#: every step that records it.
+#: action. A plain tuple, not a NamedTuple, and the mnr typed as a tuple of any length (it
+#: always has four, one per suit): a dealt game records one Step per applied action, and both
+#: keep that cheap.
 Step = tuple[int, int, int, bool, tuple[int, ...], Action]
 
 NO_MNR: Final[tuple[int, ...]] = (0, 0, 0, 0)

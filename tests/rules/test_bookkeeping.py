@@ -18,13 +18,12 @@ import pytest
 
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, position
+from parlor.rules.reshuffle import fisher_yates, seeded
 from parlor.rules.state import Settings, State
 from parlor.rules.table import (
     bookkeeping_errors,
     count_untaxed,
     counts,
-    fisher_yates,
-    seeded,
     untaxed_lnds,
 )
 
@@ -125,7 +124,7 @@ def test_the_reshuffle_draws_as_random_shuffle_does() -> None:
 
 
 def test_the_reshuffle_generator_is_seeded_as_random_seeds_a_string() -> None:
-    """R31: table.seeded(text) is the generator of random.Random(text), output for output."""
+    """R31: reshuffle.seeded(text) is the generator of random.Random(text), output for output."""
     for seed in (0, 1, 7, 2**64 - 1, 123456789012345678901234567890):
         for n in range(6):
             text = f"{seed}/{n}"

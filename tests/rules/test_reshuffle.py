@@ -24,9 +24,9 @@ from parlor.rules.notation import (
     record,
     replay,
 )
+from parlor.rules.reshuffle import hashed_fisher_yates
 from parlor.rules.seeds import DealKey
 from parlor.rules.state import RESHUFFLE_HASHED, RESHUFFLE_TWISTER, Settings
-from parlor.rules.table import hashed_fisher_yates
 
 from .scenario import all_but, said, setup, zone
 
