@@ -401,9 +401,41 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
     stack; an expel of the stack's top, then of each target the face can expel, in target
     order: hosts, then the Enhs on hosts (host by host), then those in the Domains.
 
-    The targets some face can expel are judged once per listing, walking the zones in
-    place (no list of all hosts is built). With one face, the common case, its plays are
-    listed on the same walk and every target found is one of its expels."""
+    With one face, the common case, its plays on hosts are listed by :func:`_expel_targets`
+    on its walk of the hosts, and every target found is one of its expels."""
+    one = len(enh_faces) == 1
+    targets, masks = _expel_targets(s, enh_faces, out)
+    top = s.stack[-1] if s.stack else NONE
+    for face in enh_faces:
+        row = _play_row(face)
+        if not one:
+            for zone in range(4):
+                for h in s.home[zone] if zone < 2 else s.field[zone - 2]:
+                    out.append(row[h])
+        out.append(row[_SLOT_D1])
+        out.append(row[_SLOT_D2])
+        if top == NONE or C_RANK[face] >= C_RANK[top]:
+            out.append(row[_SLOT_STACK])
+        expel = _expel_row(face)
+        if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
+            out.append(expel[_SLOT_STACK])
+        if one:
+            for t in targets:
+                out.append(expel[t])
+        else:
+            for i in range(len(targets)):
+                if (masks[i] >> face) & 1:
+                    out.append(expel[targets[i]])
+
+
+def _expel_targets(s: State, enh_faces: list[int], out: list[Action]) -> tuple[list[int],
+                                                                              list[int]]:
+    """The targets some face of ``enh_faces`` can expel, in target order, and (with more
+    than one face) which faces expel each, as a bit mask per target. With one face, its plays
+    on the hosts go onto ``out`` on the same walk.
+
+    The targets are judged once per listing, walking the zones in place (no list of all
+    hosts is built)."""
     one = len(enh_faces) == 1
     in_hand = 0
     for face in enh_faces:
@@ -454,27 +486,7 @@ def _list_enh_plays(s: State, enh_faces: list[int], out: list[Action]) -> None:
                 targets.append(t)
                 if not one:
                     masks.append(m)
-    top = s.stack[-1] if s.stack else NONE
-    for face in enh_faces:
-        row = _play_row(face)
-        if not one:
-            for zone in range(4):
-                for h in s.home[zone] if zone < 2 else s.field[zone - 2]:
-                    out.append(row[h])
-        out.append(row[_SLOT_D1])
-        out.append(row[_SLOT_D2])
-        if top == NONE or C_RANK[face] >= C_RANK[top]:
-            out.append(row[_SLOT_STACK])
-        expel = _expel_row(face)
-        if top != NONE and C_SUIT[top] == C_SUIT[face] and C_RANK[face] > C_RANK[top]:
-            out.append(expel[_SLOT_STACK])
-        if one:
-            for t in targets:
-                out.append(expel[t])
-        else:
-            for i in range(len(targets)):
-                if (masks[i] >> face) & 1:
-                    out.append(expel[targets[i]])
+    return targets, masks
 
 
 def window_actions_reference(s: State, p: int) -> list[Action]:

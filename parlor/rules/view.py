@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from parlor.rules.cards import Card
 from parlor.rules.ranking import Comparison
 from parlor.rules.state import (
     DOMAIN,
@@ -254,10 +255,6 @@ def resample(v: View, rng: random.Random) -> State:
     """A full state consistent with view ``v``: public zones as shown, hidden cards dealt at
     random into the hidden zones with the sizes the view shows."""
     from parlor.rules.actions import parse_ref
-    from parlor.rules.cards import Card
-
-    def face(owner: int, text: str) -> int:
-        return owner * 52 + Card.parse(text).index
 
     s = State(v.settings, shuffle_seed=rng.getrandbits(64))
     s.log = None
@@ -272,38 +269,57 @@ def resample(v: View, rng: random.Random) -> State:
         s.host[cid] = STACK
     s.restack()
     for q, side in enumerate(v.sides):
-        s.life[q] = side.life
-        s.pool[q] = list(side.pool)
-        for zone, cards in ((s.home[q], side.home), (s.field[q], side.field)):
-            for tc in cards:
-                cid = parse_ref(tc.ref)
-                zone.append(cid)
-                s.taxed[cid] = NONE if tc.taxed_on is None else tc.taxed_on - 1
-                s.inactive[cid], s.damage[cid], s.terminal[cid] = (
-                    int(tc.inactive), tc.damage, int(tc.terminal))
-                s.pwr_mod[cid] = tc.pwr - PWR_OF[cid]
-                s.tgh_mod[cid] = tc.tgh - TGH_OF[cid]
-                for e in tc.enhs:
-                    ecid = parse_ref(e)
-                    s.enhs.setdefault(cid, []).append(ecid)
-                    s.host[ecid] = cid
-        for e in side.domain:
-            ecid = parse_ref(e)
-            s.domain[q].append(ecid)
-            s.host[ecid] = DOMAIN[q]
-        if side.discard is not None:
-            s.discard[q] = [face(q, c) for c in side.discard]
-        if side.hand is not None:
-            s.hand[q] = [face(q, c) for c in side.hand]
-        s.recycle[q] = [face(q, c) for c in side.recycle_known]
-        s.public_recycle[q] = {face(q, c) for c in side.recycle_face_up}
+        _place_side(s, q, side)
     if v.drawn is not None:
-        s.drawn = [face(v.phasing, c) for c in v.drawn]
+        s.drawn = [_face(v.phasing, c) for c in v.drawn]
     for zone in (s.stack, *s.home, *s.field, *s.domain, *s.discard, *s.hand, *s.recycle,
                  s.drawn, *(es for es in s.enhs.values())):
         seen.update(zone)
     if v.combat is not None:
         s.combat = _combat_from(v.combat)
+    _deal_hidden(s, v, rng, seen)
+    return s
+
+
+def _face(owner: int, text: str) -> int:
+    """The card id of a face (``"7H"``) of ``owner``'s deck."""
+    return owner * 52 + Card.parse(text).index
+
+
+def _place_side(s: State, q: int, side: SideView) -> None:
+    """Player ``q``'s public zones, and the hidden ones the view shows, into ``s``."""
+    from parlor.rules.actions import parse_ref
+
+    s.life[q] = side.life
+    s.pool[q] = list(side.pool)
+    for zone, cards in ((s.home[q], side.home), (s.field[q], side.field)):
+        for tc in cards:
+            cid = parse_ref(tc.ref)
+            zone.append(cid)
+            s.taxed[cid] = NONE if tc.taxed_on is None else tc.taxed_on - 1
+            s.inactive[cid], s.damage[cid], s.terminal[cid] = (
+                int(tc.inactive), tc.damage, int(tc.terminal))
+            s.pwr_mod[cid] = tc.pwr - PWR_OF[cid]
+            s.tgh_mod[cid] = tc.tgh - TGH_OF[cid]
+            for e in tc.enhs:
+                ecid = parse_ref(e)
+                s.enhs.setdefault(cid, []).append(ecid)
+                s.host[ecid] = cid
+    for e in side.domain:
+        ecid = parse_ref(e)
+        s.domain[q].append(ecid)
+        s.host[ecid] = DOMAIN[q]
+    if side.discard is not None:
+        s.discard[q] = [_face(q, c) for c in side.discard]
+    if side.hand is not None:
+        s.hand[q] = [_face(q, c) for c in side.hand]
+    s.recycle[q] = [_face(q, c) for c in side.recycle_known]
+    s.public_recycle[q] = {_face(q, c) for c in side.recycle_face_up}
+
+
+def _deal_hidden(s: State, v: View, rng: random.Random, seen: set[int]) -> None:
+    """The cards not ``seen`` dealt at random into each side's hidden zones, sized as the
+    view shows them; the rest is the side's draw pile."""
     for q, side in enumerate(v.sides):
         unknown = [c for c in range(q * 52, q * 52 + 52) if c not in seen]
         rng.shuffle(unknown)
@@ -317,7 +333,6 @@ def resample(v: View, rng: random.Random) -> State:
         if side.discard is None:
             s.discard[q], unknown = unknown[: side.discard_count], unknown[side.discard_count:]
         s.draw[q] = unknown
-    return s
 
 
 def _combat_from(cv: CombatView) -> Combat:

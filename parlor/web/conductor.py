@@ -122,7 +122,7 @@ class Conductor:
         # game -> the decision its hint is for (takebacks, version), and the hint
         self._hinting: dict[str, tuple[tuple[int, int], asyncio.Future[Advice]]] = {}
         self._hints_open = 0  # hints running or waiting for a hint worker
-        self._held: dict[str, int] = {}  # player -> refusals being held back
+        self._held: dict[str, int] = {}  # quota key (a game) -> refusals held back
         self._hint_rate = RateLimit(config.hint_rate, config.hint_burst)
         self._events: dict[str, asyncio.Event] = {}
         self._watchers: dict[str, int] = {}  # game -> requests inside watch() now
@@ -306,10 +306,13 @@ class Conductor:
         raise RuntimeError("the computer's worker pool is gone or broke twice: the game "
                            "waits for the next request")
 
-    async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
+    async def hint(self, live: LiveGame, version: int | None, quota_key: str = "") -> Advice:
         """What the expert would do at the human's decision (the human's view only), in the
         hints' own pool; HintRefused (429) beyond the hints' share (see the module);
-        ComputerFailed (logged with the record) when the expert fails."""
+        ComputerFailed (logged with the record) when the expert fails.
+
+        ``quota_key``: whose hint rate this counts against. The routes pass the game's id (one
+        human per game), not the client's address: behind a balancer that is every player's."""
         job = self.games.hint_job(live, version)
         assert self.loop is not None and self.hint_pool is not None
         timeout = (self.config.hint_budget or 2.0) + 30
@@ -317,13 +320,13 @@ class Conductor:
         decision = (job.takebacks, job.version)
         owner = running is None or running[0] != decision
         if running is not None and owner:
-            await self._refuse(player, "a hint for this game is still being worked out", 2)
+            await self._refuse(quota_key, "a hint for this game is still being worked out", 2)
         if owner:
             if self._hints_open >= max(1, self.config.hint_workers) + self.config.hint_queue:
-                await self._refuse(player, "hints are busy right now", 5)
-            wait = self._hint_rate.take(player)
+                await self._refuse(quota_key, "hints are busy right now", 5)
+            wait = self._hint_rate.take(quota_key)
             if wait > 0:
-                await self._refuse(player, "that is many hints in a short time", round(wait))
+                await self._refuse(quota_key, "that is many hints in a short time", round(wait))
             future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
                                                job.legal, self.config.hint_budget or None)
             self._hinting[live.id] = (decision, future)
@@ -347,21 +350,21 @@ class Conductor:
                     del self._hinting[live.id]
                 self._hints_open -= 1
 
-    async def _refuse(self, player: str, why: str, retry_after: int) -> None:
+    async def _refuse(self, quota_key: str, why: str, retry_after: int) -> None:
         """Refuse a hint (429) after a pause of up to two seconds: a client asking again at
         once then sends a trickle, not a flood, and the pause costs no CPU."""
         retry_after = max(1, retry_after)
-        held = self._held.get(player, 0)
+        held = self._held.get(quota_key, 0)
         if held < 64:  # beyond that, answer at once: the held requests are bounded
-            self._held[player] = held + 1
+            self._held[quota_key] = held + 1
             try:
                 await asyncio.sleep(min(2.0, float(retry_after)))
             finally:
-                left = self._held[player] - 1
+                left = self._held[quota_key] - 1
                 if left:
-                    self._held[player] = left
+                    self._held[quota_key] = left
                 else:
-                    del self._held[player]
+                    del self._held[quota_key]
         raise HintRefused(f"{why}: ask again in {retry_after} s", retry_after=retry_after)
 
 

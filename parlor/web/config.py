@@ -36,7 +36,7 @@ class WebConfig:
     computer: str = ""
     embedded_worker: bool = False  # with "queue": this server also runs a worker
     queue_pool: int = 4  # connections of the queue's pool (per process)
-    # behind a proxy (parlor.web.guard): who may say X-Forwarded-*, and the site's origins
+    # behind a proxy (parlor.web.proxy): who may say X-Forwarded-*, and the site's origins
     trusted_proxies: str = ""  # addresses / networks, comma-separated; "": no one
     public_origin: str = ""  # e.g. "https://parlor.example"; "": the request's host
     # PostgreSQL: wake-ups ("game changed", "answer ready") on this Redis instead of NOTIFY,

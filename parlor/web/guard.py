@@ -11,30 +11,30 @@ neither header come from programs, which hold no victim's cookies. API writes mu
 ``application/json``, which a cross-origin page cannot send without a CORS preflight, and
 forms carry a CSRF token (:mod:`parlor.web.app`).
 
-Behind a proxy (issue 38): a proxy that rewrites ``Host`` (nginx's default sends the upstream's
-name) would make every browser write look cross-origin. The origin a write is compared with is
-then, in this order: the configured public origins (``PARLOR_PUBLIC_ORIGIN``); the
-``X-Forwarded-Host`` a trusted proxy sent; the ``Host``. Only a peer in the trusted proxies
-(``PARLOR_TRUSTED_PROXIES``) is believed about ``X-Forwarded-Host``, ``X-Forwarded-For`` (the
-client's address) and ``X-Forwarded-Proto``: from anyone else those headers are ignored, since
-any client can write them.
+Behind a proxy (issue 38), the peer's ``X-Forwarded-*`` are believed only from the trusted
+proxies, and writes are compared with the public origins: :mod:`parlor.web.proxy`.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import re
 import secrets
-import urllib.parse
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from parlor.settings import SettingError
+from parlor.web.proxy import (
+    FORWARDED_HOST,
+    believe_proxy,
+    origin_host,
+    parse_origins,
+    parse_proxies,
+    plain_host,
+)
 
 #: Bytes a request body may have (a record is at most 256 KB; a form encodes it longer).
 MAX_BODY = 1024 * 1024
@@ -108,81 +108,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def _listed(scope: Scope, name: bytes) -> list[str]:
-    """The comma-separated values of every ``name`` header, in order (a proxy appends)."""
-    values = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k == name]
-    return [w.strip() for w in ",".join(values).split(",") if w.strip()]
-
-
-def _origin_host(value: str) -> str | None:
-    parsed = urllib.parse.urlsplit(value)
-    return _plain_host(parsed.netloc) if parsed.scheme in ("http", "https") and parsed.netloc \
-        else None
-
-
-def _plain_host(netloc: str) -> str:
-    """``host[:port]`` lowercased, without a default port (80, 443), as browsers write it."""
-    netloc = netloc.lower()
-    for default in (":80", ":443"):
-        netloc = netloc.removesuffix(default)
-    return netloc
-
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-#: The scope key where the Guard keeps the host a trusted proxy forwarded.
-FORWARDED_HOST = "parlor.forwarded_host"
-
-
-def parse_proxies(text: str) -> tuple[Network, ...]:
-    """The trusted proxies of ``PARLOR_TRUSTED_PROXIES`` / ``--trusted-proxies``: addresses
-    or networks (``10.0.0.5, 10.1.0.0/16, ::1``), comma-separated; "" trusts no one. A
-    word that is neither is refused, not skipped: a typo must not quietly trust no one."""
-    found = []
-    for word in (w.strip() for w in text.split(",")):
-        if word:
-            try:
-                found.append(ipaddress.ip_network(word, strict=False))
-            except ValueError:
-                raise SettingError(f"trusted proxies: {word!r} is not an IP address or "
-                                   "network (docs/deploy.md)") from None
-    return tuple(found)
-
-
-def parse_origins(text: str) -> tuple[str, ...]:
-    """The public origins of ``PARLOR_PUBLIC_ORIGIN`` / ``--public-origin``
-    (``https://parlor.example``, comma-separated), as the hosts writes are compared with."""
-    found = []
-    for word in (w.strip() for w in text.split(",")):
-        if word:
-            host = _origin_host(word)
-            if host is None or urllib.parse.urlsplit(word).path not in ("", "/"):
-                raise SettingError(f"public origin: {word!r} is not an origin such as "
-                                   "https://parlor.example (docs/deploy.md)")
-            found.append(host)
-    return tuple(found)
-
-
-def _trusted(peer: str, proxies: Iterable[Network]) -> bool:
-    try:
-        ip = ipaddress.ip_address(peer)
-    except ValueError:  # not an address (a unix socket, "host:port"): no proxy of ours
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped  # a server on "::" sees an IPv4 proxy as ::ffff:a.b.c.d
-    return any(ip in net for net in proxies)
-
-
-def _forwarded_client(scope: Scope, proxies: tuple[Network, ...]) -> str | None:
-    """The client's address by ``X-Forwarded-For``: the right-most address that is not a
-    trusted proxy (each proxy appends the address it saw; what stands left of a trusted
-    proxy's entry was written by whoever connected to it, so only that entry is believed)."""
-    hops = _listed(scope, b"x-forwarded-for")
-    for hop in reversed(hops):
-        if not _trusted(hop, proxies):
-            return hop
-    return hops[0] if hops else None
-
-
 def cross_origin(scope: Scope, origins: tuple[str, ...] = ()) -> str | None:
     """Why a state-changing request comes from another origin, or None if it does not.
 
@@ -191,34 +116,16 @@ def cross_origin(scope: Scope, origins: tuple[str, ...] = ()) -> str | None:
     compared: behind a TLS proxy the server sees http while the page is https; the host and
     port are what tell another site or another port apart."""
     if not origins:
-        origins = (_plain_host(scope.get(FORWARDED_HOST) or _header(scope, b"host") or ""),)
+        origins = (plain_host(scope.get(FORWARDED_HOST) or _header(scope, b"host") or ""),)
     origin = _header(scope, b"origin")
     if origin is not None:
-        if _origin_host(origin) not in origins:
+        if origin_host(origin) not in origins:
             return f"a page at {origin[:100]} may not change games here"
         return None
     referer = _header(scope, b"referer")
-    if referer is not None and _origin_host(referer) not in origins:
+    if referer is not None and origin_host(referer) not in origins:
         return "a page on another site may not change games here"
     return None
-
-
-def believe_proxy(scope: Scope, proxies: tuple[Network, ...]) -> None:
-    """When the peer is a trusted proxy: the client's address (``X-Forwarded-For``), the
-    scheme (``X-Forwarded-Proto``) and the host (``X-Forwarded-Host``, the last one: the one
-    this proxy wrote) into ``scope``; from any other peer, nothing (see the module)."""
-    peer = scope.get("client")
-    if not proxies or not peer or not _trusted(str(peer[0]), proxies):
-        return
-    client = _forwarded_client(scope, proxies)
-    if client is not None:
-        scope["client"] = (client, 0)
-    proto = _listed(scope, b"x-forwarded-proto")
-    if proto and proto[-1].lower() in ("http", "https"):
-        scope["scheme"] = proto[-1].lower()
-    host = _listed(scope, b"x-forwarded-host")
-    if host:
-        scope[FORWARDED_HOST] = host[-1]
 
 
 class Guard:
@@ -241,32 +148,33 @@ class Guard:
             return
         believe_proxy(scope, self.proxies)
         path: str = scope.get("path", "")
-        policy = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
-        started = False
-
-        rid = _request_id(scope)
-
-        async def send_with_headers(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                headers = list(message.get("headers", []))
-                headers.append((b"content-security-policy", policy))
-                headers.extend(HEADERS)
-                headers.append((b"x-request-id", rid.encode()))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        allowed = self._allowed(scope)
-        if allowed is not None:
-            await _answer(send_with_headers, 405, "method_not_allowed",
-                          f"{path} takes {', '.join(allowed)}", [(b"allow", ", ".join(
-                              allowed).encode())])
+        reply = _Reply(send, path, _request_id(scope))
+        refused = self._refused(scope)
+        if refused is not None:
+            await _answer(reply, *refused)
             return
-        refusal = self._refusal(scope)
-        if refusal is not None:
-            await _answer(send_with_headers, *refusal)
-            return
+        try:
+            await self.app(scope, self._counting(receive), reply)
+        except _TooLarge:
+            if reply.started:
+                raise
+            await _answer(reply, 413, "too_large",
+                          f"a request body is at most {self.max_body // 1024} KB")
+        except ClientDisconnect:
+            raise  # no fault of ours: the server logs it, briefly (server.quiet_disconnects)
+        except Exception:
+            # a fault of ours: logged once, with the id the client was given, and answered as
+            # JSON with the headers of every reply (never the server's bare text "500")
+            log.exception("request %s (%s %s) failed", reply.rid, scope.get("method"), path)
+            if reply.started:
+                return  # the reply was under way: the connection is closed short
+            await _answer(reply, 500, "internal",
+                          f"something went wrong on our side (request {reply.rid}); "
+                          "nothing you did caused it. Try again in a moment")
+
+    def _counting(self, receive: Receive) -> Receive:
+        """``receive`` counting the body's bytes: past ``max_body`` it raises, so a huge body
+        is refused as it arrives instead of being read whole."""
         seen = 0
 
         async def counting() -> Message:
@@ -278,24 +186,18 @@ class Guard:
                     raise _TooLarge
             return message
 
-        try:
-            await self.app(scope, counting, send_with_headers)
-        except _TooLarge:
-            if started:
-                raise
-            await _answer(send_with_headers, 413, "too_large",
-                          f"a request body is at most {self.max_body // 1024} KB")
-        except ClientDisconnect:
-            raise  # no fault of ours: the server logs it, briefly (server.quiet_disconnects)
-        except Exception:
-            # a fault of ours: logged once, with the id the client was given, and answered as
-            # JSON with the headers of every reply (never the server's bare text "500")
-            log.exception("request %s (%s %s) failed", rid, scope.get("method"), path)
-            if started:
-                return  # the reply was under way: the connection is closed short
-            await _answer(send_with_headers, 500, "internal",
-                          f"something went wrong on our side (request {rid}); "
-                          "nothing you did caused it. Try again in a moment")
+        return counting
+
+    def _refused(self, scope: Scope) -> tuple[int, str, str, Sequence[tuple[bytes, bytes]]] | None:
+        """The answer to a request refused before the app sees it (status, code, message,
+        extra headers), else None."""
+        allowed = self._allowed(scope)
+        if allowed is not None:
+            joined = ", ".join(allowed)
+            return (405, "method_not_allowed", f"{scope.get('path', '')} takes {joined}",
+                    [(b"allow", joined.encode())])
+        refusal = self._refusal(scope)
+        return None if refusal is None else (*refusal, ())
 
     def _allowed(self, scope: Scope) -> list[str] | None:
         """The methods an API path takes when the request's method is not one of them (a
@@ -322,6 +224,27 @@ class Guard:
             return 415, "json_only", ("the API takes application/json bodies (send {} when "
                                       "there is nothing to say)")
         return None
+
+
+class _Reply:
+    """The ``send`` the app is given: every response's start gets the security headers and the
+    request's id; ``started`` says whether a reply is under way (then no error reply can)."""
+
+    def __init__(self, send: Send, path: str, rid: str) -> None:
+        self._send = send
+        self.policy = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
+        self.rid = rid
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+            headers = list(message.get("headers", []))
+            headers.append((b"content-security-policy", self.policy))
+            headers.extend(HEADERS)
+            headers.append((b"x-request-id", self.rid.encode()))
+            message = {**message, "headers": headers}
+        await self._send(message)
 
 
 async def _answer(send: Send, status: int, code: str, message: str,

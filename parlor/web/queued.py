@@ -280,12 +280,15 @@ class QueueConductor(Conductor):
         action = data.get("action")
         return None if action is None else str(action)
 
-    async def hint(self, live: LiveGame, version: int | None, player: str = "") -> Advice:
+    async def hint(self, live: LiveGame, version: int | None, quota_key: str = "") -> Advice:
         """Ask a worker; wait for its answer (announced by NOTIFY or on Redis, read from the
         store). One hint in flight per game across every server (claimed in the database): asking
         again for the same decision, on any server, waits for the same answer; asking for
         another decision meanwhile is refused (HintRefused, 429), as is a player's hint
-        beyond their rate (per server)."""
+        beyond their rate (per server).
+
+        ``quota_key``: whose hint rate this counts against. The routes pass the game's id (one
+        human per game), not the client's address: behind a balancer that is every player's."""
         job = self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
         assert self.app is not None
         budget = (self.config.hint_budget or 2.0) + 30
@@ -294,13 +297,13 @@ class QueueConductor(Conductor):
         held = await asyncio.to_thread(functools.partial(
             store.claim_hint, live.id, job.takebacks, job.version, key, expire_after=budget))
         if held is None:
-            await self._refuse(player, "a hint for this game is still being worked out", 2)
+            await self._refuse(quota_key, "a hint for this game is still being worked out", 2)
         owner = held == key
         try:
             if owner:
-                wait = self._hint_rate.take(player)
+                wait = self._hint_rate.take(quota_key)
                 if wait > 0:
-                    await self._refuse(player, "that is many hints in a short time",
+                    await self._refuse(quota_key, "that is many hints in a short time",
                                        round(wait))
                 await self.app.configure_task("parlor.hint").defer_async(
                     game_id=live.id, version=job.version, key=key, takebacks=job.takebacks)

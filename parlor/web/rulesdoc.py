@@ -123,150 +123,180 @@ def _slug(text: str) -> str:
 def render(markdown: str) -> RulesDoc:
     """Render the rules Markdown (see the module doc for the subset)."""
     lines = markdown.splitlines()
+    renderer = _Renderer(_rule_numbers(lines))
+    for raw in lines:
+        renderer.line(raw)
+    return renderer.finish()
+
+
+def _rule_numbers(lines: list[str]) -> set[str]:
+    """The rules and sub-rules the document defines (the numbers in the text that link)."""
     known: set[str] = set()
     for line in lines:
         s = line.strip()
         m = _RULE_HEAD.match(s) or (_SUB_RULE.match(s[2:]) if s.startswith("- ") else None)
         if m:
             known.add(m.group(1))
-    doc = RulesDoc("")
-    out: list[str] = []
-    para: list[str] = []
-    current: list[str] = []  # the rule being rendered (its own number is not linked)
-    list_stack: list[int] = []  # indents of open <ul>s
-    item_open: list[bool] = []
-    table: list[str] = []
-    in_code = False
-    code: list[str] = []
+    return known
 
-    def note_rulings(text: str, rule: str | None) -> None:
-        if rule is None:
+
+class _Renderer:
+    """The state of one rendering, fed line by line: the open paragraph, lists, table and
+    code block, and the rule being rendered (its own number is not linked)."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+        self.doc = RulesDoc("")
+        self.out: list[str] = []
+        self.para: list[str] = []
+        self.current: list[str] = []  # the rule being rendered
+        self.list_stack: list[int] = []  # indents of open <ul>s
+        self.item_open: list[bool] = []
+        self.table: list[str] = []
+        self.in_code = False
+        self.code: list[str] = []
+
+    def inline(self, text: str) -> str:
+        return _inline(text, self.known, self.current)
+
+    def line(self, raw: str) -> None:
+        if self.in_code:
+            self.code_line(raw)
             return
-        for r in _RULING.findall(text):
-            ids = doc.rulings.setdefault(r, [])
-            if rule not in ids:
-                ids.append(rule)
-
-    def flush_para() -> None:
-        if para:
-            text = " ".join(para)
-            m = _RULE_HEAD.match(text)
-            if m:
-                rule = m.group(1)
-                current[:] = [rule]
-                doc.rules.append(rule)
-                note_rulings(text, rule)
-                body = _inline(text[m.end():], known, current)
-                out.append(f'<p class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
-                           f"{rule}.</a> {body}</p>")
-            else:
-                note_rulings(text, current[0] if current else None)
-                out.append(f"<p>{_inline(text, known, current)}</p>")
-            para.clear()
-
-    def close_lists(indent: int = -1) -> None:
-        while list_stack and list_stack[-1] > indent:
-            if item_open and item_open[-1]:
-                out.append("</li>")
-            item_open.pop()
-            list_stack.pop()
-            out.append("</ul>")
-
-    def flush_table() -> None:
-        if not table:
-            return
-        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table]
-        out.append('<table class="doc-table"><thead><tr>')
-        out.extend(f"<th>{_inline(c, known, current)}</th>" for c in rows[0])
-        out.append("</tr></thead><tbody>")
-        for r in rows[2:]:
-            out.append("<tr>" + "".join(f"<td>{_inline(c, known, current)}</td>" for c in r)
-                       + "</tr>")
-        out.append("</tbody></table>")
-        table.clear()
-
-    for raw in lines:
-        if in_code:
-            if raw.strip().startswith("```"):
-                # a scrollable block is focusable, so the keyboard can scroll it too
-                body = html.escape(chr(10).join(code))
-                out.append(f"<pre tabindex='0'><code>{body}</code></pre>")
-                code.clear()
-                in_code = False
-            else:
-                code.append(raw)
-            continue
         stripped = raw.strip()
         indent = len(raw) - len(raw.lstrip(" "))
         if stripped.startswith("```"):
-            flush_para()
-            close_lists()
-            in_code = True
-            continue
+            self.flush_para()
+            self.close_lists()
+            self.in_code = True
+            return
         if stripped.startswith("|"):
-            flush_para()
-            close_lists()
-            table.append(stripped)
-            continue
-        flush_table()
+            self.flush_para()
+            self.close_lists()
+            self.table.append(stripped)
+            return
+        self.flush_table()
         if not stripped:
-            flush_para()
-            close_lists()
-            continue
-        if stripped.startswith("#"):
-            flush_para()
-            close_lists()
-            level = len(stripped) - len(stripped.lstrip("#"))
-            title = stripped[level:].strip()
-            m = re.match(r"(\d{3,4}) ", title)
-            anchor = f"s{m.group(1)}" if m else _slug(title)
-            if title.startswith("Choices made"):
-                anchor = "choices"
-            tag = f"h{min(level, 4)}"
-            if level == 2:
-                doc.toc.append((anchor, title))
-                current.clear()
-            out.append(f'<{tag} id="{anchor}">{_inline(title, known, current)}</{tag}>')
-            continue
-        if stripped.startswith("- "):
-            flush_para()
-            if not list_stack or indent > list_stack[-1]:
-                if list_stack and not item_open[-1]:
-                    out.append("<li>")
-                    item_open[-1] = True
-                out.append("<ul>")
-                list_stack.append(indent)
-                item_open.append(False)
-            else:
-                close_lists(indent)
-                if item_open and item_open[-1]:
-                    out.append("</li>")
-                    item_open[-1] = False
-            body = stripped[2:]
-            m = _SUB_RULE.match(body)
-            rule = m.group(1) if m else None
-            if m and rule is not None:
-                doc.rules.append(rule)
-                note_rulings(body, rule)
-                out.append(f'<li class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
-                           f"{rule}</a> {_inline(body[m.end():], known, current)}")
-            else:
-                note_rulings(body, current[0] if current else None)
-                out.append(f"<li>{_inline(body, known, current)}")
-            item_open[-1] = True
-            continue
-        if list_stack and indent > list_stack[-1]:
-            out.append(" " + _inline(stripped, known, current))  # continuation of an item
+            self.flush_para()
+            self.close_lists()
+        elif stripped.startswith("#"):
+            self.heading(stripped)
+        elif stripped.startswith("- "):
+            self.item(stripped, indent)
+        elif self.list_stack and indent > self.list_stack[-1]:
+            self.out.append(" " + self.inline(stripped))  # continuation of an item
             # rulings on continuation lines belong to the item's rule
-            note_rulings(stripped, current[0] if current else None)
-            continue
-        close_lists()
-        para.append(stripped)
-    flush_para()
-    close_lists()
-    flush_table()
-    doc.html = "\n".join(out)
-    return doc
+            self.note_rulings(stripped, self.current[0] if self.current else None)
+        else:
+            self.close_lists()
+            self.para.append(stripped)
+
+    def finish(self) -> RulesDoc:
+        self.flush_para()
+        self.close_lists()
+        self.flush_table()
+        self.doc.html = "\n".join(self.out)
+        return self.doc
+
+    def code_line(self, raw: str) -> None:
+        if raw.strip().startswith("```"):
+            # a scrollable block is focusable, so the keyboard can scroll it too
+            body = html.escape(chr(10).join(self.code))
+            self.out.append(f"<pre tabindex='0'><code>{body}</code></pre>")
+            self.code.clear()
+            self.in_code = False
+        else:
+            self.code.append(raw)
+
+    def heading(self, stripped: str) -> None:
+        self.flush_para()
+        self.close_lists()
+        level = len(stripped) - len(stripped.lstrip("#"))
+        title = stripped[level:].strip()
+        m = re.match(r"(\d{3,4}) ", title)
+        anchor = f"s{m.group(1)}" if m else _slug(title)
+        if title.startswith("Choices made"):
+            anchor = "choices"
+        tag = f"h{min(level, 4)}"
+        if level == 2:
+            self.doc.toc.append((anchor, title))
+            self.current.clear()
+        self.out.append(f'<{tag} id="{anchor}">{self.inline(title)}</{tag}>')
+
+    def item(self, stripped: str, indent: int) -> None:
+        """A ``- `` line: opens a nested list, or ends the previous item of its list."""
+        self.flush_para()
+        if not self.list_stack or indent > self.list_stack[-1]:
+            if self.list_stack and not self.item_open[-1]:
+                self.out.append("<li>")
+                self.item_open[-1] = True
+            self.out.append("<ul>")
+            self.list_stack.append(indent)
+            self.item_open.append(False)
+        else:
+            self.close_lists(indent)
+            if self.item_open and self.item_open[-1]:
+                self.out.append("</li>")
+                self.item_open[-1] = False
+        body = stripped[2:]
+        m = _SUB_RULE.match(body)
+        rule = m.group(1) if m else None
+        if m and rule is not None:
+            self.doc.rules.append(rule)
+            self.note_rulings(body, rule)
+            self.out.append(f'<li class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
+                            f"{rule}</a> {self.inline(body[m.end():])}")
+        else:
+            self.note_rulings(body, self.current[0] if self.current else None)
+            self.out.append(f"<li>{self.inline(body)}")
+        self.item_open[-1] = True
+
+    def note_rulings(self, text: str, rule: str | None) -> None:
+        if rule is None:
+            return
+        for r in _RULING.findall(text):
+            ids = self.doc.rulings.setdefault(r, [])
+            if rule not in ids:
+                ids.append(rule)
+
+    def flush_para(self) -> None:
+        if not self.para:
+            return
+        text = " ".join(self.para)
+        m = _RULE_HEAD.match(text)
+        if m:
+            rule = m.group(1)
+            self.current[:] = [rule]
+            self.doc.rules.append(rule)
+            self.note_rulings(text, rule)
+            body = self.inline(text[m.end():])
+            self.out.append(f'<p class="rule" id="r{rule}"><a class="num" href="#r{rule}">'
+                            f"{rule}.</a> {body}</p>")
+        else:
+            self.note_rulings(text, self.current[0] if self.current else None)
+            self.out.append(f"<p>{self.inline(text)}</p>")
+        self.para.clear()
+
+    def close_lists(self, indent: int = -1) -> None:
+        while self.list_stack and self.list_stack[-1] > indent:
+            if self.item_open and self.item_open[-1]:
+                self.out.append("</li>")
+            self.item_open.pop()
+            self.list_stack.pop()
+            self.out.append("</ul>")
+
+    def flush_table(self) -> None:
+        if not self.table:
+            return
+        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in self.table]
+        self.out.append('<table class="doc-table"><thead><tr>')
+        self.out.extend(f"<th>{self.inline(c)}</th>" for c in rows[0])
+        self.out.append("</tr></thead><tbody>")
+        for r in rows[2:]:
+            self.out.append("<tr>" + "".join(f"<td>{self.inline(c)}</td>" for c in r)
+                            + "</tr>")
+        self.out.append("</tbody></table>")
+        self.table.clear()
 
 
 def ruling_index_html(doc: RulesDoc) -> str:

@@ -72,7 +72,7 @@ def proxy_settings(args: argparse.Namespace, config: WebConfig) -> tuple[WebConf
     """The settings with the proxy options applied (checked now: a bad address or origin
     stops the command), and the keep-alive seconds."""
     from parlor.settings import env_int
-    from parlor.web.guard import parse_origins, parse_proxies
+    from parlor.web.proxy import parse_origins, parse_proxies
 
     if args.trusted_proxies is not None:
         config = replace(config, trusted_proxies=args.trusted_proxies)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
           f"{shown_url(config.database_url)})", flush=True)
     # A stop waits at most STOP_GRACE for open requests: a page's long poll holds its request
     # open for up to 20 s, also after its browser is gone, and the page polls again anyway.
-    # X-Forwarded-* are the app's (parlor.web.guard, only from the trusted proxies): uvicorn's
+    # X-Forwarded-* are the app's (parlor.web.proxy, only from the trusted proxies): uvicorn's
     # own reading would trust 127.0.0.1 by default.
     server.serve(app, connection_limits, host=args.host, port=args.port,
                  log_level=level or "warning", access_log=False,

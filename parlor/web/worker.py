@@ -25,7 +25,17 @@ import logging
 import os
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the worker's modules load when it runs, not when ``parlor`` parses args
+    from procrastinate import App
+
+    from parlor.store import GameStore
+    from parlor.web.config import WebConfig
+    from parlor.web.jobs import WorkerSettings
+    from parlor.web.redisqueue import ComputerRunner
+
+log = logging.getLogger("parlor.worker")
 
 
 def add_parser(sub: Any) -> None:
@@ -55,105 +65,136 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import psycopg
-    from procrastinate import App
-    from procrastinate.exceptions import ConnectorException
-    from prometheus_client import generate_latest
-
-    from parlor.settings import env_number, log_level
+    from parlor.settings import log_level
     from parlor.store import GameStore
     from parlor.web import jobs
-    from parlor.web.config import WebConfig
     from parlor.web.games import Games
-    from parlor.web.health import serve_health
     from parlor.web.wakeups import attach
 
-    config = WebConfig.from_env()
-    settings = jobs.WorkerSettings.from_env()
-    if args.db:
-        config = replace(config, database_url=args.db)
+    config, settings = _settings(args)
     if not config.database_url.startswith(("postgresql", "postgres:")):
         print("parlor worker: the work queue needs PostgreSQL (--db postgresql://...); with "
               "SQLite the server thinks in its own processes", file=sys.stderr)
         return 2
-    if args.concurrency is not None:
-        settings = replace(settings, concurrency=max(1, args.concurrency))
-    if args.queues:
-        settings = replace(settings, queues=tuple(args.queues))
     logging.basicConfig(level=(log_level() or "info").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
-    log = logging.getLogger("parlor.worker")
     store = GameStore(config.database_url)
     publisher = attach(store, config.redis_url)  # PARLOR_REDIS_URL: Redis, not NOTIFY
     jobs.install(Games(store, config.max_cached), config)
-
-    current: list[App] = []  # the queue's app while connected (for /readyz)
-    on_redis = bool(config.redis_url) and jobs.QUEUE in settings.queues
-    runner: list[Any] = []  # the computer on Redis (parlor.web.redisqueue), once started
-
-    async def ready() -> str | None:
-        if not current:
-            return "connecting"
-        if runner and not runner[0].queue.ok:
-            return "the computer's queue on Redis is away"
-        try:
-            ok = await asyncio.wait_for(current[0].check_connection_async(), timeout=3)
-        except Exception as exc:
-            return f"failed: {type(exc).__name__}"
-        return None if ok else "procrastinate's tables are missing"
-
-    async def main() -> None:
-        port = args.health_port if args.health_port is not None \
-            else int(env_number("PARLOR_WORKER_HEALTH_PORT", 0))
-        if port:
-            await asyncio.start_server(
-                serve_health(ready, lambda: generate_latest(jobs.REGISTRY)),
-                args.health_host, port)
-        if on_redis:  # apart from the database's loop: each rides out its own outage
-            from parlor.web.redisqueue import ComputerRunner, RedisQueue
-
-            runner.append(ComputerRunner(RedisQueue(config.redis_url, settings.lease),
-                                         jobs.runtime().games, config, settings,
-                                         settings.name))
-            computer = asyncio.get_running_loop().create_task(runner[0].run())
-        try:
-            await with_database()
-        finally:
-            if runner:
-                computer.cancel()
-                await asyncio.wait({computer}, timeout=10)
-                with contextlib.suppress(Exception):
-                    await runner[0].queue.close()
-
-    async def with_database() -> None:
-        pause = 1.0
-        while True:
-            try:
-                with jobs.connect(config.database_url, config.queue_pool) as app:
-                    async with app.open_async():
-                        current[:] = [app]
-                        pause = 1.0  # connected: the next outage starts from a short pause
-                        print(f"parlor worker {os.getpid()}: jobs of "
-                              f"{store.engine.url.database}", flush=True)
-                        await jobs.run_worker(app, settings, reconcile=not on_redis)
-                return  # SIGTERM or SIGINT: the running jobs ended
-            except (OSError, ConnectorException, psycopg.Error) as exc:
-                # the database restarting or away: a worker rides it out, never exits (its
-                # unfinished jobs are another worker's, or its own, once it is back)
-                current.clear()
-                jobs.RECONNECTS.inc()
-                log.warning("the work queue's database is away (%s): again in %.0f s",
-                            jobs.short_error(exc), pause)
-                await asyncio.sleep(pause)
-                pause = min(30.0, pause * 2)
-
     try:
-        asyncio.run(main())
+        asyncio.run(_Worker(args, config, settings, store).main())
     finally:
         store.close()
         if publisher is not None:
             publisher.close()  # what was committed last is announced too
     return 0
+
+
+def _settings(args: argparse.Namespace) -> tuple[WebConfig, WorkerSettings]:
+    """The environment's settings with the command line's over them."""
+    from parlor.web import jobs
+    from parlor.web.config import WebConfig
+
+    config = WebConfig.from_env()
+    settings = jobs.WorkerSettings.from_env()
+    if args.db:
+        config = replace(config, database_url=args.db)
+    if args.concurrency is not None:
+        settings = replace(settings, concurrency=max(1, args.concurrency))
+    if args.queues:
+        settings = replace(settings, queues=tuple(args.queues))
+    return config, settings
+
+
+class _Worker:
+    """One worker process's loops: the health port, the computer on Redis (when
+    ``PARLOR_REDIS_URL`` is set) and the database's work queue, reconnected when it is away."""
+
+    def __init__(self, args: argparse.Namespace, config: WebConfig, settings: WorkerSettings,
+                 store: GameStore) -> None:
+        from parlor.web import jobs
+
+        self.args = args
+        self.config = config
+        self.settings = settings
+        self.store = store
+        self.current: list[App] = []  # the queue's app while connected (for /readyz)
+        self.on_redis = bool(config.redis_url) and jobs.QUEUE in settings.queues
+        #: The computer on Redis (parlor.web.redisqueue), once started.
+        self.runner: ComputerRunner | None = None
+
+    async def ready(self) -> str | None:
+        if not self.current:
+            return "connecting"
+        if self.runner is not None and not self.runner.queue.ok:
+            return "the computer's queue on Redis is away"
+        try:
+            ok = await asyncio.wait_for(self.current[0].check_connection_async(), timeout=3)
+        except Exception as exc:
+            return f"failed: {type(exc).__name__}"
+        return None if ok else "procrastinate's tables are missing"
+
+    async def main(self) -> None:
+        await self.serve_health()
+        if not self.on_redis:
+            await self.with_database()
+            return
+        # apart from the database's loop: each rides out its own outage
+        from parlor.web import jobs
+        from parlor.web.redisqueue import ComputerRunner, RedisQueue
+
+        self.runner = ComputerRunner(RedisQueue(self.config.redis_url, self.settings.lease),
+                                     jobs.runtime().games, self.config, self.settings,
+                                     self.settings.name)
+        computer = asyncio.get_running_loop().create_task(self.runner.run())
+        try:
+            await self.with_database()
+        finally:
+            computer.cancel()
+            await asyncio.wait({computer}, timeout=10)
+            with contextlib.suppress(Exception):
+                await self.runner.queue.close()
+
+    async def serve_health(self) -> None:
+        from prometheus_client import generate_latest
+
+        from parlor.settings import env_number
+        from parlor.web import jobs
+        from parlor.web.health import serve_health
+
+        port = self.args.health_port if self.args.health_port is not None \
+            else int(env_number("PARLOR_WORKER_HEALTH_PORT", 0))
+        if port:
+            await asyncio.start_server(
+                serve_health(self.ready, lambda: generate_latest(jobs.REGISTRY)),
+                self.args.health_host, port)
+
+    async def with_database(self) -> None:
+        import psycopg
+        from procrastinate.exceptions import ConnectorException
+
+        from parlor.web import jobs
+
+        pause = 1.0
+        while True:
+            try:
+                with jobs.connect(self.config.database_url, self.config.queue_pool) as app:
+                    async with app.open_async():
+                        self.current[:] = [app]
+                        pause = 1.0  # connected: the next outage starts from a short pause
+                        print(f"parlor worker {os.getpid()}: jobs of "
+                              f"{self.store.engine.url.database}", flush=True)
+                        await jobs.run_worker(app, self.settings, reconcile=not self.on_redis)
+                return  # SIGTERM or SIGINT: the running jobs ended
+            except (OSError, ConnectorException, psycopg.Error) as exc:
+                # the database restarting or away: a worker rides it out, never exits (its
+                # unfinished jobs are another worker's, or its own, once it is back)
+                self.current.clear()
+                jobs.RECONNECTS.inc()
+                log.warning("the work queue's database is away (%s): again in %.0f s",
+                            jobs.short_error(exc), pause)
+                await asyncio.sleep(pause)
+                pause = min(30.0, pause * 2)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,8 @@ from starlette.types import Receive, Scope, Send
 
 from parlor.settings import SettingError
 from parlor.web.app import create_app
-from parlor.web.guard import Guard, parse_origins, parse_proxies
+from parlor.web.guard import Guard
+from parlor.web.proxy import parse_origins, parse_proxies
 from parlor.web.serve import KEEP_ALIVE
 
 from ..nginx import DEPLOY_SITE

@@ -192,7 +192,7 @@ async def api_hint(request: Request, game_id: str, site: SiteDep,
     v = None if version is None else int_param(version, "version", 0, 0, 10**7)
     # the quota is the player's, i.e. the game's: behind a balancer every player would
     # share the balancer's address (issue 38)
-    advice = await site.conductor.hint(live, v, game_id)
+    advice = await site.conductor.hint(live, v, quota_key=game_id)
     return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
                          "source": advice.source, "seconds": round(advice.seconds, 3),
                          "version": v})
