@@ -21,11 +21,7 @@ REASON = "Longer than 60 lines because"
 #: Long functions not yet split nor given their reason, as ``path:qualified name``. Each
 #: entry is a debt: the test fails once the function is short or says why (so the entry
 #: goes), and a new long function does not get in here unnoticed.
-KNOWN: frozenset[str] = frozenset({
-    # the State's fields, one a line; state.py was being edited elsewhere when this test
-    # came in (issue 40): its reason or its split comes with the next edit there
-    "parlor/rules/state.py:State.__init__",
-})
+KNOWN: frozenset[str] = frozenset()
 
 
 def long_functions(tree: ast.Module) -> list[tuple[str, int, int, str | None]]:

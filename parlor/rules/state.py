@@ -360,6 +360,10 @@ class State:
     )
 
     def __init__(self, settings: Settings | None = None, shuffle_seed: int = 0) -> None:
+        """An empty table before the deal (105). Longer than 60 lines because it is the one
+        list of the position's fields, one a line with what it holds and who writes it
+        (the caches' rules are in the module's docstring): splitting it would scatter that
+        list."""
         # Each field: what it holds; who writes it. "The engine" is parlor.rules.engine and
         # the rules modules it calls; the readers of text (notation, view) fill a new State.
         # The caches and shared lists are described in the module docstring.
