@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import psycopg
@@ -144,6 +145,68 @@ def round_of(meter: Meter, actions: int, timeout: float) -> dict[str, float]:
     return delta
 
 
+def idle_polls(meter: Meter, base: str, games: int, seconds: float) -> None:
+    """What live games cost while their humans think: first the deployment with no request
+    at all (its heartbeats, reconcilers, pools) for ``seconds``, then ``games`` fresh games
+    each re-polled (``wait=30``, as a page does) for ``seconds``; prints both per second
+    and the difference per poll request."""
+    import threading
+
+    import httpx
+
+    with httpx.Client(base_url=base, timeout=40) as c:
+        made = [c.post("/api/games", json={"level": "random", "seed": i, "max_turns": 10})
+                for i in range(games)]
+    polls = [(r.json()["id"], r.json()["token"]) for r in made if r.status_code == 201]
+    refused = Counter(r.status_code for r in made if r.status_code != 201)
+    time.sleep(5)  # the computer's first actions (where it starts) are made
+    quiet = _window(meter, seconds)
+    stop, answered, failed = threading.Event(), [0] * len(polls), Counter[int]()
+
+    def poll(i: int) -> None:
+        gid, token = polls[i]
+        after = -1
+        with httpx.Client(base_url=base, timeout=40) as c:
+            while not stop.is_set():
+                r = c.get(f"/api/games/{gid}", headers={"X-Parlor-Token": token},
+                          params={"after": after, "wait": 30})
+                if r.status_code != 200:  # counted and printed: the figure is then off
+                    failed[r.status_code] += 1
+                    time.sleep(1)
+                    continue
+                after = r.json()["version"]
+                answered[i] += 1
+
+    threads = [threading.Thread(target=poll, args=(i,), daemon=True)
+               for i in range(len(polls))]
+    for t in threads:
+        t.start()
+    time.sleep(35)  # every poll past its first answer, into its 30 s waits
+    first = sum(answered)
+    busy = _window(meter, seconds)
+    n = max(1, sum(answered) - first)
+    stop.set()
+    print(f"idle: {len(polls)} games re-polled (wait=30), {n} poll answers in {seconds:g} s "
+          f"(load {os.getloadavg()[0]:.1f}); games refused {dict(refused)}, "
+          f"polls failed {dict(failed)}")
+    for c in COMPONENTS:
+        print(f"  {c:10} CPU ms/s: no request {1000 * quiet[c] / seconds:6.2f}, "
+              f"polled {1000 * busy[c] / seconds:6.2f}; per poll answer "
+              f"{1000 * (busy[c] - quiet[c]) / n:.2f} ms")
+    print(f"  per second: Redis commands no request {quiet['redis commands'] / seconds:.1f}, "
+          f"polled {busy['redis commands'] / seconds:.1f}; PostgreSQL transactions "
+          f"{quiet['pg commits'] / seconds:.1f}, polled {busy['pg commits'] / seconds:.1f}")
+    for t in threads:
+        t.join(35)
+
+
+def _window(meter: Meter, seconds: float) -> dict[str, float]:
+    before = meter.read()
+    time.sleep(seconds)
+    after = meter.read()
+    return {k: after[k] - before[k] for k in after}
+
+
 def plain_commits(url: str, threads: int = 8, seconds: float = 5.0) -> float:
     """bench/deploy.py's plain one-row UPDATE commits per second on this PostgreSQL."""
     from sqlalchemy import text
@@ -179,6 +242,10 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds a round may take (a slow round ends with fewer actions)")
     parser.add_argument("--warmup", type=float, default=15.0)
+    parser.add_argument("--idle-games", type=int, default=60,
+                        help="games re-polled while nobody acts (0: no idle measure); "
+                             "deploy/parlor.nginx allows 64 connections per address")
+    parser.add_argument("--idle-seconds", type=float, default=60.0)
     args = parser.parse_args()
     from tests.pgserver import PostgresServer
     from tests.web import test_chaos as chaos
@@ -224,9 +291,11 @@ def main() -> None:
         human = sum(r["human actions"] for r in rounds) / max(1.0, sum(r["actions"]
                                                                        for r in rounds))
         print(f"  human share of the actions: {human:.2f}")
-        meter.close()
         players.stop()
         players = None
+        if args.idle_games:
+            idle_polls(meter, dep.site.url, args.idle_games, args.idle_seconds)
+        meter.close()
         load = os.getloadavg()[0]
         print(f"plain one-row UPDATE commits, 8 threads, 5 s (fsync on, load {load:.1f}): "
               f"{plain_commits(dep.url):.0f}/s")
