@@ -17,7 +17,10 @@ actions (the humans' and the computer's) are stored, and prints per stored actio
 - Redis commands (INFO commandstats) and PostgreSQL commits (pg_stat_database
   xact_commit) per action;
 
-``--repeats`` rounds on the same deployment, with the machine's load average. Then the
+``--repeats`` rounds on the same deployment, with the machine's load average. Then, with
+the players stopped, the idle phase: the deployment with no request for ``--idle-seconds``,
+then ``--idle-games`` fresh games re-polled (``wait=30``, as a page does while its human
+thinks) as long, and the CPU per poll answer from the difference. Then the
 plain one-row UPDATE commits per second of this PostgreSQL (bench/deploy.py's pgbench-like
 figure, 8 threads), the measure that the site's commits/s are held against.
 
