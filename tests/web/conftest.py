@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from parlor.web.app import create_app
 
+from ..redisserver import RedisServer
 from .helpers import config_for
 from .ui import CHROMIUM, CHROMIUM_ARGS
 
@@ -38,3 +39,13 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A real Redis of the test's own (Debian's redis-server on a free port)."""
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -10,7 +10,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -29,15 +28,6 @@ from .helpers import config_for, until, wait_for_human
 from .helpers import new_game as new_web_game
 from .test_computer import first_to_act_computer
 from .ui import stop_process
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class CountingGames(Games):

@@ -13,7 +13,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +36,6 @@ from .ui import free_port, stop_process
 
 #: Seconds a worker's lease lasts, and between two rounds of its reconciler, in these tests.
 LEASE, RECONCILE = 2.0, 0.5
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class Worker:

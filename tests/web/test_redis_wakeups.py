@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -33,15 +32,6 @@ pytestmark = pytest.mark.slow  # not in `make check`: Redis, servers in their ow
 
 #: A long poll's wait: one that returns well before it was woken (nothing else ends it).
 WAIT = 30
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def published(seen: Any) -> list[str]:
