@@ -32,7 +32,8 @@ test: lint typecheck pytest
 # processes, in under a minute (2026-12-06, interpreted build, two cores at load 3 from other
 # work: 53 s of wall time, 48 CPU-s; at load 8-15, 3 minutes for the same CPU time). It runs
 # the build that is there and builds none: a compiled build older than its source fails
-# tests/test_build.py, which says to run `make compiled` or `make pure`. `make test` runs every test, the slow ones included.
+# tests/test_build.py, which says to run `make compiled` or `make pure`. `make test` runs
+# every test, the slow ones included.
 check: lint typecheck
 	$(BIN)/pytest -n 2 -m "not slow" --durations=10 parlor tests
 
