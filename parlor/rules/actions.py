@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from parlor.rules.cards import Card, CardParseError, Suit
-from parlor.rules.state import DOMAIN, NONE, STACK, card_text, cid_of, ref_text
+from parlor.rules.events import ref_id
+from parlor.rules.state import DOMAIN, NONE, STACK, card_text, ref_text
 
 
 class ActionParseError(ValueError):
@@ -98,16 +99,14 @@ class Action(NamedTuple):
 
 
 def parse_ref(text: str) -> int:
-    """``2:KS`` → card id; ``D1``/``D2`` → Domain code; ``T`` → Stack code."""
-    t = text.strip().upper()
-    if t == "T":
-        return STACK
-    if t in ("D1", "D2"):
-        return DOMAIN[int(t[1]) - 1]
-    owner, sep, face = t.partition(":")
-    if not sep or owner not in ("1", "2"):
-        raise ActionParseError(f"{text!r} is not a table reference: write 2:KS, D1 or T")
-    return cid_of(int(owner) - 1, Card.parse(face))
+    """``2:KS`` → card id; ``D1``/``D2`` → Domain code; ``T`` → Stack code
+    (:func:`parlor.rules.events.ref_id`, with a bad reference an ActionParseError)."""
+    try:
+        return ref_id(text)
+    except CardParseError:
+        raise
+    except ValueError as exc:
+        raise ActionParseError(str(exc)) from None
 
 
 def _face(text: str) -> int:

@@ -174,7 +174,7 @@ class Event(Value):
             elif w == "amounts":
                 into = amounts
             elif into is cards:
-                cards.append(_ref_id(w))
+                cards.append(ref_id(w))
             elif into is amounts:
                 amounts.append(int(w))
             else:
@@ -184,15 +184,18 @@ class Event(Value):
                      automatic=automatic)
 
 
-def _ref_id(ref: str) -> int:
-    """The card id of ``2:KS``, ``D1`` or ``T`` (:func:`ref_text` read back)."""
-    if ref == "T":
+def ref_id(ref: str) -> int:
+    """``2:KS`` → card id; ``D1``/``D2`` → Domain id; ``T`` → Trumps stack id (:func:`ref_text`
+    read back). The one reader of the notation: :func:`parlor.rules.actions.parse_ref` wraps
+    it for actions, which cannot be imported here (actions imports state, which imports this)."""
+    t = ref.strip().upper()
+    if t == "T":
         return STACK_ID
-    if ref in ("D1", "D2"):
-        return DOMAIN_IDS[int(ref[1]) - 1]
-    owner, sep, face = ref.partition(":")
+    if t in ("D1", "D2"):
+        return DOMAIN_IDS[int(t[1]) - 1]
+    owner, sep, face = t.partition(":")
     if not sep or owner not in ("1", "2"):
-        raise ValueError(f"{ref!r} is not a card on the table (2:KS), a Domain (D1) or T")
+        raise ValueError(f"{ref!r} is not a table reference: write 2:KS, D1 or T")
     return (int(owner) - 1) * 52 + Card.parse(face).index
 
 

@@ -64,7 +64,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from parlor.rules.cards import KIND, PWR, RANK, SUIT, TGH, Card, Kind
+from parlor.rules.cards import KIND, PWR, RANK, SUIT, TGH, Kind
 from parlor.rules.events import DOMAIN_IDS, STACK_ID, Event
 from parlor.rules.events import card_text as card_text  # the rules modules read them here
 from parlor.rules.events import ref_text as ref_text
@@ -566,10 +566,6 @@ class State:
         out["drawn"] = self.drawn
         out["attached"] = [e for h, es in self.enhs.items() for e in es]
         return out
-
-
-def cid_of(owner: int, card: Card) -> int:
-    return owner * 52 + card.index
 
 
 def begin_combat(s: State) -> Combat:
