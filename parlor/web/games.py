@@ -945,6 +945,7 @@ class Games:
         log sentences, no legal actions."""
         with live.lock:
             s = live.state
+            parts = position(live, s, SPECTATOR)
             snap: dict[str, Any] = {
                 "id": live.id,
                 "kind": live.row.kind,
@@ -954,10 +955,10 @@ class Games:
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
-                "view": position(live, s, SPECTATOR)["view"],
+                "view": parts["view"],
                 "log": log_since(live, s, SPECTATOR, log_from),
                 "log_total": len(s.log or ()),
-                "result_text": position(live, s, SPECTATOR)["result_text"],
+                "result_text": parts["result_text"],
             }
             if s.is_over:  # the deal stays secret, even its key's absence, until the end
                 snap["seed"] = seed_json(seed_of(live.row))

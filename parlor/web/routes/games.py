@@ -137,7 +137,7 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
 async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
     live = await site.load(request, game_id)
     data = await json_of(request)
-    action, version = data.get("action"), data.get("version")
+    action = data.get("action")
     if "actions" in data and action is None:  # a declaration, sent whole (Games.act)
         action = data["actions"]
         if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
