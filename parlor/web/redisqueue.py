@@ -378,10 +378,16 @@ class ComputerRunner:
     async def _again(self, game_id: str) -> None:
         """After the lease: a change made while it was held was not queued (the game was
         leased), so look once more."""
-        with contextlib.suppress(Exception):  # an outage: the reconciler looks later
+        try:
             live = await asyncio.to_thread(self.games.get, game_id)
             if live.computer_to_act():
                 await self.queue.enqueue(game_id)
+        except Exception as exc:  # the reconciler looks later; a bug is said, not hidden
+            if not _outage(exc):
+                log.exception("game %s: not looked at once more after its turn", game_id)
+                return
+            log.warning("game %s: not looked at once more after its turn (%s); the "
+                        "reconciler will", game_id, jobs.short_error(exc))
 
 
 __all__ = ["ComputerRunner", "Lease", "RedisQueue", "lease_key", "queued_key"]
