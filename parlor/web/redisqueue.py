@@ -199,9 +199,6 @@ class RedisQueue:
             n, _ = await pipe.execute()
         return int(n)
 
-    async def depth(self) -> int:
-        return int(await self.client.llen(QUEUE_KEY))
-
 
 #: Seconds one decision may take (on top of the think budget and the pace) before its
 #: worker stops renewing the lease: a turn hung in a call that never returns must not hold
