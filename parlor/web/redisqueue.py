@@ -369,6 +369,9 @@ class ComputerRunner:
             await asyncio.to_thread(self.games.computer_lost, live,
                                     f"its job failed {n} times ({type(exc).__name__})")
         except Exception as again:  # the next round of the reconciler tries again
+            if not _outage(again):  # a bug is said with its traceback, not hidden
+                log.exception("game %s: its failure could not be counted", game_id)
+                return
             log.warning("game %s: its failure could not be counted (%s)", game_id,
                         jobs.short_error(again))
 
