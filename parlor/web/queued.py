@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 import psycopg
+import redis
 import sqlalchemy as sa
 from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
@@ -197,7 +198,7 @@ class QueueConductor(Conductor):
         assert self.redis_queue is not None
         try:
             await self.redis_queue.enqueue(game_id)
-        except Exception as exc:
+        except redis.RedisError as exc:
             log.warning("the computer's turn in game %s could not be queued on Redis (%r): "
                         "the workers' reconciler queues it once Redis answers", game_id, exc)
 
@@ -228,7 +229,7 @@ class QueueConductor(Conductor):
         if self.redis_queue is not None:  # a worker's lease on the game is live
             try:
                 return await self.redis_queue.leased(game_id)
-            except Exception:
+            except redis.RedisError:
                 return False  # Redis away: no one can tell
         if self.app is None:
             return False
@@ -250,8 +251,6 @@ class QueueConductor(Conductor):
             rows = [(str(r.queue), str(r.state), int(r.n), float(r.age))
                     for r in conn.execute(sql)]
         if self.redis_queue is not None:  # the computer's turns waiting in Redis's list
-            import redis
-
             from parlor.web.redisqueue import QUEUE_KEY
 
             client = redis.Redis.from_url(self.config.redis_url, socket_timeout=1,

@@ -28,13 +28,13 @@ import sqlalchemy as sa
 from prometheus_client import Counter
 
 from parlor.web.games import GameError, Games
-from parlor.web.jobs import REGISTRY
+from parlor.web.jobs import REGISTRY, short_error
 
 log = logging.getLogger("parlor.worker")
 
-#: The live games against the computer, with the head that decides whose turn it is.
 RECONCILED = Counter("parlor_worker_reconciled", "Games the reconciler found waiting on the "
                      "computer with no claim, and queued", registry=REGISTRY)
+#: The live games against the computer, with the head that decides whose turn it is.
 _LIVE = sa.text("SELECT id, version, takebacks FROM games "
                 "WHERE kind = 'play' AND status = 'live'")
 
@@ -118,8 +118,8 @@ class Reconciler:
                 self._memo.clear()
                 with contextlib.suppress(Exception):
                     await self.claims.leave_role(self.token)
-                log.warning("reconciler: a round failed (%s: %s); again in %.1f s",
-                            type(exc).__name__, str(exc).strip().split("\n")[0][:160], period)
+                log.warning("reconciler: a round failed (%s); again in %.1f s",
+                            short_error(exc), period)
             await asyncio.sleep(period)
 
 

@@ -199,9 +199,6 @@ class RedisQueue:
             n, _ = await pipe.execute()
         return int(n)
 
-    async def depth(self) -> int:
-        return int(await self.client.llen(QUEUE_KEY))
-
 
 #: Seconds one decision may take (on top of the think budget and the pace) before its
 #: worker stops renewing the lease: a turn hung in a call that never returns must not hold
@@ -372,16 +369,25 @@ class ComputerRunner:
             await asyncio.to_thread(self.games.computer_lost, live,
                                     f"its job failed {n} times ({type(exc).__name__})")
         except Exception as again:  # the next round of the reconciler tries again
+            if not _outage(again):  # a bug is said with its traceback, not hidden
+                log.exception("game %s: its failure could not be counted", game_id)
+                return
             log.warning("game %s: its failure could not be counted (%s)", game_id,
                         jobs.short_error(again))
 
     async def _again(self, game_id: str) -> None:
         """After the lease: a change made while it was held was not queued (the game was
         leased), so look once more."""
-        with contextlib.suppress(Exception):  # an outage: the reconciler looks later
+        try:
             live = await asyncio.to_thread(self.games.get, game_id)
             if live.computer_to_act():
                 await self.queue.enqueue(game_id)
+        except Exception as exc:  # the reconciler looks later; a bug is said, not hidden
+            if not _outage(exc):
+                log.exception("game %s: not looked at once more after its turn", game_id)
+                return
+            log.warning("game %s: not looked at once more after its turn (%s); the "
+                        "reconciler will", game_id, jobs.short_error(exc))
 
 
 __all__ = ["ComputerRunner", "Lease", "RedisQueue", "lease_key", "queued_key"]
