@@ -92,13 +92,14 @@ class Server:
         the tests' stop short whatever that setting says); no test checks it."""
         if self.proc is None:
             return
+        session = session_of(self.proc)
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(STOP_GRACE)
             except subprocess.TimeoutExpired:
                 self.proc.send_signal(signal.SIGINT)
-        stop_process(self.proc)
+        stop_process(self.proc, session=session)
         self.log.unlink(missing_ok=True)
 
 
@@ -293,11 +294,25 @@ def play_showcase_offline(seed: int, level: str, max_turns: int, client: Any) ->
     return done & set(SHOWCASE)
 
 
-def stop_process(proc: subprocess.Popen[Any], grace: float = 20.0) -> None:
+def session_of(proc: subprocess.Popen[Any]) -> int | None:
+    """The process group ``proc`` leads (started with ``start_new_session``), while it
+    runs; None otherwise. Asked before stopping it: once it is reaped its id may be reused."""
+    if proc.poll() is not None:
+        return None
+    with contextlib.suppress(ProcessLookupError):
+        if os.getpgid(proc.pid) == proc.pid:
+            return proc.pid
+    return None
+
+
+def stop_process(proc: subprocess.Popen[Any], grace: float = 20.0,
+                 session: int | None = None) -> None:
     """Stop a server or worker the tests started: SIGTERM, then SIGKILL after ``grace``;
-    then whatever it left in its session (a process started with ``start_new_session``:
+    then whatever it left in the session it led (``session``, or :func:`session_of` now:
     its pool's workers, multiprocessing's resource tracker), so that nothing outlives the
     test holding a port, a database connection or an output pipe."""
+    if session is None:
+        session = session_of(proc)
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -305,7 +320,6 @@ def stop_process(proc: subprocess.Popen[Any], grace: float = 20.0) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
-    # the group the process led (gone already, or the process was not started in a session
-    # of its own: nothing to do)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    if session is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(session, signal.SIGKILL)
