@@ -25,9 +25,10 @@ pytestmark = pytest.mark.slow  # `make check` leaves it out: PostgreSQL
 def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PARLOR_WORKER_HEARTBEAT", "0.3")
-    # not shorter: on a loaded machine a heartbeat 2 s late had the live worker's own row
-    # pruned as stalled, and the planted job then belonged to no worker (not this test's case)
-    monkeypatch.setenv("PARLOR_WORKER_STALLED", "5")
+    # not shorter: on a loaded machine a heartbeat 2 s (and once 5 s) late had the live
+    # worker's own row pruned as stalled, and then no job of the game ran (issue 38's note:
+    # a pruned live worker is a case of its own, not this test's)
+    monkeypatch.setenv("PARLOR_WORKER_STALLED", "12")
     # the reaper alone: the reconciler (parlor.web.reconcile) would also queue the game's
     # computer, between a job's end and the next, and its stale twin could hold the game's
     # lock just as the orphan is planted (it is harmless in play: its version is old)
@@ -74,9 +75,9 @@ def test_an_orphaned_computer_job_is_ended_and_its_game_moves_on(
             assert r.status_code == 200, r.text
             moved = r.json()
         start = time.monotonic()
-        after = wait_for_human(c, gid, token, timeout=30)
+        after = wait_for_human(c, gid, token, timeout=60)
         assert after["version"] > moved["version"]
-        assert time.monotonic() - start < 30
+        assert time.monotonic() - start < 60
 
         async def status() -> str:
             row = await queue.connector.execute_query_one_async(
