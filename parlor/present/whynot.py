@@ -2,7 +2,10 @@
 one sentence with its rule (docs/rules.md), and each Hand card's cost as printed on it.
 
 Keys are those of the browser's table: ``h:KS`` a Hand card, ``1:KS`` a card of Rlr 1 on the
-table. Only the Rlr's own cards are judged, and only when that Rlr decides::
+table. Only when that Rlr decides, and only the Rlr's own cards, but while it hands out an
+attacker's damage or bonus points (1003.2, 1003.3, 1004.1) the opposing Cres it could give
+them to. Every reason is the engine's own refusal where the engine has one (the verifies of
+parlor.rules.engine, plays and combat, which the legal actions and apply's refusals ask)::
 
     >>> from parlor.rules.notation import parse_position
     >>> s = parse_position("phasing: 1\\n1.hand: KS 9H\\n1.home: 7S 8S\\n")
@@ -15,14 +18,22 @@ table. Only the Rlr's own cards are judged, and only when that Rlr decides::
 from __future__ import annotations
 
 from parlor.rules.cards import COST, Kind
-from parlor.rules.combat import verify_attack, verify_block, why_no_ability
-from parlor.rules.engine import legal_actions
+from parlor.rules.combat import (
+    verify_assign,
+    verify_attack,
+    verify_block,
+    verify_bonus,
+    why_no_ability,
+)
+from parlor.rules.engine import legal_actions, verify_redraw
 from parlor.rules.plays import available, verify_lnd
-from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text
+from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text, ref_text
 
 SYMBOL = "♣♦♥♠"  # suit indexes C D H S
 WINDOWS = (Phase.WINDOW1, Phase.WINDOW2)
 ABILITY_PHASES = (Phase.ABILITY_P, Phase.ABILITY_O)
+#: The phases in which the Rlr to decide gives points to the other Rlr's Cres.
+POINT_PHASES = (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS)
 
 
 def cost_text(face: int) -> str:
@@ -44,6 +55,9 @@ def _actors(s: State, p: int) -> set[str]:
     """The keys of ``p``'s cards that some legal action uses now."""
     out = set()
     for a in legal_actions(s):
+        if a.verb in ("assign", "bonus"):  # a point for an opposing Cre
+            out.add(ref_text(a.target))
+            continue
         if a.card == NONE:
             continue
         face = card_text(a.card)
@@ -60,7 +74,9 @@ def _hand_card(s: State, p: int, cid: int) -> str:
     phase = s.phase
     name = card_text(cid)
     if phase is Phase.KEEP:
-        return f"{name}: first keep a drawn card or Redraw (305, 309)"
+        why = verify_redraw(s, cid)  # the engine's refusal, as the legal actions ask it
+        return f"{name}: {why}" if why is not None else (
+            f"{name}: first keep a drawn card or Redraw (305, 309)")
     if phase is Phase.TRIM:
         return f"{name}: first recycle down to 7 cards (304.3)"
     if phase not in WINDOWS:
@@ -97,6 +113,14 @@ def _table_cre(s: State, p: int, cid: int) -> str | None:
     return None
 
 
+def _point_refusal(s: State, cid: int) -> str:
+    """The engine's refusal of the next point of a split attacker's Pwr (verify_assign) or of
+    a bonus (verify_bonus) for the opposing Cre ``cid``, which the listing did not offer."""
+    why = verify_assign(s, cid) if s.phase is Phase.SPLIT else verify_bonus(s, cid)
+    assert why is not None, f"{ref_text(cid)} verifies but is not listed"
+    return why
+
+
 def why_not(s: State, p: int) -> dict[str, str]:
     """The reason for each of ``p``'s cards without a legal action (empty unless ``p``
     decides now)."""
@@ -114,6 +138,11 @@ def why_not(s: State, p: int) -> dict[str, str]:
             reason = _table_cre(s, p, cid)
             if reason is not None:
                 out[key] = reason
+    if s.phase in POINT_PHASES:
+        for cid in s.field[1 - p]:
+            key = f"{2 - p}:{card_text(cid)}"
+            if key not in usable:
+                out[key] = _point_refusal(s, cid)
     for cid in s.home[p]:
         out[f"{p + 1}:{card_text(cid)}"] = (
             f"{card_text(cid)} is a Lnd: it is taxed for mnr when you pay for a card "

@@ -37,6 +37,7 @@ from parlor.rules.state import (
     OVER,
     OWNER,
     SPLIT,
+    STACK,
     Combat,
     Phase,
     State,
@@ -147,7 +148,22 @@ def verify_attack(s: State, c: int) -> str | None:
     return None if why is None else why.format(cre=card_text(c))
 
 
+_DONE_NO_ATTACKER: Final = "406.2: declare at least one attacker, or end the turn"
+_END_DECLARED: Final = "406.3: attackers are declared: say done"
+
+
+def verify_close_attack(s: State, verb: str) -> str | None:
+    """Why P may not close the attack step with ``verb`` now (406.3); None when P may:
+    ``done`` once an attacker is declared, ``end`` (declining the attack, 406.2) before."""
+    cb = s.combat
+    assert cb is not None
+    if verb == "done":
+        return None if cb.attackers else _DONE_NO_ATTACKER
+    return _END_DECLARED if cb.attackers else None
+
+
 def attack_actions(s: State) -> list[Action]:
+    """Each Cre :func:`verify_attack` accepts, then done or end (:func:`verify_close_attack`)."""
     cb = s.combat
     assert cb is not None
     out: list[Action] = []
@@ -155,7 +171,7 @@ def attack_actions(s: State) -> list[Action]:
         for c in s.field[s.phasing]:
             if _attacker_refusal(s, c) is None:
                 out.append(_ATTACK[c])
-    out.append(DONE if cb.attackers else END)
+    out.append(DONE if verify_close_attack(s, "end") is not None else END)
     return out
 
 
@@ -696,7 +712,54 @@ def _next_split(s: State) -> bool:
     return _group_bonus(s)
 
 
+# -- the resolution's decisions: one verify per verb (1003.2, 1003.3, 1004.1) -----------------
+# As for the declarations: None when the point may go there, else the refusal naming the
+# section; the listing is exactly the targets the verify accepts (its candidates).
+_ASSIGN_NOT_BLOCKER: Final = ("1003.2: {target} does not block {attacker}: its Pwr is split "
+                              "among its blockers ({names})")
+_BONUS_NOT_LOSER: Final = ("1003.3: {target} is not an opposing Cre in the comparison: the bonus "
+                           "goes to {names}")
+_DOMAIN_BONUS_NOT_UNBLOCKED: Final = ("1004.1: {target} is not an unblocked attacker: the "
+                                      "Domain's bonus goes to {names}")
+
+
+def _target_text(t: int) -> str:
+    """A target as the refusals name it: ``2:KS``, ``D1``, ``T``, or "that" for a number
+    that names nothing on the table (a built action's)."""
+    return ref_text(t) if 0 <= t < 104 or t in DOMAIN or t == STACK else "that"
+
+
+def _names(cids: list[int]) -> str:
+    return ", ".join(ref_text(c) for c in cids)
+
+
+def verify_assign(s: State, t: int) -> str | None:
+    """Why P may not assign the next point of the split attacker's Pwr to ``t`` (a card id)
+    now (1003.2); None when P may: a blocker of the first attacker in the split queue."""
+    cb = s.combat
+    assert cb is not None
+    a = cb.split_queue[0]
+    blockers = cb.blockers[a]
+    if t in blockers:
+        return None
+    return _ASSIGN_NOT_BLOCKER.format(target=_target_text(t), attacker=ref_text(a),
+                                      names=_names(blockers))
+
+
+def verify_bonus(s: State, t: int) -> str | None:
+    """Why the deciding Rlr may not give the next bonus point to ``t`` (a card id) now; None
+    when it may: an opposing Cre of the group comparison (1003.3), or in the Domain's bonus
+    an unblocked attacker (1004.1). The combat keeps them as ``bonus_to``."""
+    cb = s.combat
+    assert cb is not None
+    if t in cb.bonus_to:
+        return None
+    why = _BONUS_NOT_LOSER if s.phase is BONUS else _DOMAIN_BONUS_NOT_UNBLOCKED
+    return why.format(target=_target_text(t), names=_names(cb.bonus_to))
+
+
 def split_actions(s: State) -> list[Action]:
+    """An assign to each blocker of the attacker being split (:func:`verify_assign`)."""
     cb = s.combat
     assert cb is not None
     return [_ASSIGN[b] for b in cb.blockers[cb.split_queue[0]]]
@@ -746,6 +809,7 @@ def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -
 
 
 def bonus_actions(s: State) -> list[Action]:
+    """A bonus point to each Cre that may take one (:func:`verify_bonus`)."""
     cb = s.combat
     assert cb is not None
     return [_BONUS[c] for c in cb.bonus_to]

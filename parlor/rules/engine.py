@@ -22,6 +22,8 @@ import random
 from typing import Final
 
 from parlor.rules.actions import (
+    BARE_VERBS,
+    REF_VERBS,
     Action,
     GameOverError,
     IllegalActionError,
@@ -29,6 +31,7 @@ from parlor.rules.actions import (
     action_of,
 )
 from parlor.rules.combat import (
+    ABILITY_OF_VERB,
     ability_actions,
     assign_point,
     attack_actions,
@@ -41,10 +44,13 @@ from parlor.rules.combat import (
     start_resolution,
     use_ability,
     verify_ability,
+    verify_assign,
     verify_attack,
     verify_block,
+    verify_bonus,
+    verify_close_attack,
 )
-from parlor.rules.events import Event, rlr
+from parlor.rules.events import Event, card_text, rlr
 from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
 from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
@@ -148,7 +154,7 @@ def _legal(s: State) -> list[Action]:
     elif ph is KEEP:
         out = _keep_actions(s)
     elif ph is TRIM:
-        out = [_TRIM[c] for c in s.hand[s.phasing]]
+        out = _trim_actions(s)
     elif ph is SPLIT:
         out = split_actions(s)
     elif ph is BONUS or ph is DOMAIN_BONUS:
@@ -433,16 +439,74 @@ def _draw(s: State, p: int) -> None:
 _KEEP: Final = tuple(action_of("keep", FACE[c]) for c in range(104))
 _REDRAW: Final = tuple(action_of("redraw", FACE[c]) for c in range(104))
 _TRIM: Final = tuple(action_of("trim", FACE[c]) for c in range(104))
+_REDRAW_ALONE: Final = action_of("redraw")
+
+# -- the draw's decisions: one verify per verb (304.3, 305, 309) --------------------------------
+# As for the declarations and abilities (parlor.rules.combat): each verify answers None when
+# P may, else the refusal naming the section; the listing asks the part of it that its
+# candidates do not settle by being candidates (a card in the Hand is in the Hand), apply's
+# refusal and "why not" render the whole.
+_TRIM_NOT_IN_HAND: Final = "304.3: {card} is not in your Hand: trim a card that is in your Hand"
+_KEEP_NOT_DRAWN: Final = "305: {card} was not just drawn: keep one of the drawn cards"
+_REDRAW_AGAIN: Final = "309.2: only one Redraw is allowed per turn, and this turn's is made"
+_REDRAW_NOT_IN_HAND: Final = ("309.1: {card} is not in your Hand: a Redraw recycles the drawn "
+                              "cards with one Hand card that was not just drawn")
+_REDRAW_NAMES_ONE: Final = "309.1: a Redraw names one card from your Hand"
+_REDRAW_NAMES_NONE: Final = ("309.1: your Hand is empty: a Redraw names no card "
+                             "(say 'redraw' alone)")
+
+
+def verify_trim(s: State, c: int) -> str | None:
+    """Why P may not trim the card ``c`` (a card id) now (304.3); None when P may: any card
+    of P's Hand, so the listing is the Hand."""
+    if c in s.hand[s.phasing]:
+        return None
+    return _TRIM_NOT_IN_HAND.format(card=card_text(c))
+
+
+def verify_keep(s: State, c: int) -> str | None:
+    """Why P may not keep the card ``c`` (a card id) now (305); None when P may: any card
+    just drawn, so the listing is the drawn cards."""
+    if c in s.drawn:
+        return None
+    return _KEEP_NOT_DRAWN.format(card=card_text(c))
+
+
+def _redraw_refusal(s: State) -> str | None:
+    """309.2: the part of a Redraw's verify that no card settles: one per turn."""
+    return _REDRAW_AGAIN if s.redrawn else None
+
+
+def verify_redraw(s: State, c: int) -> str | None:
+    """Why P may not Redraw naming the card ``c`` (a card id, or NONE for none) now (309);
+    None when P may: once a turn (309.2), naming a card of the Hand, or none when the Hand
+    is empty (309.1)."""
+    why = _redraw_refusal(s)
+    if why is not None:
+        return why
+    hand = s.hand[s.phasing]
+    if c == NONE:
+        return None if not hand else _REDRAW_NAMES_ONE
+    if not hand:
+        return _REDRAW_NAMES_NONE
+    return None if c in hand else _REDRAW_NOT_IN_HAND.format(card=card_text(c))
+
+
+def _trim_actions(s: State) -> list[Action]:
+    """Every card of P's Hand (:func:`verify_trim`)."""
+    return [_TRIM[c] for c in s.hand[s.phasing]]
 
 
 def _keep_actions(s: State) -> list[Action]:
-    p = s.phasing
+    """Every drawn card (:func:`verify_keep`), then the Redraws :func:`verify_redraw`
+    accepts: one per Hand card, or one naming none when the Hand is empty."""
     out = [_KEEP[c] for c in s.drawn]
-    if not s.redrawn:
-        if s.hand[p]:
-            out += [_REDRAW[c] for c in s.hand[p]]
+    if _redraw_refusal(s) is None:
+        hand = s.hand[s.phasing]
+        if hand:
+            out += [_REDRAW[c] for c in hand]
         else:
-            out.append(action_of("redraw"))
+            out.append(_REDRAW_ALONE)
     return out
 
 
@@ -492,47 +556,62 @@ def _end_turn(s: State) -> None:
 # -- diagnosis of illegal actions ---------------------------------------------------------------
 
 
+#: The verbs open in each phase (rule 300/400), in the order the R7 refusal names them.
+_EXPECTED: Final = {
+    TRIM: ("trim",),
+    KEEP: ("keep", "redraw"),
+    WINDOW1: ("play", "expel", "pass"),
+    WINDOW2: ("play", "expel", "pass"),
+    ATTACK: ("attack", "done", "end"),
+    BLOCK: ("block", "done"),
+    ABILITY_P: ("volley", "sally", "harry", "ally", "carry", "done"),
+    ABILITY_O: ("volley", "sally", "harry", "ally", "carry", "done"),
+    SPLIT: ("assign",),
+    BONUS: ("bonus",),
+    DOMAIN_BONUS: ("bonus",),
+}
+
+
 def diagnose(s: State, a: Action) -> str:
-    """Which rule forbids ``a`` now (called only when it is not among the legal actions)."""
-    ph, p = s.phase, s.actor
-    expected = {
-        TRIM: ("trim",),
-        KEEP: ("keep", "redraw"),
-        WINDOW1: ("play", "expel", "pass"),
-        WINDOW2: ("play", "expel", "pass"),
-        ATTACK: ("attack", "done", "end"),
-        BLOCK: ("block", "done"),
-        ABILITY_P: ("volley", "sally", "harry", "ally", "carry", "done"),
-        ABILITY_O: ("volley", "sally", "harry", "ally", "carry", "done"),
-        SPLIT: ("assign",),
-        BONUS: ("bonus",),
-        DOMAIN_BONUS: ("bonus",),
-    }[ph]
-    if a.verb not in expected:
-        return (f"R7: {rlr(p)} must now {_phase_task(s)}; "
-                f"'{a.verb}' is not possible ({', '.join(expected)})")
-    if a.verb in ("play", "expel"):
-        return diagnose_play(s, p, a)
-    if ph is TRIM:
-        return "304.3: trim a card that is in your Hand"
-    if ph is KEEP:
-        if a.verb == "redraw" and s.redrawn:
-            return "309: only one Redraw is allowed per turn"
-        if a.verb == "redraw":
-            return "309: a Redraw names one card from the Hand (none if the Hand is empty)"
-        return "305: keep one of the drawn cards"
-    if ph is ATTACK:
-        return _diagnose_attack(s, a)
-    if ph is BLOCK:
-        return _diagnose_block(s, a)
-    if ph in (ABILITY_P, ABILITY_O):
-        if a.verb == "done":
-            return _SAID_ALONE.format(verb="done")
-        why = verify_ability(s, p, a)
-        # the listing asks the same verify: an unlisted ability that verifies is an engine fault
-        assert why is not None, f"{a} verifies but is not listed"
-        return why
-    return f"1003: choose one of: {', '.join(str(x) for x in legal_actions(s))}"
+    """Which rule forbids ``a`` now (called only when it is not among the legal actions):
+    the phase's verbs (R7), the verb's form, then the verb's own verify, which the listing
+    asks too (so an unlisted action that verifies is an engine fault)."""
+    if a.verb not in _EXPECTED[s.phase]:
+        return (f"R7: {rlr(s.actor)} must now {_phase_task(s)}; "
+                f"'{a.verb}' is not possible ({', '.join(_EXPECTED[s.phase])})")
+    if a.verb in PAYING_VERBS:
+        return diagnose_play(s, s.actor, a)
+    why = _form_refusal(a) or verify(s, a)
+    assert why is not None, f"{a} verifies but is not listed"
+    return why
+
+
+def verify(s: State, a: Action) -> str | None:
+    """The verify of ``a``'s verb, for the Rlr to decide, in a phase that has the verb (a
+    play or an expel is judged by parlor.rules.plays); None when the verb's rules allow it.
+    ``pass`` (403.1) and ``done`` in the block and ability steps (407.3, 408) are always
+    open in their phases."""
+    p, verb, card = s.actor, a.verb, a.card
+    cid = p * 52 + card
+    if verb == "trim":
+        return verify_trim(s, cid)
+    if verb == "keep":
+        return verify_keep(s, cid)
+    if verb == "redraw":
+        return verify_redraw(s, NONE if card == NONE else cid)
+    if verb == "attack":
+        return verify_attack(s, cid)
+    if s.phase is ATTACK:  # done or end
+        return verify_close_attack(s, verb)
+    if verb == "block":
+        return verify_block(s, cid, a.target)
+    if verb == "assign":
+        return verify_assign(s, a.target)
+    if verb == "bonus":
+        return verify_bonus(s, a.target)
+    if verb in ABILITY_OF_VERB:
+        return verify_ability(s, p, a)
+    return None
 
 
 def _phase_task(s: State) -> str:
@@ -552,35 +631,30 @@ def _phase_task(s: State) -> str:
 
 
 #: The form of a built action that its verb does not take (the parser refuses such text;
-#: docs/notation.md).
+#: docs/notation.md): each verb's words, as parlor.rules.actions parses them.
 _SAID_ALONE: Final = "R7: '{verb}' is said alone, with no card or target"
 _ONE_CARD: Final = "R7: '{verb}' names one card of yours and no target"
 _CARD_AND_TARGET: Final = "R7: '{verb}' names one card of yours and the attacker it blocks"
+_TARGET_ONLY: Final = "R7: '{verb}' names one Cre on the table and no card of yours"
+_REDRAW_FORM: Final = "R7: 'redraw' names one card of your Hand, or none, and no target"
 
 
-def _diagnose_attack(s: State, a: Action) -> str:
-    if a.verb != "attack" and (a.card != NONE or a.target != NONE):
-        return _SAID_ALONE.format(verb=a.verb)
-    if a.verb == "attack" and (a.card == NONE or a.target != NONE):
-        return _ONE_CARD.format(verb="attack")
-    if a.verb == "done":
-        return "406.2: declare at least one attacker, or end the turn"
-    if a.verb == "end":
-        return "406.3: attackers are declared: say done"
-    why = verify_attack(s, s.phasing * 52 + a.card)
-    # the listing asks the same verify: an unlisted attacker that verifies is an engine fault
-    assert why is not None, f"{a} verifies but is not listed"
-    return why
-
-
-def _diagnose_block(s: State, a: Action) -> str:
-    if a.verb == "done":
-        return _SAID_ALONE.format(verb="done")
-    if a.card == NONE or not 0 <= a.target < 104:
-        return _CARD_AND_TARGET.format(verb="block")
-    why = verify_block(s, s.opponent * 52 + a.card, a.target)
-    assert why is not None, f"{a} verifies but is not listed"
-    return why
+def _form_refusal(a: Action) -> str | None:
+    """Whether ``a`` has its verb's form: which of a card and a target it names. An ability's
+    form is its verify's business (it names the ability that needs the card or target)."""
+    verb, has_card, has_target = a.verb, a.card != NONE, a.target != NONE
+    if verb in BARE_VERBS:
+        return _SAID_ALONE.format(verb=verb) if has_card or has_target else None
+    if verb == "redraw":
+        return _REDRAW_FORM if has_target else None
+    if verb in ("trim", "keep", "attack"):
+        return None if has_card and not has_target else _ONE_CARD.format(verb=verb)
+    if verb == "block":
+        ok = has_card and 0 <= a.target < 104
+        return None if ok else _CARD_AND_TARGET.format(verb=verb)
+    if verb in REF_VERBS:
+        return None if has_target and not has_card else _TARGET_ONLY.format(verb=verb)
+    return None
 
 
 __all__ = [
@@ -591,4 +665,8 @@ __all__ = [
     "new_game",
     "returns",
     "step",
+    "verify",
+    "verify_keep",
+    "verify_redraw",
+    "verify_trim",
 ]

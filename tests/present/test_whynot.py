@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from parlor.present.whynot import cost_text, costs, why_not
 from parlor.rules.cards import Card
+from parlor.rules.engine import apply
 from parlor.rules.notation import parse_position
+from parlor.rules.state import Phase
 
 
 def test_costs_are_printed_as_suit_and_generic_mnr_206_207() -> None:
@@ -77,3 +79,34 @@ def test_why_not_gives_the_engines_refusal_of_each_ability_705() -> None:
 def test_nothing_is_said_when_the_rlr_does_not_decide() -> None:
     s = parse_position("phasing: 1\n1.hand: KS\n")
     assert why_not(s, 1) == {}
+
+
+def test_after_a_redraw_a_hand_card_says_only_one_redraw_309_2() -> None:
+    s = parse_position("phasing: 1\nphase: keep\nredrawn: yes\n1.hand: 4C\ndrawn: 5H 9D\n")
+    assert why_not(s, 0)["h:4C"] == ("4C: 309.2: only one Redraw is allowed per turn, and this "
+                                     "turn's is made")
+    s = parse_position("phasing: 1\nphase: keep\n1.hand: 4C\ndrawn: 5H 9D\n")
+    assert "h:4C" not in why_not(s, 0)  # it may be named by a Redraw
+
+
+def test_a_split_point_goes_only_to_a_blocker_of_the_split_attacker_1003_2() -> None:
+    s = parse_position("phasing: 1\nphase: attack\n1.hand: 7C\n1.field: KS\n2.field: AH AD QC\n")
+    for action in ("attack KS", "block AH 1:KS", "block AD 1:KS", "done"):
+        apply(s, action)
+    assert s.phase is Phase.SPLIT
+    why = why_not(s, 0)
+    assert why["2:QC"] == ("1003.2: 2:QC does not block 1:KS: its Pwr is split among its "
+                           "blockers (2:AH, 2:AD)")
+    assert "2:AH" not in why and "2:AD" not in why
+
+
+def test_a_bonus_point_goes_only_to_an_opposing_cre_in_the_comparison_1003_3() -> None:
+    s = parse_position("phasing: 1\nphase: attack\n1.hand: 7C\n1.field: KS AC 2C{i}\n"
+                       "2.field: QS/5S\n")
+    for action in ("attack KS", "attack AC", "block QS 1:KS", "done"):
+        apply(s, action)
+    assert (s.phase, s.actor) == (Phase.BONUS, 1)
+    why = why_not(s, 1)
+    assert why["1:2C"] == ("1003.3: 1:2C is not an opposing Cre in the comparison: the bonus "
+                           "goes to 1:KS, 1:AC")
+    assert "1:KS" not in why and "1:AC" not in why

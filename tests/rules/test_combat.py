@@ -202,6 +202,8 @@ def test_1003_3_r14_blockers_bonus_is_given_one_point_at_a_time_to_any_attacker(
     ]
     assert (s.phase, s.actor) == (Phase.BONUS, 1)
     assert legal(s) == ["bonus 1:KS", "bonus 1:AC"]
+    refused(s, "bonus 2:QS", "1003.3: 2:QS is not an opposing Cre in the comparison: the bonus "
+            "goes to 1:KS, 1:AC")
     assert said(s, "bonus 1:AC") == []
     assert legal(s) == ["bonus 1:KS", "bonus 1:AC"]
     assert said(s, "bonus 1:KS") == [
@@ -224,6 +226,8 @@ def test_1003_2_r11_attacker_splits_its_pwr_among_blockers_one_point_at_a_time()
     said(s, "attack KS", "block AH 1:KS", "block AD 1:KS")
     assert (s.phase, s.actor) == (Phase.SPLIT, 0)
     assert legal(s) == ["assign 2:AH", "assign 2:AD"]
+    refused(s, "assign 1:KS", "1003.2: 1:KS does not block 1:KS: its Pwr is split among its "
+            "blockers (2:AH, 2:AD)")
     apply(s, "assign 2:AH")
     assert said(s, "assign 2:AD") == [
         "KS of Rlr 1 takes 2 damage (combat)",
@@ -261,6 +265,8 @@ def test_1004_example_domain_6s5c_gains_1_life_and_deals_1_bonus_then_attackers_
     ]
     assert (s.phase, s.actor) == (Phase.DOMAIN_BONUS, 1)
     assert legal(s) == ["bonus 1:KS", "bonus 1:KC"]
+    refused(s, "bonus D2", "1004.1: D2 is not an unblocked attacker: the Domain's bonus goes to "
+            "1:KS, 1:KC")
     assert said(s, "bonus 1:KC") == [
         "KC of Rlr 1 takes 1 damage (Domain bonus)",
         "Rlr 2 loses 4 life (unblocked attackers): 17 left",
@@ -556,16 +562,46 @@ def test_406_407_attackers_and_blockers_are_listed_exactly_when_their_verify_acc
     assert steps > 100
 
 
+def test_406_3_1003_2_1003_3_1004_1_closing_and_points_are_listed_when_their_verify_accepts(
+) -> None:
+    """The attack step's close (done or end), the split's points and the bonus points are
+    listed exactly when their verify answers None (combat.verify_close_attack,
+    verify_assign, verify_bonus: the ones apply's refusal and "why not" render), at every
+    attack, split and bonus step of seeded random games, for every card as the target."""
+    seen: set[Phase] = set()
+    for seed in range(40):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            listed = set(legal_actions(s))
+            if s.phase is Phase.ATTACK:
+                for verb in ("done", "end"):
+                    ok = combat.verify_close_attack(s, verb) is None
+                    assert ok == (Action(verb) in listed), (seed, verb)
+            elif s.phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
+                seen.add(s.phase)
+                verb = "assign" if s.phase is Phase.SPLIT else "bonus"
+                verify = combat.verify_assign if verb == "assign" else combat.verify_bonus
+                for t in [*range(104), *DOMAIN, STACK]:
+                    ok = verify(s, t) is None
+                    assert ok == (Action(verb, NONE, t) in listed), (seed, verb, t)
+            apply(s, rng.choice(legal_actions(s)))
+    assert seen == {Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS}
+
+
 def test_r7_a_built_action_of_the_wrong_form_is_refused_with_a_reason() -> None:
     """An action no text parses to (a ``done`` naming a card, a ``block`` with no attacker,
     an ability naming the Domain) is refused with the rule, never an engine fault, at every
     attack, block and ability step of seeded random games."""
-    verbs = ("attack", "block", "volley", "sally", "harry", "ally", "carry", "done", "end")
+    verbs = ("attack", "block", "volley", "sally", "harry", "ally", "carry", "done", "end",
+             "assign", "bonus")
+    phases = (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O, Phase.SPLIT,
+              Phase.BONUS, Phase.DOMAIN_BONUS)
     for seed in range(12):
         s = new_game(seed)
         rng = random.Random(seed)
         while not s.is_over:
-            if s.phase in (Phase.ATTACK, Phase.BLOCK, Phase.ABILITY_P, Phase.ABILITY_O):
+            if s.phase in phases:
                 listed = set(legal_actions(s))
                 for verb in verbs:
                     for card in (NONE, FACE[rng.randrange(104)]):

@@ -9,9 +9,14 @@ the bottom of its owner's Draw pile, so ``1.draw: 5H 9D`` makes 5H and 9D the ne
 
 from __future__ import annotations
 
-from parlor.rules.state import Phase
+import random
 
-from .scenario import all_but, cids, options, refused, said, setup, texts, zone
+from parlor.rules import engine
+from parlor.rules.actions import Action
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import DOMAIN, FACE, NONE, STACK, Phase
+
+from .scenario import all_but, cid, cids, options, refused, said, setup, texts, zone
 
 TURN_ENDS = ["Rlr 2 does not attack: the turn ends", "Turn 2: Rlr 1 is the phasing Rlr"]
 
@@ -32,7 +37,7 @@ def test_304_3_r29_p_recycles_down_to_7_in_hand_before_drawing() -> None:
                           "trim 9S", "trim 10S", "trim 7C"]
     refused(s, "keep 5H", "R7: Rlr 1 must now recycle cards down to 7 in Hand; "
             "'keep' is not possible (trim)")
-    refused(s, "trim 5H", "304.3: trim a card that is in your Hand")
+    refused(s, "trim 5H", "304.3: 5H is not in your Hand: trim a card that is in your Hand")
     assert said(s, "trim 4C") == ["Rlr 1 recycles a card to keep 7 in Hand"]
     assert s.phase is Phase.TRIM  # still 8 cards
     assert said(s, "trim 10S") == ["Rlr 1 recycles a card to keep 7 in Hand",
@@ -74,7 +79,7 @@ def test_305_r29_p_draws_two_keeps_one_and_recycles_the_other() -> None:
     said(s, "end")
     assert (s.phase, s.actor, zone(s, "drawn")) == (Phase.KEEP, 0, "5H 9D")
     assert options(s) == ["keep 5H", "keep 9D", "redraw 4C", "redraw 2S"]
-    refused(s, "keep 3C", "305: keep one of the drawn cards")
+    refused(s, "keep 3C", "305: 3C was not just drawn: keep one of the drawn cards")
     assert said(s, "keep 9D") == ["Rlr 1 keeps a card and recycles the other"]
     assert zone(s, "1.hand") == "4C 2S 9D"
     assert zone(s, "1.recycle") == "5H"
@@ -227,7 +232,7 @@ def test_309_r29_redraw_recycles_a_hand_card_with_both_drawn_cards_and_draws_aga
     assert (s.phase, zone(s, "drawn")) == (Phase.KEEP, "3C 8C")
     # the second draw is as usual, but there is no second Redraw
     assert options(s) == ["keep 3C", "keep 8C"]
-    refused(s, "redraw 2S", "309: only one Redraw is allowed per turn")
+    refused(s, "redraw 2S", "309.2: only one Redraw is allowed per turn, and this turn's is made")
     assert said(s, "keep 3C") == [
         "Rlr 1 keeps a card and recycles the other",
         "Turn 3: Rlr 2 is the phasing Rlr",
@@ -246,10 +251,11 @@ def test_309_1_r29_a_redraw_names_a_hand_card_not_a_drawn_one() -> None:
         1.draw: 5H 9D
     """)
     said(s, "end")
-    message = "309: a Redraw names one card from the Hand (none if the Hand is empty)"
-    refused(s, "redraw 5H", message)
-    refused(s, "redraw", message)
-    refused(s, "redraw 7C", message)
+    refused(s, "redraw 5H", "309.1: 5H is not in your Hand: a Redraw recycles the drawn cards "
+            "with one Hand card that was not just drawn")
+    refused(s, "redraw", "309.1: a Redraw names one card from your Hand")
+    refused(s, "redraw 7C", "309.1: 7C is not in your Hand: a Redraw recycles the drawn cards "
+            "with one Hand card that was not just drawn")
 
 
 def test_309_1_r29_with_an_empty_hand_a_redraw_recycles_only_the_drawn_cards() -> None:
@@ -260,8 +266,8 @@ def test_309_1_r29_with_an_empty_hand_a_redraw_recycles_only_the_drawn_cards() -
     """)
     said(s, "end")
     assert options(s) == ["keep 5H", "keep 9D", "redraw"]
-    refused(s, "redraw 5H",
-            "309: a Redraw names one card from the Hand (none if the Hand is empty)")
+    refused(s, "redraw 5H", "309.1: your Hand is empty: a Redraw names no card "
+            "(say 'redraw' alone)")
     assert said(s, "redraw") == [
         "Rlr 1 Redraws, recycling 2 cards; the turn ends",
         "Rlr 1 draws 2 cards",
@@ -311,3 +317,54 @@ def test_309_3_r1_r29_a_redraw_turn_still_untaxed_and_burned() -> None:
     assert zone(s, "1.home") == "9S 8S"  # 8S untaxed when Rlr 2's turn 3 started
     assert zone(s, "1.field") == "AS"
     assert zone(s, "1.hand") == "8C"
+
+
+# -- one verify per verb: the listing, apply's refusal and "why not" ask the same ----------------
+
+
+def test_304_3_305_309_trims_keeps_and_redraws_are_listed_exactly_when_their_verify_accepts(
+) -> None:
+    """The trim, keep and Redraw listings agree with engine.verify_trim, verify_keep and
+    verify_redraw (which apply's refusal and "why not" render): at every trim and keep step
+    of seeded random games, an action naming any card of P's (and a Redraw naming none) is
+    listed exactly when its verify answers None."""
+    seen: set[Phase] = set()
+    for seed in range(40):
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase in (Phase.TRIM, Phase.KEEP):
+                seen.add(s.phase)
+                listed = set(legal_actions(s))
+                p = s.phasing
+                verifies = ((("trim", engine.verify_trim),) if s.phase is Phase.TRIM else
+                            (("keep", engine.verify_keep), ("redraw", engine.verify_redraw)))
+                for verb, verify in verifies:
+                    for c in range(p * 52, p * 52 + 52):
+                        ok = verify(s, c) is None
+                        assert ok == (Action(verb, FACE[c]) in listed), (seed, verb, c)
+                ok = engine.verify_redraw(s, NONE) is None and s.phase is Phase.KEEP
+                assert ok == (Action("redraw") in listed), seed
+            apply(s, rng.choice(legal_actions(s)))
+    assert seen == {Phase.TRIM, Phase.KEEP}
+
+
+def test_r7_a_draw_decision_of_the_wrong_form_is_refused_with_the_form() -> None:
+    """Actions no text parses to: a trim or keep naming no card, or a target; a Redraw
+    naming a target; a pass naming a card."""
+    s = setup("""
+        phasing: 2
+        phase: attack
+        1.hand: 4C 2S
+        1.draw: 5H 9D
+    """)
+    said(s, "end")
+    refused(s, Action("keep"), "R7: 'keep' names one card of yours and no target")
+    refused(s, Action("keep", FACE[cid("1:5H")], STACK),
+            "R7: 'keep' names one card of yours and no target")
+    refused(s, Action("redraw", FACE[cid("1:4C")], DOMAIN[0]),
+            "R7: 'redraw' names one card of your Hand, or none, and no target")
+    said(s, "keep 9D")
+    assert s.phase is Phase.WINDOW1  # play the Lnd 9D, or pass
+    refused(s, Action("pass", FACE[cid("1:4C")]),
+            "R7: 'pass' is said alone, with no card or target")
