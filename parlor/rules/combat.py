@@ -27,6 +27,7 @@ from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    COMBAT_STATUS,
     DOMAIN,
     DOMAIN_BONUS,
     FACE,
@@ -645,7 +646,7 @@ def use_ability(s: State, p: int, a: Action) -> None:
             emit(s, "ability", p, (u, t), rule="707", detail="volley")
         deal_damage(s, t, VOLLEY_DAMAGE, "Volley", u)
     elif a.verb == "sally":
-        s.own_combat_status()
+        s.own(COMBAT_STATUS)
         s.pwr_mod[u] = s.pwr_mod[u] + SALLY_PWR
         mark(s, u)
         lost = 0
@@ -657,7 +658,7 @@ def use_ability(s: State, p: int, a: Action) -> None:
         if log:
             emit(s, "ability", p, (u,), (lost,), rule="708", detail="sally")
     elif a.verb == "harry":
-        s.own_combat_status()
+        s.own(COMBAT_STATUS)
         s.tgh_mod[u] = s.tgh_mod[u] + HARRY_TGH
         mark(s, u)
         if HARRY_TAXES[u]:

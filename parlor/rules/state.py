@@ -15,47 +15,51 @@ Caches and copy-on-write
 ------------------------
 A State holds, beside the position, figures derived from it (kept so that listing the legal
 actions or starting a turn does not rescan the table) and lists it shares with its clones (a
-search clones a state per iteration and most clones never write them). One rule covers them
-all: **a derived figure is either None ("not worked out": the next reader works it out from
-the cards) or equal to what the cards give**, and **a shared list is written only after the
-writer has taken its own copy**, through the one function named for it below, which clears
-the list's ``*_shared`` flag. A write that skips that function would change the clone's
-position too: it is the one thing not to do.
+search clones a state per iteration and most clones never write them). Two rules cover them
+all, and each field's comment in :meth:`State.__init__` says which it is under:
 
-Derived figures (all but ``_legal`` checked by :func:`parlor.rules.table.bookkeeping_errors`):
+* **A derived figure is either None ("not worked out": the next reader works it out from the
+  cards) or equal to what the cards give.** Its keepers are named with it; all but ``_legal``
+  are checked by :func:`parlor.rules.table.bookkeeping_errors`.
+* **A shared list is written only after** ``s.own(GROUP)``. The lists a clone shares with
+  its original come in four groups (:data:`COMBAT_STATUS`, :data:`ENH_COUNTS`,
+  :data:`HISTORY`, :data:`TRAIL`); :meth:`State.clone` sets the group's bit in ``shared``
+  on both states, and :meth:`State.own`, the one copy-on-write step, gives the state its own
+  copies of the group's lists and clears the bit. A write that skips it would change the
+  other state's position too: it is the one thing not to do (the test
+  ``tests/rules/test_bookkeeping.py`` holds every clone independent of its original over
+  every action of many random games).
 
-* ``trump`` -- the suit of the Trumps stack's top card; set by :meth:`State.restack` whenever
-  the stack changes; copied by clone (an int).
-* ``untaxed`` -- untaxed Lnds in each Home by the suit they yield; kept by table's tax, untax,
-  enter_home, attach and leave_play; set to None when the trump suit changes (every yield may
-  change); clone copies the list.
-* ``ecounts`` and ``ekeys`` -- each host's counts with its Enhs on it (R25) and where those
-  counts sit in the expel table; None until first read (``table.kept_counts``); kept as Enhs
-  come and go. Clone SHARES them (``ecounts_shared``); the writer copies first
-  (``table._own_counts``).
-* ``marked`` -- the cards whose status the next start of a turn may clear; None means "not
-  noted" (every card in play is looked at); kept by ``table.mark``, emptied at each start of
-  a turn; clone copies it.
-* ``_legal`` -- the legal actions of this position (``engine._legal``), never mutated; set to
-  None by every applied action. Clone shares it (it is read-only; a clone's position is the
-  same until something is applied, and applying drops it).
+The fields under each rule:
 
-Shared lists (the position's own data, shared until written):
-
-* ``damage``, ``terminal``, ``pwr_mod``, ``tgh_mod`` -- a Cre's combat status; clone shares
-  all four (``combat_status_shared``); writers call :meth:`State.own_combat_status` first.
-* ``history`` -- the applied decisions; clone shares it (``history_shared``); appended only
+* ``trump`` (derived) -- the suit of the Trumps stack's top card; set by
+  :meth:`State.restack` whenever the stack changes; clone copies it.
+* ``untaxed`` (derived) -- untaxed Lnds in each Home by the suit they yield; kept by table's
+  tax, untax, enter_home, attach and leave_play; None when the trump suit changes (every
+  yield may change); clone copies the list.
+* ``marked`` (derived) -- the cards whose status the next start of a turn may clear; None
+  means "not noted" (every card in play is looked at); kept by ``table.mark``, emptied at
+  each start of a turn; clone copies it.
+* ``_legal`` (derived) -- the legal actions of this position (``engine._legal``), never
+  mutated; None after every applied action. Clone shares it (read-only, and a clone's
+  position is the same until something is applied, which drops it).
+* ``ecounts`` and ``ekeys`` (derived, shared: :data:`ENH_COUNTS`) -- each host's counts with
+  its Enhs on it (R25) and where those counts sit in the expel table; None until first read
+  (``table.kept_counts``); kept by table's attach and leave_play as Enhs come and go.
+* ``damage``, ``terminal``, ``pwr_mod``, ``tgh_mod`` (position, shared:
+  :data:`COMBAT_STATUS`) -- a Cre's combat status; written by table.deal_damage,
+  clear_combat_status and combat's Sally and Harry.
+* ``history`` (record, shared: :data:`HISTORY`) -- the applied decisions; appended only
   through :meth:`State.add_history`.
-* ``trail`` -- the public trail of a dealt game; clone shares it (``trail_shared``); appended
+* ``trail`` (record, shared: :data:`TRAIL`) -- the public trail of a dealt game; appended
   only through ``parlor.rules.trail.own_trail``.
 
 Not part of the position: ``spare_combat``, the last ended Combat kept to begin the next one
 in (:func:`begin_combat`); a clone starts without one.
 
-The four copy-on-write flags are kept as separate booleans on purpose: each write path checks
-one flag it already has at hand, and one generic mechanism (a dict of shared names, or a
-wrapper list type) would put a lookup on every damage, Enh move and history append of every
-search clone.
+The groups are bits of one int rather than a set of names or a wrapper list type: the write
+paths (every damage, Enh move and history append of every search clone) test one bit, and a
+set lookup or a list subclass would cost each of them more.
 """
 
 from __future__ import annotations
@@ -206,6 +210,18 @@ class Settings(Value):
         return Settings(max_turns, match, (single[0], single[1]), auto, reshuffle)
 
 
+# The groups of lists a clone shares with its original until one of the two writes them: bits
+# of State.shared, taken by State.own (the module docstring, "Caches and copy-on-write").
+#: ``damage``, ``terminal``, ``pwr_mod``, ``tgh_mod``: a Cre's combat status (R12, R28).
+COMBAT_STATUS: Final = 1
+#: ``ecounts`` and ``ekeys``: the counts of the hosts with Enhs on them (R25).
+ENH_COUNTS: Final = 2
+#: ``history``: the applied decisions.
+HISTORY: Final = 4
+#: ``trail``: the public trail of a dealt game.
+TRAIL: Final = 8
+
+
 #: The fields of a :class:`Combat`, in the order of its ``__init__`` and ``repr``.
 _COMBAT_FIELDS: Final = ("attackers", "blockers", "blocking", "blocked", "used", "pending",
                          "split_queue", "split_left", "bonus_left", "bonus_to", "o_dealt")
@@ -313,20 +329,17 @@ class State:
         "_legal",
         "actor",
         "combat",
-        "combat_status_shared",
         "damage",
         "discard",
         "domain",
         "draw",
         "drawn",
         "ecounts",
-        "ecounts_shared",
         "ekeys",
         "enhs",
         "field",
         "hand",
         "history",
-        "history_shared",
         "home",
         "host",
         "inactive",
@@ -344,6 +357,7 @@ class State:
         "result",
         "seed",
         "settings",
+        "shared",
         "shuffle_seed",
         "shuffles",
         "spare_combat",
@@ -352,7 +366,6 @@ class State:
         "terminal",
         "tgh_mod",
         "trail",
-        "trail_shared",
         "trump",
         "turn",
         "untaxed",
@@ -402,25 +415,22 @@ class State:
         #: 1 while the card is inactive (R5); the engine, cleared at the next turn's start.
         self.inactive = [0] * N_CARDS
         # A Cre's combat status, set only in a combat and cleared at the next start of a
-        # turn. Shared with clones: write only after own_combat_status().
+        # turn; table.deal_damage, clear_combat_status and combat's Sally and Harry write
+        # it. Shared with clones (COMBAT_STATUS): write only after own(COMBAT_STATUS).
         self.damage = [0] * N_CARDS  # damage marked on it (R12)
         self.terminal = [0] * N_CARDS  # 1 once its damage reached its Tgh (R12)
         self.pwr_mod = [0] * N_CARDS  # Pwr added by a Sally (R28)
         self.tgh_mod = [0] * N_CARDS  # Tgh added by a Sally, taken by a Harry (R28)
-        #: True while the four lists above are shared with a clone (own_combat_status).
-        self.combat_status_shared = False
 
         # -- derived figures (None: not worked out yet; the first reader counts them) -------
         #: By card id: the counts of a host with Enhs on it, None for any other card (R25);
         #: table.kept_counts counts, table's attach and leave_play keep.
         self.ecounts: list[tuple[int, int, int, int] | None] | None = None
+        #: Shared with clones (ENH_COUNTS): written only after own(ENH_COUNTS).
         #: By card id, beside ``ecounts``: where a host with Enhs on it sits in the table of
         #: which Enh faces expel it (table.expel_situation), so that the window listing
         #: reads one figure per host; NO_ENH for any other card. Kept and shared with it.
         self.ekeys: list[int] | None = None
-        #: True while ``ecounts`` and ``ekeys`` are shared with a clone: whichever writes
-        #: first copies them (table._own_counts); they change only as Enhs come and go.
-        self.ecounts_shared = False
         #: Untaxed Lnds in Home by the suit they yield, ``[owner * 4 + suit]`` (R21);
         #: table.untaxed_lnds counts, table's tax, untax, attach and leave_play keep.
         self.untaxed: list[int] | None = None
@@ -456,18 +466,17 @@ class State:
         # -- records of the game -------------------------------------------------------------
         #: The events, in order (table.emit); None switches the log off (playouts).
         self.log: list[Event] | None = []
-        #: The decisions applied, in order; appended only by :meth:`add_history`.
+        #: The decisions applied, in order; appended only by :meth:`add_history`. Shared
+        #: with clones (HISTORY): a search clone would otherwise copy the whole game's
+        #: decisions for a list a playout only appends to.
         self.history: list[object] = []
-        #: True while ``history`` is one list shared with a clone (:meth:`add_history`
-        #: copies it before the first append), as the trail is: a search clone would
-        #: otherwise copy the whole game's decisions for a list a playout only appends to.
-        self.history_shared = False
         #: The public trail of a dealt game (parlor.rules.trail); None: not recorded.
+        #: Appended only through parlor.rules.trail.own_trail; shared with clones (TRAIL),
+        #: so a clone costs no copy of a trail it may never extend.
         self.trail: list[Step] | None = None
-        #: True while ``trail`` is one list shared with a clone: whichever appends first
-        #: copies it (parlor.rules.trail.own_trail), so a clone costs no copy of a trail it
-        #: may never extend.
-        self.trail_shared = False
+        #: The groups of lists (COMBAT_STATUS, ENH_COUNTS, HISTORY, TRAIL, bits) this state
+        #: shares with a clone or an original: set by clone, cleared group by group by own.
+        self.shared = 0
         #: The legal actions of this position (engine._legal), shared with clones and never
         #: mutated; None after each applied action, listed again on the next read.
         self._legal: list[object] | None = None
@@ -507,11 +516,9 @@ class State:
         s.host = dict(self.host)
         s.taxed = self.taxed[:]
         s.inactive = self.inactive[:]
-        s.damage, s.terminal = self.damage, self.terminal  # copied on write
-        s.pwr_mod, s.tgh_mod = self.pwr_mod, self.tgh_mod  # (own_combat_status)
-        s.combat_status_shared = self.combat_status_shared = True
-        s.ecounts, s.ekeys = self.ecounts, self.ekeys  # copied on write (table._own_counts)
-        s.ecounts_shared = self.ecounts_shared = self.ecounts is not None
+        s.damage, s.terminal = self.damage, self.terminal  # shared: COMBAT_STATUS
+        s.pwr_mod, s.tgh_mod = self.pwr_mod, self.tgh_mod
+        s.ecounts, s.ekeys = self.ecounts, self.ekeys  # shared: ENH_COUNTS
         s.untaxed = None if self.untaxed is None else self.untaxed[:]
         m = self.marked
         s.marked = None if m is None else [m[0][:], m[1][:], m[2][:]]
@@ -525,27 +532,43 @@ class State:
         s.spare_combat = None
         s.winner, s.result = self.winner, self.result
         s.log = None if self.log is None else self.log[:]
-        s.history = self.history  # copied on write (add_history)
-        s.history_shared = self.history_shared = True
-        s.trail = self.trail  # copied on write (trail.own_trail)
-        s.trail_shared = self.trail_shared = self.trail is not None
+        s.history = self.history  # shared: HISTORY
+        s.trail = self.trail  # shared: TRAIL
+        shared = COMBAT_STATUS | HISTORY
+        if self.ecounts is not None:
+            shared |= ENH_COUNTS
+        if self.trail is not None:
+            shared |= TRAIL
+        s.shared = shared
+        self.shared |= shared
         s._legal = self._legal
         return s
 
-    def own_combat_status(self) -> None:
-        """Take copies of the combat status lists (``damage``, ``terminal``, ``pwr_mod``,
-        ``tgh_mod``) before writing one, if a clone shares them."""
-        if self.combat_status_shared:
+    def own(self, group: int) -> None:
+        """Make the lists of ``group`` (COMBAT_STATUS, ENH_COUNTS, HISTORY or TRAIL) this
+        state's own to write, copying them if a clone or an original shares them: the one
+        copy-on-write step, which every writer of a shared list takes first (the module
+        docstring). Cheap when nothing is shared: one bit test."""
+        if not self.shared & group:
+            return
+        self.shared &= ~group
+        if group == COMBAT_STATUS:
             self.damage, self.terminal = self.damage[:], self.terminal[:]
             self.pwr_mod, self.tgh_mod = self.pwr_mod[:], self.tgh_mod[:]
-            self.combat_status_shared = False
+        elif group == ENH_COUNTS:
+            if self.ecounts is not None:
+                self.ecounts = self.ecounts[:]
+            if self.ekeys is not None:
+                self.ekeys = self.ekeys[:]
+        elif group == HISTORY:
+            self.history = self.history[:]
+        elif self.trail is not None:  # TRAIL
+            self.trail = self.trail[:]
 
     def add_history(self, action: object) -> None:
-        """Append an applied decision to ``history``, first taking a copy of a list shared
-        with a clone."""
-        if self.history_shared:
-            self.history = self.history[:]
-            self.history_shared = False
+        """Append an applied decision to ``history`` (its own copy first, :meth:`own`)."""
+        if self.shared & HISTORY:
+            self.own(HISTORY)
         self.history.append(action)
 
     def __deepcopy__(self, memo: dict[int, object]) -> State:

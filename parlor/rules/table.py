@@ -15,9 +15,11 @@ from parlor.rules.state import (
     C_KIND,
     C_RANK,
     C_SUIT,
+    COMBAT_STATUS,
     CRE,
     DOMAIN,
     ENH,
+    ENH_COUNTS,
     LND,
     NONE,
     OWNER,
@@ -129,19 +131,17 @@ def _count_entities(s: State) -> list[Counts | None]:
             ct = ec[h] = entity_counts(s, h)
             keys[h] = expel_situation(h, ct)
     s.ecounts, s.ekeys = ec, keys
-    s.ecounts_shared = False
+    s.shared &= ~ENH_COUNTS  # new lists, shared with nobody
     return ec
 
 
 def _own_counts(s: State) -> bool:
-    """Make ``s.ecounts`` and ``s.ekeys`` the state's own to write to, copied first when a
-    clone shares them (as the trail); False before they are counted (nothing to keep)."""
+    """Make ``s.ecounts`` and ``s.ekeys`` the state's own to write to (:meth:`State.own`);
+    False before they are counted (nothing to keep)."""
     if s.ecounts is None or s.ekeys is None:
         return False
-    if s.ecounts_shared:
-        s.ecounts = s.ecounts[:]
-        s.ekeys = s.ekeys[:]
-        s.ecounts_shared = False
+    if s.shared & ENH_COUNTS:
+        s.own(ENH_COUNTS)
     return True
 
 
@@ -345,7 +345,7 @@ def deal_damage(s: State, cid: int, amount: int, cause: str, by: int = NONE) -> 
     ``cause`` is "combat", "Domain bonus" or "Volley" (``by`` the Volley's user)."""
     if amount <= 0:
         return
-    s.own_combat_status()
+    s.own(COMBAT_STATUS)
     damage = s.damage
     damage[cid] = damage[cid] + amount
     mark(s, cid)
@@ -393,7 +393,7 @@ def clear_status(s: State, cid: int) -> None:
 
 def clear_combat_status(s: State, cid: int) -> None:
     """Damage, terminal and Sally or Harry changes end (R12, R28)."""
-    s.own_combat_status()
+    s.own(COMBAT_STATUS)
     s.damage[cid] = s.terminal[cid] = s.pwr_mod[cid] = s.tgh_mod[cid] = 0
 
 

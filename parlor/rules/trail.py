@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from parlor.rules.actions import Action
-from parlor.rules.state import WINDOW1, WINDOW2, State
+from parlor.rules.state import TRAIL, WINDOW1, WINDOW2, State
 from parlor.rules.table import untaxed_lnds
 
 #: Verbs whose card goes face down (or stays hidden): only the decider sees which one.
@@ -80,13 +80,12 @@ def record(s: State, action: Action) -> None:
 
 
 def own_trail(s: State) -> list[Step]:
-    """``s.trail`` to append to: copied first when a clone shares it (:meth:`State.clone`
-    shares the list, and whichever of the two appends first takes its own copy)."""
+    """``s.trail`` to append to: the state's own copy first when a clone shares it
+    (:meth:`State.own`; whichever of the two appends first takes its own copy)."""
+    if s.shared & TRAIL:
+        s.own(TRAIL)
     trail = s.trail
     assert trail is not None
-    if s.trail_shared:
-        trail = s.trail = trail[:]
-        s.trail_shared = False
     return trail
 
 

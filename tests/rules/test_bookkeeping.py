@@ -19,7 +19,15 @@ import pytest
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, position
 from parlor.rules.reshuffle import fisher_yates, seeded
-from parlor.rules.state import Settings, State
+from parlor.rules.state import (
+    COMBAT_STATUS,
+    ENH_COUNTS,
+    HISTORY,
+    TRAIL,
+    Combat,
+    Settings,
+    State,
+)
 from parlor.rules.table import (
     bookkeeping_errors,
     count_untaxed,
@@ -69,6 +77,86 @@ def test_a_clone_keeps_its_own_figures() -> None:
         apply(c, rng.choice(legal_actions(c)))
     assert untaxed_lnds(s) == before == count_untaxed(s)
     assert not bookkeeping_errors(s) and not bookkeeping_errors(c)
+
+
+def _frozen(value: object) -> object:
+    """``value``'s lists as tuples (a Combat as its repr; tuples, such as actions and events,
+    are immutable as they are): equal exactly when the contents are."""
+    if isinstance(value, list):
+        return tuple([_frozen(v) for v in value])
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, set):
+        return tuple(sorted(value))
+    if isinstance(value, Combat):
+        return repr(value)
+    return value
+
+
+#: What a state's snapshot leaves out: the last ended Combat is kept only to begin the next
+#: one in (not part of the position), and ``shared`` says what the state shares, which a
+#: clone changes on purpose.
+_NOT_SNAPPED = ("spare_combat", "shared")
+
+
+def _snapshot(s: State) -> dict[str, object]:
+    """Every field of ``s`` by name, its contents frozen (State.__slots__: a field added
+    later is covered without a change here)."""
+    return {name: _frozen(getattr(s, name)) for name in State.__slots__
+            if name not in _NOT_SNAPPED}
+
+
+# with automatic steps off a game has twice the steps: in the full suite only
+@pytest.mark.parametrize("auto", [True, pytest.param(False, marks=pytest.mark.slow)])
+def test_a_clone_and_its_original_stay_independent_through_every_action(auto: bool) -> None:
+    """Clone at every step of seeded random games and play a different action in each of the
+    two: neither one's write (damage, Enh counts, history, trail, any zone) reaches the
+    other, whatever the two shared (State.own, the one copy-on-write step)."""
+    for seed in range(6):
+        s = new_game(seed, Settings(auto=auto))
+        if seed % 2:
+            s.log = None  # as playouts and the search run
+        rng = random.Random(seed)
+        steps = 0
+        while not s.is_over:
+            c = s.clone()
+            assert _snapshot(c) == _snapshot(s)
+            before = _snapshot(c)
+            apply(s, rng.choice(legal_actions(s)))
+            assert _snapshot(c) == before, f"seed {seed}, step {steps}: the clone changed"
+            after = _snapshot(s)
+            if not c.is_over:
+                apply(c, rng.choice(legal_actions(c)))
+            assert _snapshot(s) == after, f"seed {seed}, step {steps}: the original changed"
+            assert not bookkeeping_errors(c)
+            steps += 1
+        assert steps > 50
+
+
+def test_after_own_a_write_to_a_shared_list_reaches_only_its_writer() -> None:
+    """Each group of shared lists (state.COMBAT_STATUS, ENH_COUNTS, HISTORY, TRAIL): after a
+    clone, both states hold the same lists; ``own`` gives the one that writes its copies,
+    and the other keeps the lists, untouched."""
+    s = new_game(5)
+    rng = random.Random(5)
+    while not s.enhs or not s.history:
+        apply(s, rng.choice(legal_actions(s)))
+    _kept_now(s)
+    assert s.ecounts is not None and s.trail is not None
+    groups = {COMBAT_STATUS: ("damage", "terminal", "pwr_mod", "tgh_mod"),
+              ENH_COUNTS: ("ecounts", "ekeys"), HISTORY: ("history",), TRAIL: ("trail",)}
+    for group, names in groups.items():
+        c = s.clone()
+        assert all(getattr(c, n) is getattr(s, n) for n in names)
+        assert c.shared & group and s.shared & group
+        before = _snapshot(s)
+        c.own(group)
+        assert not c.shared & group
+        for n in names:
+            mine = getattr(c, n)
+            assert mine is not getattr(s, n) and mine == getattr(s, n)
+            mine.append(None) if n in ("history", "trail") else mine.__setitem__(0, 7)
+        assert _snapshot(s) == before
 
 
 def every_nth_step(seed: int, every: int) -> Iterator[tuple[State, int]]:
