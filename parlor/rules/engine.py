@@ -51,7 +51,7 @@ from parlor.rules.combat import (
     verify_close_attack,
 )
 from parlor.rules.events import Event, card_text, rlr
-from parlor.rules.plays import check_payment, diagnose_play, play_card, window_actions
+from parlor.rules.plays import check_payment, play_card, verify_play, window_actions
 from parlor.rules.seeds import DealKey, Seed, deal_stream, derive
 from parlor.rules.state import (
     ABILITY_O,
@@ -579,20 +579,20 @@ def diagnose(s: State, a: Action) -> str:
     if a.verb not in _EXPECTED[s.phase]:
         return (f"R7: {rlr(s.actor)} must now {_phase_task(s)}; "
                 f"'{a.verb}' is not possible ({', '.join(_EXPECTED[s.phase])})")
-    if a.verb in PAYING_VERBS:
-        return diagnose_play(s, s.actor, a)
     why = _form_refusal(a) or verify(s, a)
     assert why is not None, f"{a} verifies but is not listed"
     return why
 
 
 def verify(s: State, a: Action) -> str | None:
-    """The verify of ``a``'s verb, for the Rlr to decide, in a phase that has the verb (a
-    play or an expel is judged by parlor.rules.plays); None when the verb's rules allow it.
+    """The verify of ``a``'s verb, for the Rlr to decide, in a phase that has the verb;
+    None when the verb's rules allow it (a play or an expel paid automatically).
     ``pass`` (403.1) and ``done`` in the block and ability steps (407.3, 408) are always
     open in their phases."""
     p, verb, card = s.actor, a.verb, a.card
     cid = p * 52 + card
+    if verb in PAYING_VERBS:
+        return verify_play(s, p, a.base)
     if verb == "trim":
         return verify_trim(s, cid)
     if verb == "keep":
@@ -636,6 +636,7 @@ _SAID_ALONE: Final = "R7: '{verb}' is said alone, with no card or target"
 _ONE_CARD: Final = "R7: '{verb}' names one card of yours and no target"
 _CARD_AND_TARGET: Final = "R7: '{verb}' names one card of yours and the attacker it blocks"
 _TARGET_ONLY: Final = "R7: '{verb}' names one Cre on the table and no card of yours"
+_HAND_CARD: Final = "R7: '{verb}' names one card of your Hand"
 _REDRAW_FORM: Final = "R7: 'redraw' names one card of your Hand, or none, and no target"
 
 
@@ -647,6 +648,8 @@ def _form_refusal(a: Action) -> str | None:
         return _SAID_ALONE.format(verb=verb) if has_card or has_target else None
     if verb == "redraw":
         return _REDRAW_FORM if has_target else None
+    if verb in PAYING_VERBS:
+        return None if has_card else _HAND_CARD.format(verb=verb)
     if verb in ("trim", "keep", "attack"):
         return None if has_card and not has_target else _ONE_CARD.format(verb=verb)
     if verb == "block":

@@ -493,37 +493,24 @@ def window_actions_reference(s: State, p: int) -> list[Action]:
     """:func:`window_actions` written as the rules say it, for tests to hold the two equal
     (``tests/rules/test_enhs.py``): slow, with none of its tables.
 
-    In Hand order, a Lnd when ``p`` is phasing and has played none this turn (603), and a Cre
-    ``p`` can pay for (405); then each Enh ``p`` can pay for, in Hand order: played on every
-    Lnd and Cre on the table (both Homes, then both Fields), on each Domain, and on the Trumps
-    stack unless its value is below the top card's (805, R22); then expelling the stack's top
-    if it is a higher Enh of the top's suit (805.3, R22), and every other card on the table it
-    can expel (1102, R23): the Lnds and Cres, then the Enhs on them host by host, then the
-    Enhs in the Domains. Then pass."""
-    avail, total = available(s, p)
+    Every candidate that :func:`verify_play` accepts, in this order: the Lnds and Cres of the
+    Hand, in Hand order; then each Enh of the Hand, in Hand order: played on every Lnd and
+    Cre on the table (both Homes, then both Fields), on each Domain, and on the Trumps stack;
+    then expelling the stack's top, and every other card on the table: the Lnds and Cres,
+    then the Enhs on them host by host, then the Enhs in the Domains. Then pass."""
     out: list[Action] = []
-    enhs: list[int] = []
-    for cid in s.hand[p]:
-        face = FACE[cid]
-        if C_KIND[cid] is LND:
-            if verify_lnd(s, p) is None:
-                out.append(Action("play", face))
-        elif affordable(face, avail, total):
-            if C_KIND[cid] is CRE:
-                out.append(Action("play", face))
-            else:
-                enhs.append(face)
+    hand = [FACE[c] for c in s.hand[p]]
+    for face in hand:
+        if C_KIND[face] is not ENH and verify_play(s, p, Action("play", face)) is None:
+            out.append(Action("play", face))
     hosts = s.home[0] + s.home[1] + s.field[0] + s.field[1]
     on_hosts = [e for h in hosts for e in s.enhs.get(h, ())]
     targets = hosts + on_hosts + s.domain[0] + s.domain[1]
-    top = s.stack[-1] if s.stack else NONE
-    for face in enhs:
-        out += [Action("play", face, h) for h in (*hosts, *DOMAIN)]
-        if top == NONE or C_RANK[face] >= C_RANK[top]:
-            out.append(Action("play", face, STACK))
-        if top != NONE and expel_outcome(s, face, STACK)[0] != LEVEL:
-            out.append(Action("expel", face, STACK))
-        out += [Action("expel", face, t) for t in targets if expel_outcome(s, face, t)[0] != LEVEL]
+    for face in hand:
+        if C_KIND[face] is ENH:
+            candidates = [Action("play", face, h) for h in (*hosts, *DOMAIN, STACK)]
+            candidates += [Action("expel", face, t) for t in (STACK, *targets)]
+            out += [a for a in candidates if verify_play(s, p, a) is None]
     out.append(PASS)
     return out
 
@@ -635,8 +622,14 @@ def _expel(s: State, p: int, e: int, target: int) -> None:
         damage_rlr(s, q, dom_why.bonus, "expel", "1103.2", dom_why, e)
 
 
-def diagnose_play(s: State, p: int, a: Action) -> str:
-    """The rule that forbids a play (called only once an action is known to be illegal)."""
+def verify_play(s: State, p: int, a: Action) -> str | None:
+    """Why ``p`` may not make the play or expel ``a`` (paid automatically) now, naming the
+    section; None when ``p`` may. The rules as the text says them: a card of the Hand (403.1);
+    a Lnd by its own verify (:func:`verify_lnd`, 603); else a card ``p`` can pay for (206,
+    207, 405): a Cre to its Field (701), an Enh onto a Lnd or Cre on the table, a Domain or
+    the Trumps stack (801, 805.1), or expelling what it beats (805.2, 1101-1102).
+    :func:`window_actions_reference` lists the candidates it accepts, a test holds the fast
+    :func:`window_actions` equal to that, and apply's refusal renders it."""
     cid = p * 52 + a.card
     if cid not in s.hand[p]:
         return f"403.1: {card_text(cid)} is not in {rlr(p)}'s Hand"
@@ -644,35 +637,49 @@ def diagnose_play(s: State, p: int, a: Action) -> str:
     if kind is LND:
         if a.target != NONE or a.verb != "play":
             return "603: a Lnd is played to its Home, with no target"
-        why = verify_lnd(s, p)
-        # the listing asks the same verify: an unlisted Lnd play that verifies is a fault
-        assert why is not None, f"{a} verifies but is not listed"
-        return why
+        return verify_lnd(s, p)
     avail, total = available(s, p)
     if not affordable(a.card, avail, total):
         return (f"{_COST_RULE[a.card]}: {card_text(cid)} costs {COST[a.card]}, more mnr than "
                 f"{rlr(p)} can raise")
     if kind is CRE:
-        return "701: a Cre is played to its own Field, with no target"
+        ok = a.verb == "play" and a.target == NONE
+        return None if ok else "701: a Cre is played to its own Field, with no target"
     if a.target == NONE:
         return "801: an Enh needs a target: a Lnd, a Cre, a Domain or the Trumps stack"
-    if a.verb == "play" and a.target == STACK:
-        top = card_text(s.stack[-1])
-        return (f"805.1: an Enh goes on the Trumps stack only if at least the top card's value "
-                f"({top})")
     if a.verb == "expel":
-        return _diagnose_expel(s, cid, a.target)
+        return _expel_refusal(s, cid, a.target)
+    return _enh_play_refusal(s, cid, a.target)
+
+
+def _enh_play_refusal(s: State, e: int, target: int) -> str | None:
+    """801, 805.1: an Enh is played onto a Lnd or Cre on the table, a Domain, or the Trumps
+    stack when its value is at least the top card's."""
+    if target == STACK:
+        if not s.stack or C_RANK[e] >= C_RANK[s.stack[-1]]:
+            return None
+        return (f"805.1: an Enh goes on the Trumps stack only if at least the top card's value "
+                f"({card_text(s.stack[-1])})")
+    if target in DOMAIN:
+        return None
+    if 0 <= target < 104 and (target in s.home[OWNER[target]] or target in s.field[OWNER[target]]):
+        return None
     return "801: that is not a target on the table"
 
 
-def _diagnose_expel(s: State, e: int, target: int) -> str:
+def _expel_refusal(s: State, e: int, target: int) -> str | None:
+    """805.2, 805.3, 1101, 1102: what an Enh may expel, and what it must beat to."""
     if target == STACK:
+        if s.stack and expel_outcome(s, FACE[e], STACK)[0] != LEVEL:
+            return None
         return "805.2: only a higher Enh of the top card's suit expels the top of the Trumps stack"
     if target in DOMAIN or not _on_table(s, target):
         return "1101: expel a Cre, a Lnd or one Enh that is on the table"
     if s.host.get(target) == STACK:  # 805.3: the stack is expelled only through its top
         return ("805.3: only the top card of the Trumps stack can be expelled, by a higher Enh "
                 f"of its suit ('expel {card_text(e)} at T')")
+    if expel_outcome(s, FACE[e], target)[0] != LEVEL:
+        return None
     what = entity_text(s, target)
     kind = C_KIND[target]
     if kind is LND:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from parlor.rules.actions import WrongTurnError
-from parlor.rules.state import Phase
+from parlor.rules.actions import Action, WrongTurnError
+from parlor.rules.state import DOMAIN, NONE, Phase
 
 from .scenario import options, refused, said, setup, zone
 
@@ -165,9 +165,16 @@ def test_403_step_by_step_the_forced_pass_is_given_explicitly() -> None:
                   "(play, expel, pass)"),
     ("keep 2S", "R7: Rlr 1 must now play a card or pass; 'keep' is not possible "
                 "(play, expel, pass)"),
+    ("play 2S on 2:2H", "801: that is not a target on the table"),
+    ("expel 2S at D2", "1101: expel a Cre, a Lnd or one Enh that is on the table"),
+    ("expel 2S at 1:9S", "1102.3: a Lnd is expelled only by outtrumping it"),
+    ("expel 2S at T", "805.2: only a higher Enh of the top card's suit expels the top of the "
+                      "Trumps stack"),
+    (Action("play"), "R7: 'play' names one card of your Hand"),
+    (Action("pass", NONE, DOMAIN[0]), "R7: 'pass' is said alone, with no card or target"),
 ])
 def test_403_illegal_plays_are_refused_citing_the_rule_and_change_nothing(
-        action: str, message: str) -> None:
+        action: str | Action, message: str) -> None:
     refused(setup(BOTH_PLAY), action, message)
 
 
