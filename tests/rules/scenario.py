@@ -22,13 +22,15 @@ line of :func:`parlor.rules.notation.position` back, so assertions use the same 
 
 from __future__ import annotations
 
+import random
 import textwrap
+from collections.abc import Iterable, Iterator
 
 import pytest
 
 from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.cards import CARDS, Card
-from parlor.rules.engine import apply, legal_actions
+from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, position
 from parlor.rules.state import State
 
@@ -110,3 +112,15 @@ def refused(s: State, action: Action | str, message: str, player: int | None = N
     assert len(s.log or ()) == n_log
     assert len(s.history) == n_history
     return text
+
+
+def random_positions(seeds: Iterable[int]) -> Iterator[tuple[int, State]]:
+    """Every position of seeded random games (default settings) as ``(seed, state)``, before
+    a legal action chosen uniformly (``random.Random(seed)``) is applied to it: read the
+    state, do not change it."""
+    for seed in seeds:
+        s = new_game(seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            yield seed, s
+            apply(s, rng.choice(legal_actions(s)))

@@ -18,7 +18,7 @@ from parlor.rules.actions import Action, IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import DOMAIN, FACE, NONE, STACK, Combat, Phase, begin_combat, end_combat
 
-from .scenario import cid, legal, refused, said, setup, zone
+from .scenario import cid, legal, random_positions, refused, said, setup, zone
 
 # --- 406 / 407: declaring attackers and blockers (R8-R10) ----------------------------------------
 
@@ -542,23 +542,19 @@ def test_406_407_attackers_and_blockers_are_listed_exactly_when_their_verify_acc
     random games, a declaration naming any Cre of the deciding Rlr (and, for a block, any
     card as the attacker) is listed exactly when its verify answers None."""
     steps = 0
-    for seed in range(40):
-        s = new_game(seed)
-        rng = random.Random(seed)
-        while not s.is_over:
-            listed = set(legal_actions(s))
-            if s.phase is Phase.ATTACK:
-                steps += 1
-                for c in range(s.phasing * 52, s.phasing * 52 + 52):
-                    ok = combat.verify_attack(s, c) is None
-                    assert ok == (Action("attack", FACE[c]) in listed), (seed, c)
-            elif s.phase is Phase.BLOCK:
-                steps += 1
-                for b in s.field[s.opponent]:
-                    for a in range(104):
-                        ok = combat.verify_block(s, b, a) is None
-                        assert ok == (Action("block", FACE[b], a) in listed), (seed, b, a)
-            apply(s, rng.choice(legal_actions(s)))
+    for seed, s in random_positions(range(40)):
+        listed = set(legal_actions(s))
+        if s.phase is Phase.ATTACK:
+            steps += 1
+            for c in range(s.phasing * 52, s.phasing * 52 + 52):
+                ok = combat.verify_attack(s, c) is None
+                assert ok == (Action("attack", FACE[c]) in listed), (seed, c)
+        elif s.phase is Phase.BLOCK:
+            steps += 1
+            for b in s.field[s.opponent]:
+                for a in range(104):
+                    ok = combat.verify_block(s, b, a) is None
+                    assert ok == (Action("block", FACE[b], a) in listed), (seed, b, a)
     assert steps > 100
 
 
@@ -569,23 +565,19 @@ def test_406_3_1003_2_1003_3_1004_1_closing_and_points_are_listed_when_their_ver
     verify_assign, verify_bonus: the ones apply's refusal and "why not" render), at every
     attack, split and bonus step of seeded random games, for every card as the target."""
     seen: set[Phase] = set()
-    for seed in range(40):
-        s = new_game(seed)
-        rng = random.Random(seed)
-        while not s.is_over:
-            listed = set(legal_actions(s))
-            if s.phase is Phase.ATTACK:
-                for verb in ("done", "end"):
-                    ok = combat.verify_close_attack(s, verb) is None
-                    assert ok == (Action(verb) in listed), (seed, verb)
-            elif s.phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
-                seen.add(s.phase)
-                verb = "assign" if s.phase is Phase.SPLIT else "bonus"
-                verify = combat.verify_assign if verb == "assign" else combat.verify_bonus
-                for t in [*range(104), *DOMAIN, STACK]:
-                    ok = verify(s, t) is None
-                    assert ok == (Action(verb, NONE, t) in listed), (seed, verb, t)
-            apply(s, rng.choice(legal_actions(s)))
+    for seed, s in random_positions(range(40)):
+        listed = set(legal_actions(s))
+        if s.phase is Phase.ATTACK:
+            for verb in ("done", "end"):
+                ok = combat.verify_close_attack(s, verb) is None
+                assert ok == (Action(verb) in listed), (seed, verb)
+        elif s.phase in (Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS):
+            seen.add(s.phase)
+            verb = "assign" if s.phase is Phase.SPLIT else "bonus"
+            verify = combat.verify_assign if verb == "assign" else combat.verify_bonus
+            for t in [*range(104), *DOMAIN, STACK]:
+                ok = verify(s, t) is None
+                assert ok == (Action(verb, NONE, t) in listed), (seed, verb, t)
     assert seen == {Phase.SPLIT, Phase.BONUS, Phase.DOMAIN_BONUS}
 
 

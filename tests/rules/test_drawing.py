@@ -9,14 +9,23 @@ the bottom of its owner's Draw pile, so ``1.draw: 5H 9D`` makes 5H and 9D the ne
 
 from __future__ import annotations
 
-import random
-
 from parlor.rules import engine
 from parlor.rules.actions import Action
-from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.engine import legal_actions
 from parlor.rules.state import DOMAIN, FACE, NONE, STACK, Phase
 
-from .scenario import all_but, cid, cids, options, refused, said, setup, texts, zone
+from .scenario import (
+    all_but,
+    cid,
+    cids,
+    options,
+    random_positions,
+    refused,
+    said,
+    setup,
+    texts,
+    zone,
+)
 
 TURN_ENDS = ["Rlr 2 does not attack: the turn ends", "Turn 2: Rlr 1 is the phasing Rlr"]
 
@@ -329,23 +338,19 @@ def test_304_3_305_309_trims_keeps_and_redraws_are_listed_exactly_when_their_ver
     of seeded random games, an action naming any card of P's (and a Redraw naming none) is
     listed exactly when its verify answers None."""
     seen: set[Phase] = set()
-    for seed in range(40):
-        s = new_game(seed)
-        rng = random.Random(seed)
-        while not s.is_over:
-            if s.phase in (Phase.TRIM, Phase.KEEP):
-                seen.add(s.phase)
-                listed = set(legal_actions(s))
-                p = s.phasing
-                verifies = ((("trim", engine.verify_trim),) if s.phase is Phase.TRIM else
-                            (("keep", engine.verify_keep), ("redraw", engine.verify_redraw)))
-                for verb, verify in verifies:
-                    for c in range(p * 52, p * 52 + 52):
-                        ok = verify(s, c) is None
-                        assert ok == (Action(verb, FACE[c]) in listed), (seed, verb, c)
-                ok = engine.verify_redraw(s, NONE) is None and s.phase is Phase.KEEP
-                assert ok == (Action("redraw") in listed), seed
-            apply(s, rng.choice(legal_actions(s)))
+    for seed, s in random_positions(range(40)):
+        if s.phase in (Phase.TRIM, Phase.KEEP):
+            seen.add(s.phase)
+            listed = set(legal_actions(s))
+            p = s.phasing
+            verifies = ((("trim", engine.verify_trim),) if s.phase is Phase.TRIM else
+                        (("keep", engine.verify_keep), ("redraw", engine.verify_redraw)))
+            for verb, verify in verifies:
+                for c in range(p * 52, p * 52 + 52):
+                    ok = verify(s, c) is None
+                    assert ok == (Action(verb, FACE[c]) in listed), (seed, verb, c)
+            ok = engine.verify_redraw(s, NONE) is None and s.phase is Phase.KEEP
+            assert ok == (Action("redraw") in listed), seed
     assert seen == {Phase.TRIM, Phase.KEEP}
 
 
