@@ -11,7 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlor.present.prose import AUTOMATIC, prose
+from parlor.present.whynot import POINT_PHASES
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import card_text
 from parlor.rules.view import view
 from parlor.web.games import Games, view_payload, watch_key
 
@@ -47,7 +49,12 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
         hand = set(v.sides[live.human].hand or ())
         assert set(snap["costs"]) <= hand | set(v.drawn or ())
         mine = f"{live.human + 1}:"
-        assert all(k.startswith(("h:", mine)) for k in snap["why_not"])
+        # and, while the human hands out an attacker's damage or bonus points, the opposing
+        # Cres on the table it could give them to (public cards: parlor.present.whynot)
+        q = live.computer
+        theirs = ({f"{q + 1}:{card_text(c)}" for c in live.state.field[q]}
+                  if live.state.phase in POINT_PHASES else set())
+        assert all(k.startswith(("h:", mine)) or k in theirs for k in snap["why_not"])
         assert set(snap["coach"]) <= set(v.legal)
         assert [c["text"] for c in snap["choices"]] == list(v.legal)
         if snap["status"] == "live":
