@@ -75,8 +75,8 @@ def _hand_card(s: State, p: int, cid: int) -> str:
     name = card_text(cid)
     if phase is Phase.KEEP:
         why = verify_redraw(s, cid)  # the engine's refusal, as the legal actions ask it
-        return f"{name}: {why}" if why is not None else (
-            f"{name}: first keep a drawn card or Redraw (305, 309)")
+        assert why is not None, f"redraw {name} verifies but is not listed"
+        return f"{name}: {why}"
     if phase is Phase.TRIM:
         return f"{name}: first recycle down to 7 cards (304.3)"
     if phase not in WINDOWS:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 from parlor.present.whynot import cost_text, costs, why_not
 from parlor.rules.cards import Card
-from parlor.rules.engine import apply
+from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position
-from parlor.rules.state import Phase
+from parlor.rules.state import Phase, Settings
 
 
 def test_costs_are_printed_as_suit_and_generic_mnr_206_207() -> None:
@@ -110,3 +113,16 @@ def test_a_bonus_point_goes_only_to_an_opposing_cre_in_the_comparison_1003_3() -
     assert why["1:2C"] == ("1003.3: 1:2C is not an opposing Cre in the comparison: the bonus "
                            "goes to 1:KS, 1:AC")
     assert "1:KS" not in why and "1:AC" not in why
+
+
+def test_why_not_gives_a_reason_at_every_step_of_random_games() -> None:
+    """At every decision of seeded random games (forced steps shown or not), each reason is
+    the engine's refusal of an action the listing left out: no verify accepts what the
+    listing refused (whynot asserts it), and every reason names its rule."""
+    for seed in range(6):
+        s = new_game(seed, Settings(auto=seed % 2 == 0))
+        rng = random.Random(seed)
+        while not s.is_over:
+            for reason in why_not(s, s.actor).values():
+                assert re.search(r"\b(R\d+|\d{3,4}(\.\d)?)\b", reason), reason
+            apply(s, rng.choice(legal_actions(s)))
