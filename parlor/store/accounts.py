@@ -59,6 +59,9 @@ accounts = Table(
     Column("username", String(32), nullable=False),  # as the player wrote it
     Column("name_key", String(32), nullable=False, unique=True),  # lower case: one per name
     Column("created", Float, nullable=False),
+    # JSON: what the browser keeps in localStorage (lesson progress, settings), kept here
+    # too so that it follows the player
+    Column("prefs", Text, nullable=False, server_default="{}", default="{}"),
 )
 credentials = Table(
     "credentials", metadata,
@@ -203,6 +206,16 @@ class Accounts:
         with self.engine.connect() as conn:
             r = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
         return None if r is None else _account(r)
+
+    def prefs(self, account_id: str) -> str:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(accounts.c.prefs).where(accounts.c.id == account_id))
+            return str(found.scalar_one_or_none() or "{}")
+
+    def set_prefs(self, account_id: str, prefs: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id)
+                         .values(prefs=prefs))
 
     def set_password(self, account_id: str, password_hash: str,
                      now: float | None = None) -> None:

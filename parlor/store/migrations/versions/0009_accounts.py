@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column("username", sa.String(32), nullable=False),
         sa.Column("name_key", sa.String(32), nullable=False, unique=True),
         sa.Column("created", sa.Float, nullable=False),
+        sa.Column("prefs", sa.Text, nullable=False, server_default="{}"),
     )
     op.create_table(
         "credentials",
