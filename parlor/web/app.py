@@ -113,7 +113,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.config = config
     metrics = Metrics(games.cached_count, conductor.waiting)
     app.state.metrics = metrics
-    app.state.players = Players(store, games, tournament_store, secret)  # accounts (issue 43)
     _assemble(app, Site(config=config, store=store, games=games, conductor=conductor,
                         analyst=analyst, tournaments=tournaments,
                         tournament_store=tournament_store, templates=templates, levels=levels,
@@ -126,6 +125,8 @@ def _assemble(app: FastAPI, site: Site) -> None:
     """The middleware, static files, error handlers, routers and OpenAPI document of ``app``,
     whose routes reach ``site`` as ``app.state.site``."""
     app.state.site = site
+    # accounts (issue 43): parlor.web.accounts, their routes parlor.web.routes.accounts
+    app.state.players = Players(site.store, site.games, site.tournament_store, site.secret)
     config = site.config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(accounts.AdoptNewGames)  # a game started signed in joins the account
