@@ -112,6 +112,17 @@ rating_history = Table(
     Column("at", Float, nullable=False),
     UniqueConstraint("account_id", "mode", "n"),
 )
+#: A passkey ceremony in progress (its challenge), used once: kept in the database so that
+#: the server that checks the answer need not be the one that asked.
+passkey_challenges = Table(
+    "passkey_challenges", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),  # signup | add | signin
+    Column("account_id", String(32), nullable=False),  # the account to make or add to
+    Column("username", String(32), nullable=False),  # a sign-up's name
+    Column("challenge", String(200), nullable=False),  # base64url
+    Column("until", Float, nullable=False, index=True),
+)
 login_failures = Table(
     "login_failures", metadata,
     Column("key", String(120), primary_key=True),  # "name:<name key>" or "addr:<address>"
@@ -163,6 +174,20 @@ class RatingPoint:
     at: float
 
 
+def new_account_id() -> str:
+    return secrets.token_hex(12)
+
+
+@dataclass(frozen=True, slots=True)
+class Ceremony:
+    """A passkey ceremony's stored half (:meth:`Accounts.take_ceremony`)."""
+
+    purpose: str
+    account_id: str
+    username: str
+    challenge: str
+
+
 def name_key(username: str) -> str:
     return username.strip().lower()
 
@@ -184,10 +209,11 @@ class Accounts:
 
     # -- accounts and credentials ---------------------------------------------------------------
 
-    def create(self, username: str, *, now: float | None = None) -> Account:
+    def create(self, username: str, *, now: float | None = None,
+               account_id: str | None = None) -> Account:
         """A new account; NameTaken if the name (any case) is held."""
         at = time.time() if now is None else now
-        account = Account(secrets.token_hex(12), username.strip(), at)
+        account = Account(account_id or new_account_id(), username.strip(), at)
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(accounts).values(id=account.id, username=account.username,
@@ -264,6 +290,30 @@ class Accounts:
                 credentials.c.id == f"passkey/{credential_id}",
                 credentials.c.sign_count == old).values(sign_count=new))
         return done.rowcount == 1
+
+    def begin_ceremony(self, ceremony: Ceremony, *, seconds: float,
+                       now: float | None = None) -> str:
+        """Keep a passkey ceremony's challenge; returns the id the browser sends back."""
+        at = time.time() if now is None else now
+        cid = secrets.token_urlsafe(24)
+        with self.engine.begin() as conn:
+            conn.execute(delete(passkey_challenges).where(passkey_challenges.c.until < at))
+            conn.execute(insert(passkey_challenges).values(
+                id_hash=session_hash(cid), purpose=ceremony.purpose,
+                account_id=ceremony.account_id, username=ceremony.username,
+                challenge=ceremony.challenge, until=at + seconds))
+        return cid
+
+    def take_ceremony(self, cid: str, now: float | None = None) -> Ceremony | None:
+        """The ceremony ``cid``, used up by this call (None: unknown, used or run out)."""
+        at = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            r = conn.execute(delete(passkey_challenges)
+                             .where(passkey_challenges.c.id_hash == session_hash(cid))
+                             .returning(passkey_challenges)).first()
+        if r is None or r.until < at:
+            return None
+        return Ceremony(str(r.purpose), str(r.account_id), str(r.username), str(r.challenge))
 
     # -- sessions -------------------------------------------------------------------------------
 
@@ -470,5 +520,5 @@ class Accounts:
         return gone
 
 
-__all__ = ["SESSION_IDLE", "Account", "Accounts", "HeldGame", "NameTaken", "RatingConflict",
-           "RatingPoint", "name_key", "session_hash"]
+__all__ = ["SESSION_IDLE", "Account", "Accounts", "Ceremony", "HeldGame", "NameTaken",
+           "RatingConflict", "RatingPoint", "name_key", "new_account_id", "session_hash"]

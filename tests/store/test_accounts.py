@@ -17,6 +17,7 @@ from parlor.store import GameRow, GameStore, sqlalchemy_url
 from parlor.store.accounts import (
     SESSION_IDLE,
     Accounts,
+    Ceremony,
     NameTaken,
     RatingConflict,
     RatingPoint,
@@ -25,7 +26,7 @@ from parlor.store.accounts import (
 from parlor.store.migrate import HEAD, _config, current, upgrade
 
 TABLES = {"accounts", "credentials", "sessions", "account_games", "ratings", "rating_history",
-          "login_failures"}
+          "login_failures", "passkey_challenges"}
 
 
 def game(gid: str) -> GameRow:
@@ -148,6 +149,16 @@ def test_deleting_an_account_anonymises_or_deletes_its_games(store: GameStore,
     assert (store.load("g1") is None) == games_too
     assert store.load("g2") is not None  # never the account's
     accounts.create("ann")  # the name is free again
+
+
+def test_a_passkey_ceremony_is_used_once_and_runs_out(store: GameStore) -> None:
+    accounts = Accounts(store)
+    ceremony = Ceremony("signup", "a1", "ann", "Y2hhbGxlbmdl")
+    cid = accounts.begin_ceremony(ceremony, seconds=60, now=0.0)
+    assert accounts.take_ceremony(cid, now=1.0) == ceremony
+    assert accounts.take_ceremony(cid, now=2.0) is None
+    late = accounts.begin_ceremony(ceremony, seconds=60, now=0.0)
+    assert accounts.take_ceremony(late, now=61.0) is None
 
 
 def test_passkey_sign_count_moves_only_from_the_count_read(tmp_path: Path) -> None:

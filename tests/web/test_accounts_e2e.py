@@ -120,3 +120,54 @@ def test_password_sign_up_then_a_second_browser_signs_in_and_sees_the_same_games
     page.wait_for_url("**/account")  # signed out everywhere: the first browser too
     first.close()
     second.close()
+
+
+def virtual_authenticator(context: Any, page: Any) -> tuple[Any, str]:
+    """Chromium's virtual authenticator for ``page`` (DevTools protocol): a platform
+    authenticator that holds passkeys, verifies the user and needs no touch."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
+    return cdp, str(added["authenticatorId"])
+
+
+def test_passkey_sign_up_then_sign_in_on_a_second_browser_with_the_same_passkey(
+        browser: Any, server: Server) -> None:
+    url = server.url.replace("127.0.0.1", "localhost")  # an IP address is no passkey site
+    first = browser.new_context()
+    page = first.new_page()
+    cdp, authenticator = virtual_authenticator(first, page)
+    game_id = deal(page, url)
+    page.goto(url + "/account")
+    page.fill("#signup-name", "pat")
+    page.click("#passkey-signup")
+    page.wait_for_url("**/profile")
+    assert page.locator(f'[data-game="{game_id}"]').count() == 1
+    assert "1 passkey" in page.inner_text("#manage-h + p")
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+    assert len(held["credentials"]) == 1 and held["credentials"][0]["isResidentCredential"]
+
+    second = browser.new_context()
+    other = second.new_page()
+    other_cdp, other_authenticator = virtual_authenticator(second, other)
+    # the same passkey on the second device (as a synced passkey would be)
+    other_cdp.send("WebAuthn.addCredential", {"authenticatorId": other_authenticator,
+                                              "credential": held["credentials"][0]})
+    other.goto(url + "/account")
+    other.click("#passkey-signin")
+    other.wait_for_url("**/profile")
+    assert "pat" in other.inner_text("#profile-h")
+    assert other.locator(f'[data-game="{game_id}"]').count() == 1
+
+    stranger = browser.new_context()
+    lost = stranger.new_page()
+    virtual_authenticator(stranger, lost)  # an authenticator without this site's passkey
+    lost.goto(url + "/account")
+    lost.click("#passkey-signin")
+    lost.wait_for_function("() => document.getElementById('passkey-message').textContent")
+    assert "/account" in lost.url
+    for ctx in (first, second, stranger):
+        ctx.close()

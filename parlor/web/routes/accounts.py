@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlor.rules.glicko import Rating
@@ -42,6 +42,7 @@ from parlor.web.accounts import (
     score_of,
 )
 from parlor.web.games import BadAction, GameError
+from parlor.web.passkeys import PURPOSES, Passkeys, relying_party
 from parlor.web.routes.site import (
     COOKIE_PREFIX,
     CSRF_COOKIE,
@@ -99,9 +100,11 @@ def clear_session(request: Request, response: Response) -> None:
                            secure=request.url.scheme == "https")
 
 
-async def start_session(request: Request, account: Account, to: str) -> Response:
+async def start_session(request: Request, account: Account, to: str,
+                        resp: Response | None = None) -> Response:
     """Sign ``account`` in on this browser: a new session id (the one sent, if any, ends),
-    this browser's games adopted, and the account's most recent games' tokens handed over."""
+    this browser's games adopted, and the account's most recent games' tokens handed over;
+    the reply is ``resp``, else a redirect to ``to``."""
     players = players_of(request)
     old = session_id(request)
     if old is not None:
@@ -109,7 +112,7 @@ async def start_session(request: Request, account: Account, to: str) -> Response
     sid = await asyncio.to_thread(players.accounts.new_session, account.id)
     await asyncio.to_thread(players.adopt, account, tokens_of(request), rated=False)
     tokens = await asyncio.to_thread(players.cookies, account)
-    resp = RedirectResponse(to, status_code=303)
+    resp = resp or RedirectResponse(to, status_code=303)
     set_session(request, resp, sid)
     held = tokens_of(request)
     for game_id, token in tokens.items():
@@ -181,6 +184,50 @@ async def sign_out(request: Request, site: SiteDep) -> Response:
     return resp
 
 
+# -- passkeys ----------------------------------------------------------------------------------
+
+
+def _relying_party(request: Request, site: Site) -> tuple[str, str]:
+    return relying_party(site.config.public_origin, request.url.scheme, request.url.netloc)
+
+
+@router.post("/account/passkey/options")
+async def passkey_options(request: Request, site: SiteDep) -> Response:
+    """The options for the browser's passkey call: ``purpose`` signup (with ``username``),
+    add (signed in) or signin."""
+    form = await site.form_of(request)
+    purpose = form.get("purpose", "")
+    if purpose not in PURPOSES:
+        raise BadAction(f"purpose is one of {', '.join(PURPOSES)}")
+    rp_id, _origin = _relying_party(request, site)
+    passkeys = Passkeys(players_of(request))
+    if purpose == "signin":
+        data = await asyncio.to_thread(passkeys.authentication, rp_id)
+    else:
+        account = await account_of(request) if purpose == "add" else None
+        data = await asyncio.to_thread(passkeys.registration, rp_id, account,
+                                       form.get("username", ""))
+    return JSONResponse(data)
+
+
+@router.post("/account/passkey/verify")
+async def passkey_verify(request: Request, site: SiteDep) -> Response:
+    """The browser's answer to the ceremony ``ceremony``: the new credential (a sign-up, or
+    a passkey added) or the signature (a sign-in). Signs in, except when adding."""
+    form = await site.form_of(request)
+    rp_id, origin = _relying_party(request, site)
+    passkeys = Passkeys(players_of(request))
+    cid, credential = form.get("ceremony", ""), form.get("credential", "")
+    if form.get("purpose") == "signin":
+        account = await asyncio.to_thread(passkeys.authenticate, rp_id, origin, cid,
+                                          credential)
+    else:
+        account = await asyncio.to_thread(passkeys.register, rp_id, origin, cid, credential)
+        if form.get("purpose") == "add":
+            return JSONResponse({"to": "/profile"})
+    return await start_session(request, account, "/profile", JSONResponse({"to": "/profile"}))
+
+
 # -- the profile -------------------------------------------------------------------------------
 
 
@@ -247,6 +294,7 @@ def profile_data(players: Players, account: Account) -> dict[str, Any]:
         "rows": players.rows(account),
         "sessions": players.accounts.session_count(account.id),
         "prefs": players.accounts.prefs(account.id),
+        "passkeys": len(players.accounts.passkey_ids(account.id)),
     }
 
 
@@ -277,7 +325,8 @@ async def profile(request: Request, site: SiteDep, level: str = "", result: str 
                      levels=site.levels, results=RESULTS, sessions=data["sessions"],
                      lessons=[x for x in site.lessons.index() if x["id"] in lessons],
                      lesson_count=len(site.lessons.index()), prefs=data["prefs"],
-                     browser_games=len(tokens_of(request)), cookie_games=COOKIE_GAMES)
+                     browser_games=len(tokens_of(request)), cookie_games=COOKIE_GAMES,
+                     passkeys=data["passkeys"])
 
 
 def _lessons_done(prefs: str) -> set[str]:

@@ -1,7 +1,7 @@
 """Player accounts (issue 43): accounts, their credentials (a password's Argon2id hash,
 passkeys), server-side sessions, the games each account holds, Glicko-2 ratings per mode and
-their history, and failed sign-ins counted per account name and per address (so that every
-server of a deployment applies one lockout).
+their history, passkey ceremonies in progress, and failed sign-ins counted per account name
+and per address (so that every server of a deployment applies one lockout).
 
 Additive: new tables only, nothing existing changes; an older database gets them in place.
 
@@ -84,6 +84,15 @@ def upgrade() -> None:
         sa.UniqueConstraint("account_id", "mode", "n"),
     )
     op.create_table(
+        "passkey_challenges",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("purpose", sa.String(16), nullable=False),
+        sa.Column("account_id", sa.String(32), nullable=False),
+        sa.Column("username", sa.String(32), nullable=False),
+        sa.Column("challenge", sa.String(200), nullable=False),
+        sa.Column("until", sa.Float, nullable=False, index=True),
+    )
+    op.create_table(
         "login_failures",
         sa.Column("key", sa.String(120), primary_key=True),
         sa.Column("count", sa.Integer, nullable=False),
@@ -92,6 +101,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("login_failures", "rating_history", "ratings", "account_games", "sessions",
-                 "credentials", "accounts"):
+    for name in ("login_failures", "passkey_challenges", "rating_history", "ratings",
+                 "account_games", "sessions", "credentials", "accounts"):
         op.drop_table(name)
