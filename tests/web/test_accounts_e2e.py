@@ -171,3 +171,36 @@ def test_passkey_sign_up_then_sign_in_on_a_second_browser_with_the_same_passkey(
     assert "/account" in lost.url
     for ctx in (first, second, stranger):
         ctx.close()
+
+
+def test_export_downloads_a_zip_and_delete_removes_the_account_and_its_games(
+        browser: Any, server: Server, tmp_path: Path) -> None:
+    import zipfile
+
+    ctx = browser.new_context(accept_downloads=True)
+    page = ctx.new_page()
+    game_id = deal(page, server.url)
+    page.goto(server.url + "/account")
+    page.fill("#signup-name", "dee")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup")
+    page.wait_for_url("**/profile")
+    with page.expect_download() as download:
+        page.click("#export")
+    path = tmp_path / "export.zip"
+    download.value.save_as(path)
+    summary = json.loads(zipfile.ZipFile(path).read("account.json"))
+    assert summary["username"] == "dee" and [g["id"] for g in summary["games"]] == [game_id]
+    page.click(".delete-account summary")
+    page.check('input[name="games"][value="delete"]')
+    page.fill("#confirm", "dee")
+    page.click("#delete")
+    page.wait_for_url("**/account")
+    page.goto(server.url + f"/g/{game_id}")
+    assert "No such game" in page.inner_text("main")
+    page.goto(server.url + "/account")
+    page.fill("#signin-name", "dee")
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin")
+    assert "do not match" in page.inner_text("#account-error")
+    ctx.close()
