@@ -115,7 +115,15 @@ class Passwords:
 
     def __init__(self) -> None:
         self.hasher = PasswordHasher()  # Argon2id
-        self.dummy = self.hasher.hash("not a password: a name that has no account")
+        self._dummy: str | None = None
+
+    @property
+    def dummy(self) -> str:
+        """A hash of the hasher's parameters that no password matches, made when first
+        needed (an Argon2 hash takes a while: not at every app's start)."""
+        if self._dummy is None:
+            self._dummy = self.hasher.hash("not a password: a name that has no account")
+        return self._dummy
 
     def hash(self, password: str) -> str:
         return self.hasher.hash(password)
