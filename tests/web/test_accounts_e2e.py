@@ -204,3 +204,24 @@ def test_export_downloads_a_zip_and_delete_removes_the_account_and_its_games(
     page.click("#signin")
     assert "do not match" in page.inner_text("#account-error")
     ctx.close()
+
+
+def test_the_account_and_profile_pages_pass_axe(browser: Any, server: Server) -> None:
+    from .a11y import axe_problems
+
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/account")
+    page.fill("#signin-name", "nobody")
+    page.fill("#signin-password", "wrong password")
+    page.click("#signin")  # the page with its error shown
+    problems = axe_problems(page)
+    page.fill("#signup-name", "eve")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup")
+    page.wait_for_url("**/profile")
+    play_rated_game(page, server.url)
+    page.goto(server.url + "/profile")
+    problems += axe_problems(page)
+    assert not problems, "\n".join(problems)
+    ctx.close()
