@@ -228,6 +228,19 @@ class Accounts:
                              .where(accounts.c.name_key == name_key(username))).first()
         return None if r is None else _account(r)
 
+    def with_password(self, username: str) -> tuple[Account | None, str | None]:
+        """The account of ``username`` and its password hash, in one query (so a sign-in
+        does the same database work for an unknown name as for a known one)."""
+        query = (select(accounts, credentials.c.secret)
+                 .outerjoin(credentials, (credentials.c.account_id == accounts.c.id)
+                            & (credentials.c.kind == "password"))
+                 .where(accounts.c.name_key == name_key(username)))
+        with self.engine.connect() as conn:
+            r = conn.execute(query).first()
+        if r is None:
+            return None, None
+        return _account(r), None if r.secret is None else str(r.secret)
+
     def by_id(self, account_id: str) -> Account | None:
         with self.engine.connect() as conn:
             r = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()

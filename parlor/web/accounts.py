@@ -212,8 +212,7 @@ class Players:
                for k, n in zip(keys, limits, strict=True)):
             raise TooManyTries("too many failed sign-ins: wait a quarter of an hour and try "
                                "again", retry_after=int(LOCK_WINDOW))
-        account = self.accounts.by_name(username) if len(username) <= 100 else None
-        stored = None if account is None else self.accounts.password_hash(account.id)
+        account, stored = self.accounts.with_password(username[:100])
         if not self.passwords.verify(stored, password[:MAX_PASSWORD * 4]) or account is None:
             for k in keys:
                 self.accounts.fail(k, window=LOCK_WINDOW)

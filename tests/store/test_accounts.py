@@ -169,3 +169,13 @@ def test_passkey_sign_count_moves_only_from_the_count_read(tmp_path: Path) -> No
     assert accounts.count_passkey_use("cred1", 0, 1)
     assert not accounts.count_passkey_use("cred1", 0, 1)
     assert accounts.passkey_ids(ann.id) == ["cred1"]
+
+
+def test_an_account_and_its_password_hash_are_read_in_one_query(store: GameStore) -> None:
+    accounts = Accounts(store)
+    ann, bob = accounts.create("ann"), accounts.create("bob")
+    accounts.set_password(ann.id, "$argon2id$ann")
+    accounts.add_passkey(bob.id, "cred", "pk", 0)  # a passkey is no password
+    assert accounts.with_password("ANN") == (ann, "$argon2id$ann")
+    assert accounts.with_password("bob") == (bob, None)
+    assert accounts.with_password("nobody") == (None, None)
