@@ -277,12 +277,14 @@ def test_a_rated_match_game_moves_the_rating_and_casual_practice_and_uncalibrate
     assert len(players(c).accounts.history(account.id)) == 1
 
 
-def test_the_shipped_ratings_file_has_every_level_uncalibrated(c: TestClient,
-                                                               monkeypatch: pytest.MonkeyPatch
-                                                               ) -> None:
+def test_the_shipped_ratings_file_reads_as_ratings_of_known_levels() -> None:
+    # every level is uncalibrated until issue 46's calibration replaces the file; then its
+    # levels must still read (a number, or a rating with a deviation or an interval)
+    from parlor.ai.levels import NAMES
     from parlor.ai.ratings import PACKAGED, LevelRatings
 
-    assert LevelRatings(PACKAGED).all() == {}
+    found = LevelRatings(PACKAGED).all()
+    assert set(found) <= set(NAMES) and all(x.rd > 0 for x in found.values())
 
 
 def test_the_ratings_file_is_read_again_when_replaced(ratings_file: Path) -> None:
