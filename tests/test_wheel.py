@@ -46,6 +46,10 @@ def test_the_docs_the_app_serves_are_in_the_wheel_and_found_when_installed(
             assert f"parlor/docs/{name}" in names, sorted(n for n in names if "docs" in n)
             shipped = z.read(f"parlor/docs/{name}").decode()
             assert shipped == (ROOT / "docs" / name).read_text(encoding="utf-8"), name
+        # the data the accounts need (issue 43): the levels' ratings, the common passwords
+        assert {"parlor/ai/ratings.json", "parlor/web/data/common-passwords.txt",
+                "parlor/web/static/js/profile.js", "parlor/web/static/js/passkeys.js",
+                "parlor/web/static/css/accounts.css"} <= names
         site = tmp_path / "site"
         z.extractall(site)  # an installed layout: the package alone, no docs/ beside it
     probe = (

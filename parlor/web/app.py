@@ -31,6 +31,7 @@ from parlor.store import GameStore, TournamentStore
 from parlor.store.handovers import Handovers
 from parlor.store.keys import shared_secret
 from parlor.web import schemas
+from parlor.web.accounts import Players
 from parlor.web.analysis import Analyst
 from parlor.web.computer import accepted_levels, available_levels
 from parlor.web.conductor import Conductor
@@ -39,7 +40,7 @@ from parlor.web.games import Games
 from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics, Timing
-from parlor.web.routes import analysis, health, learning, pages, records, spectators
+from parlor.web.routes import accounts, analysis, health, learning, pages, records, spectators
 from parlor.web.routes import games as games_routes
 from parlor.web.routes import tournaments as tournament_routes
 from parlor.web.routes.errors import install as install_errors
@@ -49,7 +50,7 @@ from parlor.web.tournaments import Tournaments
 HERE = Path(__file__).resolve().parent
 #: The app's routes, by concern (parlor/web/routes); a form and its API twin share a module.
 ROUTERS = (pages, spectators, games_routes, records, health, learning, analysis,
-           tournament_routes)
+           tournament_routes, accounts)
 
 
 def _json_script(data: Any) -> str:
@@ -124,8 +125,11 @@ def _assemble(app: FastAPI, site: Site) -> None:
     """The middleware, static files, error handlers, routers and OpenAPI document of ``app``,
     whose routes reach ``site`` as ``app.state.site``."""
     app.state.site = site
+    # accounts (issue 43): parlor.web.accounts, their routes parlor.web.routes.accounts
+    app.state.players = Players(site.store, site.games, site.tournament_store, site.secret)
     config = site.config
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(accounts.AdoptNewGames)  # a game started signed in joins the account
     app.add_middleware(Timing, metrics=site.metrics)
     app.add_middleware(Guard, max_body=config.max_body, methods_of=schemas.methods_of,
                        trusted_proxies=config.trusted_proxies,
