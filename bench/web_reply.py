@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A web reply's cost early and late in a long game, and the server's CPU per move.
+"""A web reply's and a research observation's cost early and late in a long game, and the
+server's CPU per move.
 
     python bench/web_reply.py [--early 5] [--late 500] [--seed 13] [--rounds 3]
                               [--seconds 1.0]
@@ -26,13 +27,20 @@ where the human is to act and the computer answers. At each it times what the se
   computer's answer as the server handles it (:meth:`Games.computer_job` pickled as for
   the computer's process pool, its decision applied and committed by
   :meth:`Games.apply_computer`), then the long poll's reply: everything but the
-  computer's thinking.
+  computer's thinking;
+- *observations* of the research environments (issue 42), the actor's, at the same two
+  steps of the same game: OpenSpiel's ``state.observation_tensor`` and
+  ``state.observation_string`` on ``parlor_magic`` (the game log kept, as the OpenSpiel game
+  keeps it); PettingZoo's ``env.observe(agent)``; Gymnasium's observation as
+  ``ParlorGymEnv.step`` returns it (``observe_state(game, seat)``), the log off as both
+  environments play.
 
 Process CPU time (``time.process_time``); the steps interleaved (early, late, early, ...)
 so that the machine's noise falls on both, ``--rounds`` repeats of ``--seconds``
 CPU-seconds each. Prints the median microseconds at each step and the ratio late / early
-(issue 38's target: at most 1.1, replies costing the same at step 500 as at step 5; and
-the server's CPU per move at most 2 ms on the compiled build). The POST action and the
+(the targets: at most 1.1, replies (issue 38) and observations (issue 42) costing the same
+at step 500 as at step 5; and the server's CPU per move at most 2 ms on the compiled build),
+then a summary of them all. The POST action and the
 move change the game: each is undone before the next, untimed (the store truncated, the
 live game set back).
 """
@@ -53,12 +61,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from parlor.build import describe
+from parlor.research import gym_env, petting, spiel
+from parlor.research.numbering import encode
+from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import Settings, State
 from parlor.store import GameStore
 from parlor.web.games import Games, encode_reply
 
 HUMAN = 0
+RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
+MOVE_TARGET_US = 2000.0  # the server's CPU per move, compiled (issue 38)
 
 
 def play(seed: int, upto: int, max_turns: int) -> tuple[list[State], list[str]]:
@@ -184,6 +198,42 @@ class Setup:
         return encode_reply(games.snapshot(live, len(self.states[k + 1].log or ())))
 
 
+class Observed:
+    """Step ``k`` of the played game in each research environment, the actor observing."""
+
+    def __init__(self, seed: int, max_turns: int, states: list[State], actions: list[str],
+                 k: int) -> None:
+        self.player = states[k].actor
+        game = spiel.load(max_turns=max_turns, first_seed=seed)
+        st = game.new_initial_state()
+        st.apply_action(0)  # the deal: seed first_seed + 0
+        for a in actions[:k]:
+            st.apply_action(encode(Action.parse(a)))
+        assert st.engine is not None and len(st.engine.history) == len(states[k].history)
+        self.spiel = st
+        unlogged = states[k].clone()
+        unlogged.log = None  # both environments play with the log off
+        self.aec = petting.ParlorAECEnv(max_turns)
+        self.aec.reset(seed=seed)
+        self.aec.game = unlogged
+        self.agent = petting.AGENTS[self.player]
+        self.gym = gym_env.ParlorGymEnv(seat=self.player, max_turns=max_turns)
+        self.gym.reset(seed=seed)
+        self.gym.game = unlogged.clone()
+
+    def openspiel(self) -> Any:
+        return (self.spiel.observation_tensor(self.player),
+                self.spiel.observation_string(self.player))
+
+    def pettingzoo(self) -> Any:
+        return self.aec.observe(self.agent)
+
+    def gymnasium(self) -> Any:
+        game = self.gym.game
+        assert game is not None
+        return petting.observe_state(game, self.gym.seat)  # what ParlorGymEnv.step returns
+
+
 def per_call(fn: Callable[[], Any], seconds: float) -> float:
     """Median CPU microseconds of ``fn`` over batches filling ``seconds`` of process time."""
     n = 1
@@ -194,7 +244,7 @@ def per_call(fn: Callable[[], Any], seconds: float) -> float:
         if time.process_time() - t0 >= 0.02:
             break
         n *= 2
-    samples = []
+    samples: list[float] = []
     end = time.process_time() + seconds
     while time.process_time() < end:
         t0 = time.process_time()
@@ -208,7 +258,7 @@ def per_change(u: Setup, fn: Callable[[], Any], back: Callable[[], None],
                seconds: float) -> float:
     """Median CPU microseconds of ``fn`` (less what it counts in ``u.untimed``), each call
     followed by ``back`` (untimed)."""
-    samples = []
+    samples: list[float] = []
     end = time.process_time() + seconds
     while time.process_time() < end or len(samples) < 5:
         u.untimed = 0.0
@@ -234,35 +284,62 @@ def main() -> None:
         games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
         setups = {k: Setup(games, a.seed, a.max_turns, states, actions, k)
                   for k in (early, late)}
-        print(f"seed {a.seed}: step {early} (log {len(states[early].log or ())} entries, "
-              f"{len(states[early].trail or ())} trail steps) and step {late} (log "
+        observed = {k: Observed(a.seed, a.max_turns, states, actions, k) for k in (early, late)}
+        print(f"{describe()}; seed {a.seed}: step {early} (log {len(states[early].log or ())} "
+              f"entries, {len(states[early].trail or ())} trail steps) and step {late} (log "
               f"{len(states[late].log or ())} entries, {len(states[late].trail or ())} trail "
               f"steps, turn {states[late].turn}); process CPU microseconds, median of "
               f"{a.rounds} rounds (each round's median in brackets)")
-        cases: list[tuple[str, Callable[[Setup], float]]] = [
-            ("player reply (GET)", lambda u: per_call(u.reply, a.seconds)),
-            ("spectator reply (GET)", lambda u: per_call(u.watch, a.seconds)),
-            ("first reply at a position", lambda u: per_change(
-                u, u.reply, u.forget_position, a.seconds)),
-            ("POST action (Games.act, SQLite)", lambda u: per_change(
-                u, u.act, u.back, a.seconds)),
-            ("server CPU per move, deployed (POST, the worker's move read, GET)",
-             lambda u: per_change(u, u.served_move, u.back, a.seconds)),
-            ("server CPU per move, single process (POST, computer's job pickled and its "
-             "move applied, GET)", lambda u: per_change(u, u.move, u.back, a.seconds)),
+        Case = tuple[str, str, Callable[[int], float]]
+        cases: list[Case] = [
+            ("reply", "player reply (GET)",
+             lambda k: per_call(setups[k].reply, a.seconds)),
+            ("reply", "spectator reply (GET)",
+             lambda k: per_call(setups[k].watch, a.seconds)),
+            ("reply", "first reply at a position",
+             lambda k: per_change(setups[k], setups[k].reply, setups[k].forget_position,
+                                  a.seconds)),
+            ("reply", "POST action (Games.act, SQLite)",
+             lambda k: per_change(setups[k], setups[k].act, setups[k].back, a.seconds)),
+            ("move", "server CPU per move, deployed (POST, the worker's move read, GET)",
+             lambda k: per_change(setups[k], setups[k].served_move, setups[k].back,
+                                  a.seconds)),
+            ("move", "server CPU per move, single process (POST, computer's job pickled "
+             "and its move applied, GET)",
+             lambda k: per_change(setups[k], setups[k].move, setups[k].back, a.seconds)),
+            ("observation", "OpenSpiel observation (observation_tensor + observation_string)",
+             lambda k: per_call(observed[k].openspiel, a.seconds)),
+            ("observation", "PettingZoo observation (env.observe)",
+             lambda k: per_call(observed[k].pettingzoo, a.seconds)),
+            ("observation", "Gymnasium observation (as ParlorGymEnv.step returns it)",
+             lambda k: per_call(observed[k].gymnasium, a.seconds)),
         ]
-        for name, timed in cases:
+        summary = []
+        for kind, name, timed in cases:
             for u in setups.values():  # untimed: what is made on first use
                 u.reply()
             rows: dict[int, list[float]] = {k: [] for k in setups}
             for _ in range(a.rounds):
-                for k, u in setups.items():  # interleaved
-                    rows[k].append(timed(u))
+                for k in setups:  # interleaved
+                    rows[k].append(timed(k))
             med = {k: statistics.median(rows[k]) for k in setups}
             print(f"{name}: " + "; ".join(
                 f"step {k} {med[k]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[k])})"
                 for k in setups))
             print(f"    late / early {med[late] / med[early]:.2f}")
+            summary.append((kind, name, med[early], med[late]))
+    print(f"\nsummary (targets: late / early <= {RATIO_TARGET} for every reply and "
+          f"observation; server CPU per move <= {MOVE_TARGET_US:,.0f} us median on the "
+          "compiled build)")
+    for kind, name, lo, hi in summary:
+        ratio = hi / lo
+        if kind == "move":
+            verdict = "ok" if hi <= MOVE_TARGET_US else "OVER"
+            print(f"  {verdict:4} {name}: {hi:,.0f} us at step {late} "
+                  f"({lo:,.0f} at step {early}; late / early {ratio:.2f})")
+        else:
+            verdict = "ok" if ratio <= RATIO_TARGET else "OVER"
+            print(f"  {verdict:4} {name}: late / early {ratio:.2f}")
 
 
 if __name__ == "__main__":
