@@ -11,15 +11,16 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.responses import JSONResponse
 
-from parlor.rules.engine import apply, legal_actions
-from parlor.rules.state import State
-from parlor.rules.view import SPECTATOR, View
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import Settings, State
+from parlor.rules.view import SPECTATOR, View, make_table_card
 from parlor.rules.view import view as real_view
 from parlor.store import GameStore
 from parlor.web import games as games_module
@@ -32,7 +33,9 @@ from parlor.web.games import (
     LiveGame,
     _log_entries,
     _position_parts,
+    _side_dict,
     encode_reply,
+    encoded_side,
     log_since,
     position,
 )
@@ -241,3 +244,28 @@ def test_a_late_reply_renders_none_of_the_history(tmp_path: Path,
         assert len(work.views) <= 2  # the human's table, the spectators' table
         assert work.entries == 2 * new  # the human's entries and the spectators'
         work.reset()
+
+
+def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
+    """``encoded_side`` (each card's JSON written once, the side's written around them)
+    equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of random games and
+    every viewer; a card made anew (another object, maybe at a freed card's id) is never
+    given another card's JSON."""
+    for seed in range(4):
+        s, rng = new_game(seed, Settings(max_turns=2000)), random.Random(seed)
+        for step in range(500):
+            if s.is_over:
+                break
+            if step % 5 == 0:
+                for player in (0, 1, SPECTATOR):
+                    for side in real_view(s, player, log=False, trail=False).sides:
+                        fast, ref = encoded_side(side), Encoded(_side_dict(side))
+                        assert fast == ref and list(fast) == list(ref)
+                        assert (fast.json, fast.raw) == (ref.json, ref.raw)
+                template = real_view(s, 0, log=False, trail=False).sides[0]
+                for q in (0, 1):  # cards made anew, not those views share
+                    for c in s.home[q] + s.field[q]:
+                        one = replace(template, home=(make_table_card(s, c),), field=())
+                        fast, ref = encoded_side(one), Encoded(_side_dict(one))
+                        assert fast == ref and fast.json == ref.json
+            apply(s, rng.choice(legal_actions(s)))
