@@ -579,9 +579,10 @@ def _side_dict(side: SideView) -> dict[str, Any]:
 #: once for what it shows and shared (parlor.rules.view._table_card), and a side's cards are
 #: most of its JSON (1.6 KB for 10 cards at step 500), most of them as they were when the
 #: last table was sent. The card is kept beside, so that an id taken by a later card is
-#: never mistaken for it; cleared when full, so that it stays bounded. Public values only.
+#: never mistaken for it; cleared when full, so that it stays bounded (about 600 bytes a
+#: card: 6 MB at most). Public values only.
 _CARDS_SENT: dict[int, tuple[TableCard, dict[str, Any], str]] = {}
-CARDS_SENT_KEPT = 20_000
+CARDS_SENT_KEPT = 10_000
 #: Where a side's cards go in the JSON written around them (:func:`encoded_side`): no
 #: value of a side (numbers, card names) holds a NUL character.
 _HOME, _FIELD = "\u0000home\u0000", "\u0000field\u0000"

@@ -12,6 +12,7 @@ import random
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import N_CARDS, State, card_text, ref_text
 from parlor.rules.table import entity_text
+from parlor.rules.values import Value
 from parlor.rules.view import (
     _TABLE_CARDS,
     CARD_TEXT,
@@ -88,3 +89,19 @@ def test_a_table_card_found_is_the_one_made_anew_in_random_games() -> None:
                         assert list(cards) == [make_table_card(s, c) for c in zone]
             apply(s, rng.choice(legal_actions(s)))
     assert 0 < len(_TABLE_CARDS) <= TABLE_CARDS_KEPT
+
+
+def test_a_table_card_and_a_side_pickle_by_their_fields_in_order() -> None:
+    """TableCard and SideView write their fields out for pickling (``__reduce__``): the
+    same as :class:`Value`'s, which names them from the dataclass, in random games."""
+    s, rng = new_game(22), random.Random(22)
+    seen = 0
+    for _ in range(300):
+        for side in view(s, 0, log=False, trail=False).sides:
+            assert side.__reduce__() == Value.__reduce__(side)
+            for tc in side.home + side.field:
+                assert tc.__reduce__() == Value.__reduce__(tc)
+                seen += 1
+            assert pickle.loads(pickle.dumps(side)) == side
+        apply(s, rng.choice(legal_actions(s)))
+    assert seen > 100
