@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""A web reply's cost early and late in a long game, and the server's CPU per move.
+"""A web reply's and a research observation's cost early and late in a long game, and the
+server's CPU per move.
 
     python bench/web_reply.py [--early 5] [--late 500] [--seed 13] [--rounds 3]
-                              [--seconds 1.0]
+                              [--seconds 1.0] [--no-control]
 
 Plays one game of random legal actions (a seeded generator, ``max_turns`` large enough to
 reach ``--late``) and sets it up as a live game of a server (its record in a SQLite file,
@@ -26,13 +27,27 @@ where the human is to act and the computer answers. At each it times what the se
   computer's answer as the server handles it (:meth:`Games.computer_job` pickled as for
   the computer's process pool, its decision applied and committed by
   :meth:`Games.apply_computer`), then the long poll's reply: everything but the
-  computer's thinking.
+  computer's thinking;
+- *observations* of the research environments (issue 42), the actor's, at the same two
+  steps of the same game: OpenSpiel's ``state.observation_tensor`` and
+  ``state.observation_string`` on ``parlor_magic`` (the game log kept, as the OpenSpiel game
+  keeps it); PettingZoo's ``env.observe(agent)``; Gymnasium's observation as
+  ``ParlorGymEnv.step`` returns it (``observe_state(game, seat)``), the log off as both
+  environments play.
+
+The control (unless ``--no-control``): each of them again at the late step with the
+game's history cut to the early step's length (the log's last events, the record's and the
+trail's last steps: :func:`without_history`), the table unchanged. ``late / late cut`` is
+the share of the growth that comes from the game's past (1.0: none); what remains of
+``late / early`` comes from the late table itself (more cards on it and in the piles, a
+combat, another move's events).
 
 Process CPU time (``time.process_time``); the steps interleaved (early, late, early, ...)
 so that the machine's noise falls on both, ``--rounds`` repeats of ``--seconds``
 CPU-seconds each. Prints the median microseconds at each step and the ratio late / early
-(issue 38's target: at most 1.1, replies costing the same at step 500 as at step 5; and
-the server's CPU per move at most 2 ms on the compiled build). The POST action and the
+(the targets: at most 1.1, replies (issue 38) and observations (issue 42) costing the same
+at step 500 as at step 5; and the server's CPU per move at most 2 ms on the compiled build),
+then a summary of them all. The POST action and the
 move change the game: each is undone before the next, untimed (the store truncated, the
 live game set back).
 """
@@ -53,12 +68,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from parlor.build import describe
+from parlor.research import gym_env, petting, spiel
+from parlor.research.numbering import encode
+from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import Settings, State
 from parlor.store import GameStore
 from parlor.web.games import Games, encode_reply
 
 HUMAN = 0
+RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
+MOVE_TARGET_US = 2000.0  # the server's CPU per move, compiled (issue 38)
 
 
 def play(seed: int, upto: int, max_turns: int) -> tuple[list[State], list[str]]:
@@ -77,6 +98,18 @@ def play(seed: int, upto: int, max_turns: int) -> tuple[list[State], list[str]]:
     return states, actions
 
 
+def without_history(s: State, like: State) -> State:
+    """A copy of ``s`` whose history is as long as ``like``'s: the log's last events, the
+    record's and the trail's last steps, the table as it is. The control of the
+    measurement: what costs more at ``s`` than at ``like`` for its table, not its past."""
+    c = s.clone()
+    assert c.log is not None and like.log is not None and c.trail is not None
+    c.log = c.log[len(c.log) - len(like.log):]
+    c.history = c.history[len(c.history) - len(like.history):]
+    c.trail = c.trail[len(c.trail) - len(like.trail or ()):]
+    return c
+
+
 def turn_at(states: list[State], start: int) -> int:
     """The first step from ``start`` on where the human acts and the computer answers."""
     for k in range(start, len(states) - 2):
@@ -91,18 +124,22 @@ class Setup:
     have it, and put back there after each timed change."""
 
     def __init__(self, games: Games, seed: int, max_turns: int, states: list[State],
-                 actions: list[str], k: int) -> None:
+                 actions: list[str], k: int, cut: State | None = None) -> None:
         self.games, self.k, self.states, self.actions = games, k, states, actions
+        #: the live state at step k: the played one, or its history cut as ``cut``'s
+        self.start = states[k] if cut is None else without_history(states[k], cut)
+        #: log entries of the played game that the live state does not hold
+        self.shift = len(states[k].log or ()) - len(self.start.log or ())
         live, _ = games.create("random", seed, max_turns=max_turns, human=HUMAN)
         s = states[k]
         games.store.append_many(live.id, 0, actions[:k], turn=s.turn, status="live",
                                 result="", takebacks=0)
         live.row = replace(live.row, version=k)
         live.actions = list(actions[:k])
-        live.state = s.clone()
+        live.state = self.start.clone()
         self.live = live
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
-        self.log_from = len(states[k - 1].log or ())  # the client has the rest
+        self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
         self.back()
 
@@ -117,7 +154,7 @@ class Setup:
                                       result="", takebacks=row.takebacks)
             live.row = row = replace(row, version=k, takebacks=row.takebacks + 1, turn=s.turn,
                                      status="live", result="")
-            live.state = s.clone()
+            live.state = self.start.clone()
             del live.actions[k:]
         live.last_human = ((row.takebacks, k), self.human_last)
         trail = len(live.state.trail or ())
@@ -131,6 +168,10 @@ class Setup:
                 del kept.events[events:], kept.entries[events:]
         snap = self.games.snapshot(live, self.log_from)  # the position's parts kept
         assert snap["version"] == k and snap["your_turn"], snap
+
+    def logged(self, step: int) -> int:
+        """How many log entries the live state holds at ``step``."""
+        return len(self.states[step].log or ()) - self.shift
 
     def forget_position(self) -> None:
         """As if the last action had just been made: the position's parts not made yet,
@@ -164,7 +205,7 @@ class Setup:
         pickle.dumps(job)  # to the computer's process pool
         assert games.apply_computer(live, job.version, self.actions[k + 1],
                                     takebacks=job.takebacks)
-        return encode_reply(games.snapshot(live, len(self.states[k + 1].log or ())))
+        return encode_reply(games.snapshot(live, self.logged(k + 1)))
 
     def served_move(self) -> bytes:
         """The same move as a server of the deployment handles it: the POST, then the
@@ -181,7 +222,45 @@ class Setup:
         with live.lock:
             games._refresh_locked(live)
         assert live.row.version == k + 2
-        return encode_reply(games.snapshot(live, len(self.states[k + 1].log or ())))
+        return encode_reply(games.snapshot(live, self.logged(k + 1)))
+
+
+class Observed:
+    """Step ``k`` of the played game in each research environment, the actor observing."""
+
+    def __init__(self, seed: int, max_turns: int, states: list[State], actions: list[str],
+                 k: int, cut: State | None = None) -> None:
+        self.player = states[k].actor
+        game = spiel.load(max_turns=max_turns, first_seed=seed)
+        st = game.new_initial_state()
+        st.apply_action(0)  # the deal: seed first_seed + 0
+        for a in actions[:k]:
+            st.apply_action(encode(Action.parse(a)))
+        assert st.engine is not None and len(st.engine.history) == len(states[k].history)
+        if cut is not None:
+            st.engine = without_history(st.engine, cut)
+        self.spiel = st
+        unlogged = (states[k] if cut is None else without_history(states[k], cut)).clone()
+        unlogged.log = None  # both environments play with the log off
+        self.aec = petting.ParlorAECEnv(max_turns)
+        self.aec.reset(seed=seed)
+        self.aec.game = unlogged
+        self.agent = petting.AGENTS[self.player]
+        self.gym = gym_env.ParlorGymEnv(seat=self.player, max_turns=max_turns)
+        self.gym.reset(seed=seed)
+        self.gym.game = unlogged.clone()
+
+    def openspiel(self) -> Any:
+        return (self.spiel.observation_tensor(self.player),
+                self.spiel.observation_string(self.player))
+
+    def pettingzoo(self) -> Any:
+        return self.aec.observe(self.agent)
+
+    def gymnasium(self) -> Any:
+        game = self.gym.game
+        assert game is not None
+        return petting.observe_state(game, self.gym.seat)  # what ParlorGymEnv.step returns
 
 
 def per_call(fn: Callable[[], Any], seconds: float) -> float:
@@ -194,7 +273,7 @@ def per_call(fn: Callable[[], Any], seconds: float) -> float:
         if time.process_time() - t0 >= 0.02:
             break
         n *= 2
-    samples = []
+    samples: list[float] = []
     end = time.process_time() + seconds
     while time.process_time() < end:
         t0 = time.process_time()
@@ -208,7 +287,7 @@ def per_change(u: Setup, fn: Callable[[], Any], back: Callable[[], None],
                seconds: float) -> float:
     """Median CPU microseconds of ``fn`` (less what it counts in ``u.untimed``), each call
     followed by ``back`` (untimed)."""
-    samples = []
+    samples: list[float] = []
     end = time.process_time() + seconds
     while time.process_time() < end or len(samples) < 5:
         u.untimed = 0.0
@@ -227,42 +306,83 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--no-control", action="store_true",
+                    help="leave out the control: the late step with its history cut")
     a = ap.parse_args()
     states, actions = play(a.seed, a.late + 200, a.max_turns)
     early, late = turn_at(states, a.early), turn_at(states, a.late)
+    #: what is measured: (step, the state whose history length the live one is cut to)
+    points: dict[str, tuple[int, State | None]] = {
+        f"step {early}": (early, None), f"step {late}": (late, None)}
+    if not a.no_control:
+        points[f"step {late} cut"] = (late, states[early])
+    lo, hi = f"step {early}", f"step {late}"
     with tempfile.TemporaryDirectory() as tmp:
         games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
-        setups = {k: Setup(games, a.seed, a.max_turns, states, actions, k)
-                  for k in (early, late)}
-        print(f"seed {a.seed}: step {early} (log {len(states[early].log or ())} entries, "
-              f"{len(states[early].trail or ())} trail steps) and step {late} (log "
+        setups = {p: Setup(games, a.seed, a.max_turns, states, actions, k, cut)
+                  for p, (k, cut) in points.items()}
+        observed = {p: Observed(a.seed, a.max_turns, states, actions, k, cut)
+                    for p, (k, cut) in points.items()}
+        print(f"{describe()}; seed {a.seed}: step {early} (log {len(states[early].log or ())} "
+              f"entries, {len(states[early].trail or ())} trail steps) and step {late} (log "
               f"{len(states[late].log or ())} entries, {len(states[late].trail or ())} trail "
-              f"steps, turn {states[late].turn}); process CPU microseconds, median of "
-              f"{a.rounds} rounds (each round's median in brackets)")
-        cases: list[tuple[str, Callable[[Setup], float]]] = [
-            ("player reply (GET)", lambda u: per_call(u.reply, a.seconds)),
-            ("spectator reply (GET)", lambda u: per_call(u.watch, a.seconds)),
-            ("first reply at a position", lambda u: per_change(
-                u, u.reply, u.forget_position, a.seconds)),
-            ("POST action (Games.act, SQLite)", lambda u: per_change(
-                u, u.act, u.back, a.seconds)),
-            ("server CPU per move, deployed (POST, the worker's move read, GET)",
-             lambda u: per_change(u, u.served_move, u.back, a.seconds)),
-            ("server CPU per move, single process (POST, computer's job pickled and its "
-             "move applied, GET)", lambda u: per_change(u, u.move, u.back, a.seconds)),
+              f"steps, turn {states[late].turn})" + (
+                  "" if a.no_control else f"; 'step {late} cut': the same table with its "
+                  f"history (log, record, trail) cut to step {early}'s length, the control")
+              + f"; process CPU microseconds, median of {a.rounds} rounds (each round's "
+              "median in brackets)")
+        Case = tuple[str, str, Callable[[str], float]]
+        cases: list[Case] = [
+            ("reply", "player reply (GET)",
+             lambda p: per_call(setups[p].reply, a.seconds)),
+            ("reply", "spectator reply (GET)",
+             lambda p: per_call(setups[p].watch, a.seconds)),
+            ("reply", "first reply at a position",
+             lambda p: per_change(setups[p], setups[p].reply, setups[p].forget_position,
+                                  a.seconds)),
+            ("reply", "POST action (Games.act, SQLite)",
+             lambda p: per_change(setups[p], setups[p].act, setups[p].back, a.seconds)),
+            ("move", "server CPU per move, deployed (POST, the worker's move read, GET)",
+             lambda p: per_change(setups[p], setups[p].served_move, setups[p].back,
+                                  a.seconds)),
+            ("move", "server CPU per move, single process (POST, computer's job pickled "
+             "and its move applied, GET)",
+             lambda p: per_change(setups[p], setups[p].move, setups[p].back, a.seconds)),
+            ("observation", "OpenSpiel observation (observation_tensor + observation_string)",
+             lambda p: per_call(observed[p].openspiel, a.seconds)),
+            ("observation", "PettingZoo observation (env.observe)",
+             lambda p: per_call(observed[p].pettingzoo, a.seconds)),
+            ("observation", "Gymnasium observation (as ParlorGymEnv.step returns it)",
+             lambda p: per_call(observed[p].gymnasium, a.seconds)),
         ]
-        for name, timed in cases:
+        summary = []
+        for kind, name, timed in cases:
             for u in setups.values():  # untimed: what is made on first use
                 u.reply()
-            rows: dict[int, list[float]] = {k: [] for k in setups}
+            rows: dict[str, list[float]] = {p: [] for p in points}
             for _ in range(a.rounds):
-                for k, u in setups.items():  # interleaved
-                    rows[k].append(timed(u))
-            med = {k: statistics.median(rows[k]) for k in setups}
+                for p in points:  # interleaved
+                    rows[p].append(timed(p))
+            med = {p: statistics.median(rows[p]) for p in points}
             print(f"{name}: " + "; ".join(
-                f"step {k} {med[k]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[k])})"
-                for k in setups))
-            print(f"    late / early {med[late] / med[early]:.2f}")
+                f"{p} {med[p]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[p])})"
+                for p in points))
+            control = "" if a.no_control else (
+                f"; its history's share: late / late cut {med[hi] / med[f'{hi} cut']:.2f}")
+            print(f"    late / early {med[hi] / med[lo]:.2f}{control}")
+            summary.append((kind, name, med[lo], med[hi], control))
+    print(f"\nsummary (targets: late / early <= {RATIO_TARGET} for every reply and "
+          f"observation; server CPU per move <= {MOVE_TARGET_US:,.0f} us median on the "
+          "compiled build)")
+    for kind, name, early_us, late_us, control in summary:
+        ratio = late_us / early_us
+        if kind == "move":
+            verdict = "ok" if late_us <= MOVE_TARGET_US else "OVER"
+            print(f"  {verdict:4} {name}: {late_us:,.0f} us at {hi} ({early_us:,.0f} at "
+                  f"{lo}; late / early {ratio:.2f}{control})")
+        else:
+            verdict = "ok" if ratio <= RATIO_TARGET else "OVER"
+            print(f"  {verdict:4} {name}: late / early {ratio:.2f}{control}")
 
 
 if __name__ == "__main__":

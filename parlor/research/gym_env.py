@@ -97,7 +97,7 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
-        return observation_string(view(self.game, self.seat, log=False))
+        return observation_string(view(self.game, self.seat, log=False, trail=False))
 
 
 __all__ = ["ParlorGymEnv"]

@@ -39,7 +39,7 @@ def observation_space() -> spaces.Dict:
 def observe_state(s: State, player: int) -> dict[str, Any]:
     """The observation dict of ``player`` (from ``view`` only) with its action mask."""
     tensor = new_tensor()
-    fill_tensor(view(s, player, log=False), tensor)
+    fill_tensor(view(s, player, log=False, trail=False), tensor)
     mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
     if s.actor == player and s.phase is not Phase.OVER:
         mask[[encode(a) for a in legal_actions(s)]] = 1
@@ -117,7 +117,7 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
-        return observation_string(view(self.game, self.game.actor, log=False))
+        return observation_string(view(self.game, self.game.actor, log=False, trail=False))
 
     def close(self) -> None:
         pass

@@ -158,7 +158,7 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         (``resample``), drawn from a generator seeded by ``sampler``."""
         assert self.engine is not None
         rng = random.Random(int(sampler() * 2**53))
-        v = view(self.engine, player_id)
+        v = view(self.engine, player_id, trail=False)
         earlier = self.known[1] if self.known and self.known[0] == player_id else ()
         return self._resampled(self.get_game(), v, rng, (*earlier, *v.log), self.keep_log)
 
@@ -214,15 +214,15 @@ class ParlorObserver:
         if state.engine is None:
             self.tensor.fill(0.0)
             return
-        fill_tensor(view(state.engine, player, log=False), self.tensor)
+        fill_tensor(view(state.engine, player, log=False, trail=False), self.tensor)
 
     def string_from(self, state: ParlorState, player: int) -> str:
         if state.engine is None:
             return "deal pending"
         if self.perfect_recall:
-            return information_state_string(view(state.engine, player),
+            return information_state_string(view(state.engine, player, trail=False),
                                             state.earlier_log(player))
-        return observation_string(view(state.engine, player, log=False))
+        return observation_string(view(state.engine, player, log=False, trail=False))
 
 
 pyspiel.register_game(GAME_TYPE, ParlorGame)

@@ -1,6 +1,8 @@
 """A view names its cards from tables written once (``view.CARD_TEXT``, ``view.REF_TEXT``)
 instead of building each name anew: the names are those of the readable reference
-(``card_text``, ``ref_text``, ``entity_text``), for every card and in random games."""
+(``card_text``, ``ref_text``, ``entity_text``), for every card and in random games. Its
+table cards are made once for what they show and then found (``view._table_card``): each
+is the one the reference (``make_table_card``) makes anew."""
 
 from __future__ import annotations
 
@@ -10,7 +12,16 @@ import random
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import N_CARDS, State, card_text, ref_text
 from parlor.rules.table import entity_text
-from parlor.rules.view import CARD_TEXT, REF_TEXT, SPECTATOR, view
+from parlor.rules.values import Value
+from parlor.rules.view import (
+    _TABLE_CARDS,
+    CARD_TEXT,
+    REF_TEXT,
+    SPECTATOR,
+    TABLE_CARDS_KEPT,
+    make_table_card,
+    view,
+)
 
 
 def test_every_card_has_its_reference_name() -> None:
@@ -61,3 +72,36 @@ def test_a_pickled_view_is_the_view_with_its_trail() -> None:
         assert back.log_why == v.log_why
         assert all(type(step) is type(v.trail[0]) for step in back.trail)
         assert back.trail[-1].action == v.trail[-1].action
+
+
+def test_a_table_card_found_is_the_one_made_anew_in_random_games() -> None:
+    """Every table card of a view (found among those made before, for every viewer) equals
+    the reference's, made from the state at that step; the cards kept stay bounded."""
+    for seed in range(6):
+        s, rng = new_game(seed), random.Random(seed)
+        for _ in range(400):
+            if s.is_over:
+                break
+            for player in (0, 1, SPECTATOR):
+                v = view(s, player, log=False, trail=False)
+                for q, side in enumerate(v.sides):
+                    for zone, cards in ((s.home[q], side.home), (s.field[q], side.field)):
+                        assert list(cards) == [make_table_card(s, c) for c in zone]
+            apply(s, rng.choice(legal_actions(s)))
+    assert 0 < len(_TABLE_CARDS) <= TABLE_CARDS_KEPT
+
+
+def test_a_table_card_and_a_side_pickle_by_their_fields_in_order() -> None:
+    """TableCard and SideView write their fields out for pickling (``__reduce__``): the
+    same as :class:`Value`'s, which names them from the dataclass, in random games."""
+    s, rng = new_game(22), random.Random(22)
+    seen = 0
+    for _ in range(300):
+        for side in view(s, 0, log=False, trail=False).sides:
+            assert side.__reduce__() == Value.__reduce__(side)
+            for tc in side.home + side.field:
+                assert tc.__reduce__() == Value.__reduce__(tc)
+                seen += 1
+            assert pickle.loads(pickle.dumps(side)) == side
+        apply(s, rng.choice(legal_actions(s)))
+    assert seen > 100

@@ -11,14 +11,19 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.responses import JSONResponse
 
-from parlor.rules.engine import apply, legal_actions
-from parlor.rules.view import SPECTATOR
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import Settings, State
+from parlor.rules.view import SPECTATOR, View, make_table_card
+from parlor.rules.view import view as real_view
 from parlor.store import GameStore
+from parlor.web import games as games_module
 from parlor.web.games import (
     DECLARATIONS,
     LOG_KEPT,
@@ -28,7 +33,9 @@ from parlor.web.games import (
     LiveGame,
     _log_entries,
     _position_parts,
+    _side_dict,
     encode_reply,
+    encoded_side,
     log_since,
     position,
 )
@@ -149,3 +156,116 @@ def test_an_encoded_reply_is_the_plain_encoding() -> None:
     tricky = {"view": Encoded(table), "t": "\u0000parlor:0\u0000"}
     assert encode_reply(tricky) == JSONResponse(plain(tricky)).body
     assert encode_reply([1, "a"]) == JSONResponse([1, "a"]).body
+
+
+def _late_game(games: Games, steps: int) -> LiveGame:
+    """A live game ``steps`` random actions in, the human to act."""
+    live, _ = games.create("random", 13, max_turns=2000)
+    rng = random.Random(13)
+    for _ in range(steps):
+        text = rng.choice([str(a) for a in legal_actions(live.state)])
+        if live.state.actor == live.human:
+            games.act(live, live.row.version, text, 0, live.row.takebacks)
+        else:
+            games.apply_computer(live, live.row.version, text, takebacks=live.row.takebacks)
+    while live.state.actor != live.human:
+        games.apply_computer(live, live.row.version, str(legal_actions(live.state)[0]),
+                             takebacks=live.row.takebacks)
+    assert not live.state.is_over
+    return live
+
+
+class Work:
+    """What replies render, counted through the web module's own names (parlor.web is never
+    compiled): each view made and whether it rendered the log or the trail, each log
+    entry written."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.views: list[tuple[bool, bool, View]] = []
+        self.entries = 0
+        real_entries = games_module._log_entries
+
+        def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
+            v = real_view(s, player, log=log, trail=trail)
+            self.views.append((log, trail, v))
+            return v
+
+        def log_entries(s: State, player: int | None, start: int,
+                        reader: int | None = None) -> list[dict[str, Any]]:
+            out = real_entries(s, player, start, reader)
+            self.entries += len(out)
+            return out
+
+        monkeypatch.setattr(games_module, "view", view)
+        monkeypatch.setattr(games_module, "_log_entries", log_entries)
+
+    def reset(self) -> None:
+        self.views.clear()
+        self.entries = 0
+
+
+def test_a_late_reply_renders_none_of_the_history(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: a reply's work does not depend on how long the game has run, counted (not
+    timed). At step 400 (a log of hundreds of events): a long poll at an unchanged position
+    makes no view and writes no log entry; a move (POST, then the computer's answer, then
+    the long poll) makes views without the log or the trail (``table_view``) and writes
+    the log entries of its own events only; a spectator likewise."""
+    games = Games(GameStore(f"sqlite:///{tmp_path / 'late.db'}"), 10)
+    live = _late_game(games, 400)
+    total = len(live.state.log or ())
+    assert total > 500
+    games.snapshot(live, total)
+    games.spectator_snapshot(live, total)
+    work = Work(monkeypatch)
+
+    for _ in range(3):  # long polls and reloads of the table at one position
+        games.snapshot(live, total)
+        games.spectator_snapshot(live, total)
+    assert (work.views, work.entries) == ([], 0)
+
+    rng = random.Random(5)
+    for _ in range(6):  # moves: the human's, the computer's answer, each side's reply
+        s = live.state
+        if s.is_over:
+            break
+        before = len(s.log or ())
+        text = rng.choice([str(a) for a in legal_actions(s)])
+        if s.actor == live.human:
+            reply = games.act(live, live.row.version, text, before, live.row.takebacks)
+        else:
+            games.apply_computer(live, live.row.version, text, takebacks=live.row.takebacks)
+            reply = games.snapshot(live, before)
+        games.spectator_snapshot(live, before)
+        new = len(live.state.log or ()) - before
+        assert len(reply["log"]) == new
+        assert work.views and all(not log and not trail and not v.log and not v.trail
+                                  for log, trail, v in work.views)
+        assert len(work.views) <= 2  # the human's table, the spectators' table
+        assert work.entries == 2 * new  # the human's entries and the spectators'
+        work.reset()
+
+
+def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
+    """``encoded_side`` (each card's JSON written once, the side's written around them)
+    equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of random games and
+    every viewer; a card made anew (another object, maybe at a freed card's id) is never
+    given another card's JSON."""
+    for seed in range(4):
+        s, rng = new_game(seed, Settings(max_turns=2000)), random.Random(seed)
+        for step in range(500):
+            if s.is_over:
+                break
+            if step % 5 == 0:
+                for player in (0, 1, SPECTATOR):
+                    for side in real_view(s, player, log=False, trail=False).sides:
+                        fast, ref = encoded_side(side), Encoded(_side_dict(side))
+                        assert fast == ref and list(fast) == list(ref)
+                        assert (fast.json, fast.raw) == (ref.json, ref.raw)
+                template = real_view(s, 0, log=False, trail=False).sides[0]
+                for q in (0, 1):  # cards made anew, not those views share
+                    for c in s.home[q] + s.field[q]:
+                        one = replace(template, home=(make_table_card(s, c),), field=())
+                        fast, ref = encoded_side(one), Encoded(_side_dict(one))
+                        assert fast == ref and fast.json == ref.json
+            apply(s, rng.choice(legal_actions(s)))
