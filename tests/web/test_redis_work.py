@@ -1,0 +1,186 @@
+"""Hints and post-game analyses on the Redis queue (``PARLOR_REDIS_URL``, issue 38), with a
+real Redis, a real PostgreSQL and ``parlor worker`` processes as an operator starts them: no
+procrastinate job row for either; a hint or an analysis whose entry or lease Redis lost
+(FLUSHALL), or whose worker was killed with ``kill -9``, is derived again from the stored
+state by the reconciler and completes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+from fastapi.testclient import TestClient
+
+from parlor.web import redisqueue
+
+from ..redisserver import RedisServer
+from .helpers import play_out, until, wait_for_human
+from .helpers import new_game as new_web_game
+from .test_redis_queue import Worker, server, statements_about_jobs
+
+
+def finished_game(c: TestClient) -> tuple[str, str]:
+    g = new_web_game(c, level="random", seed=5, max_turns=8)
+    play_out(c, g["id"], g["token"], seed=2)
+    return g["id"], g["token"]
+
+
+def analysis_of(c: TestClient, gid: str, token: str) -> dict[str, Any]:
+    r = c.get(f"/api/games/{gid}/analysis", headers={"X-Parlor-Token": token})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def analysed(c: TestClient, gid: str, token: str, timeout: float = 120) -> dict[str, Any]:
+    """The analysis once it is over (done or failed)."""
+    end = time.monotonic() + timeout
+    while (body := analysis_of(c, gid, token))["status"] not in ("done", "failed"):
+        assert time.monotonic() < end, f"the analysis did not finish: {body}"
+        time.sleep(0.2)
+    return body
+
+
+def ask_analysis(c: TestClient, gid: str, token: str) -> None:
+    r = c.post(f"/api/games/{gid}/analysis", json={"seed": 3},
+               headers={"X-Parlor-Token": token})
+    assert r.status_code == 202, r.text
+
+
+def leased_by(redis_url: str, name: str) -> str:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        got = client.get(redisqueue.lease_key(name))
+        return "" if got is None else got.decode()
+    finally:
+        client.close()
+
+
+def entries(redis_url: str) -> list[str]:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return [e.decode() for key in (redisqueue.QUEUE_KEY, redisqueue.ANALYSIS_QUEUE_KEY)
+                for e in client.lrange(key, 0, -1)]
+    finally:
+        client.close()
+
+
+def test_a_hint_and_an_analysis_are_worked_out_on_redis_with_no_job_row(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    worker = Worker(pg_url, redis_server.url, tmp_path / "worker.log",
+                    PARLOR_ANALYSIS_ITERATIONS="8")
+    try:
+        with server(pg_url, redis_server.url) as c:
+            g = new_web_game(c, level="random", seed=5, max_turns=8)
+            gid, token = g["id"], g["token"]
+            snap = wait_for_human(c, gid, token, timeout=60)
+            r = c.get(f"/api/games/{gid}/hint", params={"version": snap["version"]},
+                      headers={"X-Parlor-Token": token})
+            assert r.status_code == 200, r.text
+            assert r.json()["action"] in snap["view"]["legal"]
+            play_out(c, gid, token, seed=2)
+            ask_analysis(c, gid, token)
+            body = analysed(c, gid, token)
+            assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
+    finally:
+        worker.stop()
+    log = worker.text()
+    assert f"hint:{gid}:0:{snap['version']} under lease parlor-worker-" in log
+    assert f"analysis:{gid} under lease parlor-worker-" in log
+    assert statements_about_jobs(pg_url) == 0  # no procrastinate job row for either
+
+
+def test_a_hint_whose_entry_redis_lost_is_derived_from_its_claim(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    """The server queued the hint and waits for its answer; Redis is flushed before any
+    worker runs; a worker started then finds the claim with no answer and answers it."""
+    with server(pg_url, redis_server.url) as c:
+        g = new_web_game(c, level="random", seed=5, max_turns=8)
+        gid, token = g["id"], g["token"]
+        # the computer's moves by a worker of this test's own, stopped before the hint
+        first = Worker(pg_url, redis_server.url, tmp_path / "first.log")
+        try:
+            snap = wait_for_human(c, gid, token, timeout=60)
+        finally:
+            first.stop()
+        answer: list[httpx.Response] = []
+        asking = threading.Thread(target=lambda: answer.append(c.get(
+            f"/api/games/{gid}/hint", params={"version": snap["version"]},
+            headers={"X-Parlor-Token": token})))
+        asking.start()
+        until(lambda: any(e.startswith(f"hint {gid} ") for e in entries(redis_server.url)),
+              timeout=30, every=0.05)
+        assert redis.Redis.from_url(redis_server.url).flushall()
+        worker = Worker(pg_url, redis_server.url, tmp_path / "worker.log")
+        try:
+            asking.join(60)
+            assert answer and answer[0].status_code == 200, answer
+            assert answer[0].json()["action"] in snap["view"]["legal"]
+        finally:
+            worker.stop()
+    log = worker.text()
+    assert "hints, contests' decisions and analyses asked had no claim: queued (hint)" in log
+    assert f"hint:{gid}:0:{snap['version']} under lease parlor-worker-{worker.proc.pid}:" \
+        in log
+
+
+def started(c: TestClient, redis_url: str, gid: str, token: str, pid: int) -> bool:
+    """The analysis runs under ``pid``'s lease and has analysed a decision already."""
+    holder = leased_by(redis_url, f"analysis:{gid}")
+    body = analysis_of(c, gid, token)
+    return holder.startswith(f"parlor-worker-{pid}:") and body["status"] == "running" \
+        and body["done"] >= 1
+
+
+def test_flushing_redis_mid_analysis_still_completes(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    """FLUSHALL while a worker analyses (its lease and any entry gone): the reconciler
+    queues the analysis again from its row, and it completes."""
+    worker = Worker(pg_url, redis_server.url, tmp_path / "worker.log",
+                    PARLOR_ANALYSIS_ITERATIONS="150")
+    try:
+        with server(pg_url, redis_server.url) as c:
+            gid, token = finished_game(c)
+            ask_analysis(c, gid, token)
+            until(lambda: started(c, redis_server.url, gid, token, worker.proc.pid),
+                  timeout=120, every=0.05)
+            assert redis.Redis.from_url(redis_server.url).flushall()
+            body = analysed(c, gid, token, timeout=300)
+            assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
+    finally:
+        worker.stop()
+    log = worker.text()
+    assert "had no claim: queued (analysis)" in log
+    assert log.count(f"analysis:{gid} under lease") == 2  # the first, and the one derived
+
+
+def test_a_killed_workers_analysis_is_picked_up_again(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    """kill -9 of the worker analysing: its lease runs out, another worker's reconciler
+    queues the analysis again from its row, and that worker completes it."""
+    slow = Worker(pg_url, redis_server.url, tmp_path / "slow.log",
+                  PARLOR_ANALYSIS_ITERATIONS="400")
+    other: Worker | None = None
+    try:
+        with server(pg_url, redis_server.url) as c:
+            gid, token = finished_game(c)
+            ask_analysis(c, gid, token)
+            until(lambda: started(c, redis_server.url, gid, token, slow.proc.pid),
+                  timeout=120, every=0.05)
+            slow.proc.kill()
+            slow.proc.wait(10)
+            other = Worker(pg_url, redis_server.url, tmp_path / "other.log",
+                           PARLOR_ANALYSIS_ITERATIONS="8")
+            body = analysed(c, gid, token, timeout=120)
+            assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
+            assert other is not None
+            assert f"analysis:{gid} under lease parlor-worker-{other.proc.pid}:" \
+                in other.text()
+    finally:
+        slow.stop()
+        if other is not None:
+            other.stop()
