@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from parlor.web import redisqueue
 
 from ..redisserver import RedisServer
-from .helpers import play_out, until, wait_for_human
 from .helpers import new_game as new_web_game
+from .helpers import play_out, until, wait_for_human
 from .test_redis_queue import Worker, server, statements_about_jobs
 
 
