@@ -6,6 +6,8 @@ state by the reconciler and completes."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -15,7 +17,12 @@ import httpx
 import redis
 from fastapi.testclient import TestClient
 
-from parlor.web import redisqueue
+from parlor.rules.state import Settings
+from parlor.store import GameStore
+from parlor.web import jobs, redisqueue
+from parlor.web.config import WebConfig
+from parlor.web.games import Games
+from parlor.web.reconcile import match_key
 
 from ..redisserver import RedisServer
 from .helpers import new_game as new_web_game
@@ -184,3 +191,39 @@ def test_a_killed_workers_analysis_is_picked_up_again(
         slow.stop()
         if other is not None:
             other.stop()
+
+
+def test_a_contests_decision_is_derived_and_answered_under_its_positions_key(
+        pg_url: str, redis_server: RedisServer) -> None:
+    """A live contest between computers waits on its next decision: the reconciler queues
+    it (no server needs to have asked), a worker answers it under the key the position
+    names (the key the server driving the tournament waits on), and then nothing more is
+    queued for that position."""
+    store = GameStore(pg_url)
+    games = Games(store, 10)
+    live = games.create_contest(kind="match", level="random|random", seed=5,
+                                settings=Settings(max_turns=8), human=0, title="contest",
+                                token_hash="-")
+    queue = redisqueue.RedisQueue(redis_server.url, lease=5)
+    config = WebConfig(database_url=pg_url, pace=0.0, worker_kind="thread")
+    runner = redisqueue.ComputerRunner(queue, games, config, jobs.WorkerSettings())
+    at = (live.id, live.row.takebacks, live.row.version)
+
+    async def derive_and_answer() -> list[int]:
+        jobs.install(games, config)
+        try:
+            queued = await runner.reconciler.once()
+            entry = await queue.pop(runner.lists)
+            assert entry == f"match {live.id} {at[1]} {at[2]}"
+            await runner._work(entry)
+            return [queued, await runner.reconciler.once()]
+        finally:
+            jobs._runtime = None
+            await queue.close()
+
+    assert asyncio.run(derive_and_answer()) == [1, 0]  # answered: not queued again
+    payload = store.answer(match_key(*at))
+    store.close()
+    assert payload is not None
+    job = games.match_job(live)
+    assert job is not None and json.loads(payload)["action"] in job.legal
