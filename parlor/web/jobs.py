@@ -542,6 +542,12 @@ async def run_worker(app: App, settings: WorkerSettings, *,
     finally:
         for task in (*side, running):
             task.cancel()
+        # the worker's own shutdown (its running jobs, its unregistering) needs the app
+        # still open: waited for here, before the caller closes it
+        await asyncio.wait({*side, running}, timeout=settings.graceful + 5)
+        for task in (*side, running):
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: already raised above, or a side task's end
         if _runtime is not None:
             _runtime.close()
 

@@ -328,13 +328,25 @@ class ComputerRunner:
             hint_expiry=(config.hint_budget or 2.0) + 30, analysis_stalled=STALLED))
         self._slots = asyncio.Semaphore(settings.concurrency)
         self._turns: set[asyncio.Task[None]] = set()
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """Take no more work; :meth:`run` returns once the running work has ended (or
+        ``settings.graceful`` seconds have passed: then it is stopped, and its leases
+        released, so another worker takes it at once)."""
+        self._stopping.set()
 
     async def run(self) -> None:
-        """Until cancelled: the consumer and the reconciler; a Redis outage is waited out."""
+        """Until cancelled or :meth:`stop`: the consumer and the reconciler; a Redis outage
+        is waited out."""
         reconciling = asyncio.get_running_loop().create_task(
             self.reconciler.run(self.settings.reconcile))
         try:
             await self._consume()
+            if self._turns:
+                log.info("stopping: %d pieces of work may end within %.0f s",
+                         len(self._turns), self.settings.graceful)
+                await asyncio.wait(set(self._turns), timeout=self.settings.graceful)
         finally:
             reconciling.cancel()
             for task in list(self._turns):
@@ -344,7 +356,7 @@ class ComputerRunner:
 
     async def _consume(self) -> None:
         backoff = Backoff()
-        while True:
+        while not self._stopping.is_set():
             await self._slots.acquire()
             try:
                 entry = await self.queue.pop(self.lists)
@@ -357,12 +369,22 @@ class ComputerRunner:
                 await asyncio.sleep(pause)
                 continue
             backoff.reset()
+            if entry is not None and self._stopping.is_set():
+                await self._put_back(entry)
+                entry = None
             if entry is None:
                 self._slots.release()
                 continue
             task = asyncio.get_running_loop().create_task(self._work(entry))
             self._turns.add(task)
             task.add_done_callback(self._ended)
+
+    async def _put_back(self, entry: str) -> None:
+        """An entry popped as the worker stops: back on its list for another worker (lost
+        if Redis is away just then: the reconciler derives it again)."""
+        with contextlib.suppress(redis.RedisError, ValueError):
+            work = Work.parse(entry)
+            await self.queue.client.rpush(list_of(work), entry)
 
     def _ended(self, task: asyncio.Task[None]) -> None:
         self._turns.discard(task)

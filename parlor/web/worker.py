@@ -153,8 +153,9 @@ class _Worker:
             await self.with_database()
 
     async def with_redis(self) -> None:
-        """All of the work from Redis until SIGTERM or SIGINT (the work running then is
-        stopped and its leases released: another worker takes it at once)."""
+        """All of the work from Redis until SIGTERM or SIGINT; the work running then may
+        end within ``PARLOR_WORKER_GRACEFUL`` seconds, and is then stopped, its leases
+        released (another worker takes it at once)."""
         from parlor.web import jobs
         from parlor.web.redisqueue import ComputerRunner, RedisQueue
 
@@ -162,20 +163,16 @@ class _Worker:
                                      jobs.runtime().games, self.config, self.settings,
                                      self.settings.name)
         loop = asyncio.get_running_loop()
-        stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, self.runner.stop)
         running = loop.create_task(self.runner.run())
         print(f"parlor worker {os.getpid()}: work of {self.store.engine.url.database} "
               "from Redis", flush=True)
         try:
-            await asyncio.wait({running, loop.create_task(stop.wait())},
-                               return_when=asyncio.FIRST_COMPLETED)
-            if running.done():
-                await running  # its error, said as it is
+            await running  # until SIGTERM or SIGINT, and the running work's end
         finally:
             running.cancel()
-            await asyncio.wait({running}, timeout=self.settings.graceful)
+            await asyncio.wait({running}, timeout=10)
             with contextlib.suppress(Exception):
                 await self.runner.queue.close()
             jobs.runtime().close()

@@ -27,11 +27,12 @@ from parlor.web.reconcile import match_key
 from ..redisserver import RedisServer
 from .helpers import new_game as new_web_game
 from .helpers import play_out, until, wait_for_human
+from .test_computer import first_to_act_computer
 from .test_redis_queue import Worker, server, statements_about_jobs
 
 
-def finished_game(c: TestClient) -> tuple[str, str]:
-    g = new_web_game(c, level="random", seed=5, max_turns=8)
+def finished_game(c: TestClient, max_turns: int = 8) -> tuple[str, str]:
+    g = new_web_game(c, level="random", seed=5, max_turns=max_turns)
     play_out(c, g["id"], g["token"], seed=2)
     return g["id"], g["token"]
 
@@ -147,16 +148,19 @@ def test_flushing_redis_mid_analysis_still_completes(
         pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
     """FLUSHALL while a worker analyses (its lease and any entry gone): the reconciler
     queues the analysis again from its row, and it completes."""
+    # long enough (many decisions, each searched a while) for the reconciler's rounds
+    # (every 0.5 s) to come while it still runs
     worker = Worker(pg_url, redis_server.url, tmp_path / "worker.log",
-                    PARLOR_ANALYSIS_ITERATIONS="150")
+                    PARLOR_ANALYSIS_ITERATIONS="300")
     try:
         with server(pg_url, redis_server.url) as c:
-            gid, token = finished_game(c)
+            gid, token = finished_game(c, max_turns=30)
             ask_analysis(c, gid, token)
             until(lambda: started(c, redis_server.url, gid, token, worker.proc.pid),
                   timeout=120, every=0.05)
             assert redis.Redis.from_url(redis_server.url).flushall()
-            body = analysed(c, gid, token, timeout=300)
+            assert analysis_of(c, gid, token)["status"] == "running"
+            body = analysed(c, gid, token, timeout=600)
             assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
     finally:
         worker.stop()
@@ -227,3 +231,25 @@ def test_a_contests_decision_is_derived_and_answered_under_its_positions_key(
     assert payload is not None
     job = games.match_job(live)
     assert job is not None and json.loads(payload)["action"] in job.legal
+
+
+def test_sigterm_lets_the_running_work_end_then_the_worker_exits(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    """SIGTERM while a worker waits out the readable pace of a computer's turn: it takes
+    no more work, the turn is stored, and the process exits 0 (supervision restarts it)."""
+    from .test_redis_queue import lease_holder
+
+    worker = Worker(pg_url, redis_server.url, tmp_path / "worker.log", PARLOR_PACE="3",
+                    PARLOR_WORKER_GRACEFUL="60")
+    try:
+        with server(pg_url, redis_server.url) as c:
+            g = new_web_game(c, seed=first_to_act_computer())
+            until(lambda: (lease_holder(redis_server.url, g["id"]) or "").startswith(
+                f"parlor-worker-{worker.proc.pid}:"), timeout=60, every=0.05)
+            worker.proc.terminate()
+            assert worker.proc.wait(60) == 0
+            stored = GameStore(pg_url).load(g["id"])
+            assert stored is not None and stored.row.version > 0
+    finally:
+        worker.stop()
+    assert "stopping: 1 pieces of work may end within 60 s" in worker.text()
