@@ -328,6 +328,9 @@ class ComputerRunner:
             hint_expiry=(config.hint_budget or 2.0) + 30, analysis_stalled=STALLED))
         self._slots = asyncio.Semaphore(settings.concurrency)
         self._turns: set[asyncio.Task[None]] = set()
+        # analyses running here: at most the analyses' pool's size, so that none waits in
+        # the pool under a lease (its progress limit would run out) nor takes every slot
+        self._analyses = 0
         self._stopping = asyncio.Event()
 
     def stop(self) -> None:
@@ -358,8 +361,13 @@ class ComputerRunner:
         backoff = Backoff()
         while not self._stopping.is_set():
             await self._slots.acquire()
+            lists = self._open_lists()
+            if not lists:  # an analyses-only worker analysing its fill: wait for one's end
+                self._slots.release()
+                await asyncio.sleep(0.2)
+                continue
             try:
-                entry = await self.queue.pop(self.lists)
+                entry = await self.queue.pop(lists)
             except redis.RedisError as exc:
                 self._slots.release()
                 pause = backoff.pause()
@@ -375,6 +383,8 @@ class ComputerRunner:
             if entry is None:
                 self._slots.release()
                 continue
+            if entry.startswith("analysis "):
+                self._analyses += 1  # (now: the next pop must see it)
             task = asyncio.get_running_loop().create_task(self._work(entry))
             self._turns.add(task)
             task.add_done_callback(self._ended)
@@ -386,20 +396,29 @@ class ComputerRunner:
             work = Work.parse(entry)
             await self.queue.client.rpush(list_of(work), entry)
 
+    def _open_lists(self) -> list[str]:
+        """The lists to pop now: not the analyses' while this worker analyses its fill."""
+        full = self._analyses >= max(1, self.config.analysis_workers)
+        return [k for k in self.lists if not (full and k == ANALYSIS_QUEUE_KEY)]
+
     def _ended(self, task: asyncio.Task[None]) -> None:
         self._turns.discard(task)
         self._slots.release()
 
     async def _work(self, entry: str) -> None:
         try:
-            work = Work.parse(entry)
-        except ValueError:
-            log.error("a queue entry no server writes is dropped: %r", entry)
-            return
-        if work.kind == "turn":
-            await self._turn(work.game_id)
-        else:
-            await self._other(work)
+            try:
+                work = Work.parse(entry)
+            except ValueError:
+                log.error("a queue entry no server writes is dropped: %r", entry)
+                return
+            if work.kind == "turn":
+                await self._turn(work.game_id)
+            else:
+                await self._other(work)
+        finally:
+            if entry.startswith("analysis "):  # counted when popped (_consume)
+                self._analyses -= 1
 
     async def _claimed(self, work: Work, token: str) -> bool:
         try:

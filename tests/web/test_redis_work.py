@@ -253,3 +253,21 @@ def test_sigterm_lets_the_running_work_end_then_the_worker_exits(
     finally:
         worker.stop()
     assert "stopping: 1 pieces of work may end within 60 s" in worker.text()
+
+
+def test_a_worker_takes_no_more_analyses_than_its_pool_runs_at_once() -> None:
+    """An analysis waiting in the pool under a lease would run out its progress limit and
+    be taken by another worker too; and analyses must not take every slot from the
+    computer's turns: a worker pops the analyses' list only while it has room for one."""
+    queue = redisqueue.RedisQueue("redis://127.0.0.1:1/0")  # never reached here
+    config = WebConfig(database_url="postgresql://-", analysis_workers=2)
+    both = redisqueue.ComputerRunner(queue, Games.__new__(Games), config,
+                                     jobs.WorkerSettings())
+    only = redisqueue.ComputerRunner(queue, Games.__new__(Games), config,
+                                     jobs.WorkerSettings(queues=(jobs.ANALYSIS_QUEUE,)))
+    lists = [redisqueue.QUEUE_KEY, redisqueue.ANALYSIS_QUEUE_KEY]
+    assert both._open_lists() == lists  # the computer's list first
+    both._analyses = only._analyses = 1
+    assert both._open_lists() == lists and only._open_lists() == lists[1:]
+    both._analyses = only._analyses = 2
+    assert both._open_lists() == lists[:1] and only._open_lists() == []
