@@ -290,11 +290,20 @@ async def analyse(game_id: str, seed: int, takebacks: int, version: int,
     """The post-game analysis of ``game_id`` as it was asked, at (``takebacks``,
     ``version``): progress and result go to the store (:func:`parlor.web.analysis.
     run_analysis`; ``progress`` is called at each decision analysed). A game taken back
-    since (R30) is not analysed: its own request comes."""
+    since (R30) is not analysed: its own request comes; nor one whose analysis is done or
+    asked anew (another seed) since."""
     rt = runtime()
     live = await asyncio.to_thread(rt.games.get, game_id)
     if (live.row.takebacks, live.row.version) != (takebacks, version):
         log.info("game %s moved on since its analysis was asked: not analysed", game_id)
+        return
+    row = await asyncio.to_thread(rt.games.store.analysis, game_id)
+    if row is None or row["status"] != "running" or \
+            (row["seed"], row["takebacks"], row["version"]) != (seed, takebacks, version):
+        # a second request for the same analysis (a queue entry derived again while the
+        # first ran) finds it done: analysing again would show it running anew
+        log.info("game %s: its analysis is no longer asked as this request says (%s): "
+                 "not analysed again", game_id, "none" if row is None else row["status"])
         return
     await run_analysis(rt.games.store, rt.analyses(), live, seed,
                        rt.config.analysis_iterations, progress)

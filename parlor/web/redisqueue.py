@@ -234,16 +234,20 @@ class RedisQueue:
 
     async def failed_once_more(self, game_id: str, takebacks: int, version: int) -> int:
         """Count a failed turn at this decision (kept an hour); the count so far."""
-        return await self.count_failure(fails_key(game_id, takebacks, version))
+        return await self.count(fails_key(game_id, takebacks, version))
 
-    async def count_failure(self, key: str) -> int:
-        """Count a failure under ``key`` (kept an hour); the count so far."""
+    async def count(self, key: str) -> int:
+        """Count once more under ``key`` (kept an hour); the count so far."""
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expire(key, 3600)
             n, _ = await pipe.execute()
         return int(n)
 
+
+#: Starts of one hint, contest decision or analysis (one request) before it is given up: a
+#: flush or a killed worker costs one start each.
+MAX_STARTS = 4
 
 #: Seconds one decision may take (on top of the think budget and the pace) before its
 #: worker stops renewing the lease: a turn hung in a call that never returns must not hold
@@ -470,6 +474,8 @@ class ComputerRunner:
         log.info("%s under lease %s", work.name, token)
         outcome, again = "failed", False
         try:
+            if await self._started_too_often(work):
+                return
             await self._do(work, lease)
             outcome = "done"
         except asyncio.CancelledError:
@@ -483,6 +489,18 @@ class ComputerRunner:
         if again:  # (once the lease is gone: a leased name is not queued)
             with contextlib.suppress(redis.RedisError):  # else the reconciler queues it
                 await self.queue.push(work)
+
+    async def _started_too_often(self, work: Work) -> bool:
+        """Count this start of ``work`` (its exact request: kept an hour); past
+        :data:`MAX_STARTS` its asker is told it failed. A request whose workers die while
+        doing it (killed for its memory, say) is otherwise derived and started again for
+        good: its failure is never counted by the worker that dies."""
+        n = await self.queue.count(f"{PREFIX}:starts:{work.entry()}")
+        if n <= MAX_STARTS:
+            return False
+        log.error("%s was started %d times without ending: its asker is told", work.name, n)
+        await self._give_up(work, f"its workers stopped {n - 1} times before its end")
+        return True
 
     async def _do(self, work: Work, lease: Lease) -> None:
         gid, args = work.game_id, work.args
@@ -505,7 +523,7 @@ class ComputerRunner:
                         jobs.short_error(exc))
             return False
         try:
-            n = await self.queue.count_failure(f"{PREFIX}:fails:{work.name}")
+            n = await self.queue.count(f"{PREFIX}:fails:{work.name}")
             if n <= jobs.RETRIES:
                 log.warning("%s failed (%s), attempt %d: it is queued again", work.name,
                             jobs.short_error(exc), n)

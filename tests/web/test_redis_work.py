@@ -22,7 +22,7 @@ from parlor.store import GameStore
 from parlor.web import jobs, redisqueue
 from parlor.web.config import WebConfig
 from parlor.web.games import Games
-from parlor.web.reconcile import match_key
+from parlor.web.reconcile import Work, match_key
 
 from ..redisserver import RedisServer
 from .helpers import new_game as new_web_game
@@ -162,11 +162,14 @@ def test_flushing_redis_mid_analysis_still_completes(
             assert analysis_of(c, gid, token)["status"] == "running"
             body = analysed(c, gid, token, timeout=600)
             assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
+            until(lambda: "had no claim: queued (analysis)" in worker.text(), timeout=60)
+            # the entry derived again is taken (and dropped: the analysis is done)...
+            until(lambda: not entries(redis_server.url)
+                  and not leased_by(redis_server.url, f"analysis:{gid}"), timeout=120)
+            # ... and what the player reads stays done
+            assert analysis_of(c, gid, token)["status"] == "done"
     finally:
         worker.stop()
-    log = worker.text()
-    assert "had no claim: queued (analysis)" in log
-    assert log.count(f"analysis:{gid} under lease") == 2  # the first, and the one derived
 
 
 def test_a_killed_workers_analysis_is_picked_up_again(
@@ -271,3 +274,39 @@ def test_a_worker_takes_no_more_analyses_than_its_pool_runs_at_once() -> None:
     assert both._open_lists() == lists and only._open_lists() == lists[1:]
     both._analyses = only._analyses = 2
     assert both._open_lists() == lists[:1] and only._open_lists() == []
+
+
+def test_a_hint_whose_workers_keep_dying_is_answered_as_failed(
+        pg_url: str, redis_server: RedisServer) -> None:
+    """A request whose every worker dies while doing it is derived and started again by
+    the reconciler; its starts are counted, and past the bound its asker is told."""
+    store = GameStore(pg_url)
+    games = Games(store, 10)
+    live, _token = games.create("random", first_to_act_computer() + 1000, 12)
+    while (job := games.computer_job(live)) is not None:  # until the human acts
+        games.apply_computer(live, job.version, job.legal[0], takebacks=0)
+    key = "k-dying"
+    assert store.claim_hint(live.id, 0, live.row.version, key, expire_after=60) == key
+    work = Work.hint(live.id, 0, live.row.version, key)
+    client = redis.Redis.from_url(redis_server.url)
+    client.set(f"{redisqueue.PREFIX}:starts:{work.entry()}", redisqueue.MAX_STARTS)
+    client.close()
+    queue = redisqueue.RedisQueue(redis_server.url, lease=5)
+    config = WebConfig(database_url=pg_url, worker_kind="thread")
+    runner = redisqueue.ComputerRunner(queue, games, config, jobs.WorkerSettings())
+
+    async def once_more() -> None:
+        jobs.install(games, config)
+        try:
+            await runner._work(work.entry())
+        finally:
+            jobs._runtime = None
+            await queue.close()
+
+    asyncio.run(once_more())
+    payload = store.answer(key)
+    store.close()
+    assert payload is not None
+    answer = json.loads(payload)
+    assert answer["status"] == 503 and answer["advice"] is None
+    assert f"its workers stopped {redisqueue.MAX_STARTS} times" in answer["message"]
