@@ -23,7 +23,14 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   (``parlor.web.redisqueue``: the enqueue script on Redis, nothing more in PostgreSQL, with
   the wake-ups on Redis: the deployment with ``PARLOR_REDIS_URL``). The job's later fetch
   and end by a worker (more statements on procrastinate, a BRPOP and a lease on Redis) are
-  not in these figures.
+  not in these figures;
+- what one hint costs, end to end (a server and its own worker in this process, asking the
+  same decision's hint ``--hints`` times in a row): SQL statements in PostgreSQL per hint
+  (the store's, counted on its engine, and procrastinate's, counted on its cursors; the
+  worker's polling during the run included), procrastinate job rows written per hint, and
+  Redis commands per hint (the BRPOP polling and the reconciler's rounds included), on
+  procrastinate's queue (the deployment without Redis, and with Redis before hints moved
+  to it) and on the Redis queue.
 """
 
 from __future__ import annotations
@@ -251,11 +258,90 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
     return out
 
 
+def per_hint(url: str, redis_url: str, n: int) -> dict[str, tuple[float, float, float]]:
+    """(SQL statements, procrastinate job rows, Redis commands) per hint, by queue."""
+    import psycopg
+    import redis as sync_redis
+    from fastapi.testclient import TestClient
+
+    from parlor.web.app import create_app
+    from parlor.web.config import WebConfig
+
+    calls = [0]
+    original = psycopg.AsyncCursor.execute
+
+    async def counted(self: psycopg.AsyncCursor[object], *args: object,
+                      **kw: object) -> psycopg.AsyncCursor[object]:
+        calls[0] += 1
+        return await original(self, *args, **kw)  # type: ignore[arg-type]
+
+    psycopg.AsyncCursor.execute = counted  # type: ignore[assignment,method-assign]
+    watcher = sync_redis.Redis.from_url(redis_url)
+    out: dict[str, tuple[float, float, float]] = {}
+    try:
+        for name, on_redis in (("procrastinate", ""), ("redis", redis_url)):
+            config = WebConfig(database_url=url, redis_url=on_redis, pace=0.0,
+                               worker_kind="thread", embedded_worker=True,
+                               hint_rate=1e6, hint_burst=10**6)
+            app = create_app(config)
+            with TestClient(app) as c:
+                store = app.state.games.store  # type: ignore[attr-defined]
+                statements = count_statements(store)
+                gid, token, version = _human_to_act(c)
+
+                def hint(gid: str = gid, token: str = token, version: int = version) -> None:
+                    r = c.get(f"/api/games/{gid}/hint", params={"version": version},
+                              headers={"X-Parlor-Token": token})
+                    assert r.status_code == 200, r.text
+
+                hint()  # warm: the game cached by server and worker
+                jobs_before = _jobs_written(url)
+                sql, aio = statements(), calls[0]
+                cmds = int(watcher.info("stats")["total_commands_processed"])
+                for _ in range(n):
+                    hint()
+                out[name] = ((statements() - sql + calls[0] - aio) / n,
+                             (_jobs_written(url) - jobs_before) / n,
+                             (int(watcher.info("stats")["total_commands_processed"])
+                              - cmds - 1) / n)
+    finally:
+        psycopg.AsyncCursor.execute = original  # type: ignore[method-assign]
+        watcher.close()
+    return out
+
+
+def _human_to_act(c: object) -> tuple[str, str, int]:
+    """A new game against the computer, once the human is to act: (id, token, version)."""
+    r = c.post("/api/games", json={"level": "random", "seed": 7,  # type: ignore[attr-defined]
+                                   "max_turns": 12})
+    g = r.json()
+    while True:
+        snap = c.get(f"/api/games/{g['id']}", params={"wait": 2},  # type: ignore[attr-defined]
+                     headers={"X-Parlor-Token": g["token"]}).json()
+        if not snap["thinking"]:
+            return str(g["id"]), str(g["token"]), int(snap["version"])
+
+
+def _jobs_written(url: str) -> int:
+    """procrastinate job rows written so far (its sequence: deleted rows count too)."""
+    import psycopg
+
+    from parlor.store import libpq_url
+
+    with psycopg.connect(libpq_url(url)) as conn:
+        row = conn.execute("SELECT last_value, is_called FROM procrastinate_jobs_id_seq"
+                           ).fetchone()
+    assert row is not None
+    return int(row[0]) if row[1] else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--hints", type=int, default=30,
+                        help="hints asked on each queue for the per-hint figures")
     args = parser.parse_args()
     from tests.pgserver import PostgresServer  # the tests' own PostgreSQL starter
     from tests.redisserver import RedisServer  # and Redis starter
@@ -276,6 +362,14 @@ def main() -> None:
             med = statistics.median(values)
             print(f"  {name:30} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
                   f"  ratio to plain {med / base:.2f}")
+        if args.hints > 0:
+            print(f"per hint, {args.hints} hints, server and worker in this process:")
+            # a database of its own: the commit figures' games are not real games (their
+            # actions do not replay), and the workers' reconciler reads every live game
+            fresh = pg.url(pg.new_database())
+            for name, (sql, rows, cmds) in per_hint(fresh, rd.url, args.hints).items():
+                print(f"  on {name:14} SQL statements {sql:5.1f}  job rows {rows:4.1f}  "
+                      f"Redis commands {cmds:5.1f}")
     finally:
         rd.stop()
         pg.stop()

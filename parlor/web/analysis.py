@@ -82,10 +82,11 @@ def new_pool(config: WebConfig) -> Executor:
 
 
 async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: int,
-                       iterations: int) -> None:
+                       iterations: int, progress: Callable[[], object] | None = None) -> None:
     """Analyse every decision of the human in ``live`` as it is now (its line: takebacks
     and version, recorded with the analysis), one job per decision in ``pool``; progress
-    and result go to the store, so any server shows them."""
+    and result go to the store, so any server shows them (and to ``progress``, called at
+    each decision analysed: a worker's lease on the analysis, parlor.web.redisqueue)."""
     gid = live.id
     with live.lock:
         settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
@@ -105,6 +106,8 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
         for f in asyncio.as_completed(futures):
             await f
             done += 1
+            if progress is not None:
+                progress()
             await asyncio.to_thread(store.put_analysis, gid, done=done)
         decisions = [decision_dict(await f) for f in futures]
         await asyncio.to_thread(store.put_analysis, gid, status="done", done=done,

@@ -35,10 +35,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
 from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from procrastinate.jobs import Status
+from procrastinate.worker import Worker
 from prometheus_client import CollectorRegistry, Counter
 
 from parlor.ai.failure import AgentFailed
@@ -48,6 +50,9 @@ from parlor.web.analysis import new_pool, run_analysis
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
 from parlor.web.games import GameError, Games
+
+if TYPE_CHECKING:
+    from parlor.web.reconcile import Work
 
 log = logging.getLogger("parlor.worker")
 
@@ -209,15 +214,22 @@ async def _play(game_id: str, held: Callable[[], bool] | None = None) -> None:
 
 @tasks.task(name="parlor.match_move", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
 async def match_move(game_id: str, version: int, key: str) -> None:
-    """A decision of a tournament's contest between computers at ``version``, answered to
-    the server that drives the tournament under ``key``: ``{"action": ...}`` (None when the
-    game has moved on), or ``{"failed": reason, "level": ...}`` when the computer failed."""
+    """:func:`answer_match` as a job of procrastinate's queue."""
+    await answer_match(game_id, version, key)
+
+
+async def answer_match(game_id: str, version: int, key: str,
+                       takebacks: int | None = None) -> None:
+    """A decision of a tournament's contest between computers at ``version`` (and
+    ``takebacks``, when given), answered to the server that drives the tournament under
+    ``key``: ``{"action": ...}`` (None when the game has moved on), or ``{"failed": reason,
+    "level": ...}`` when the computer failed."""
     rt = runtime()
     games = rt.games
     live = await asyncio.to_thread(games.get, game_id)
     job = games.match_job(live)
     answer: dict[str, object] = {"action": None}
-    if job is not None and job.version == version:
+    if job is not None and job.version == version and takebacks in (None, job.takebacks):
         try:
             answer["action"] = await asyncio.to_thread(
                 think, job.level, job.seed, job.view, job.legal, rt.config.think_budget or None)
@@ -240,6 +252,12 @@ class HintAnswer:
 @tasks.task(name="parlor.hint", queue=QUEUE, retry=RetryStrategy(max_attempts=2, wait=1))
 async def hint(game_id: str, version: int | None, key: str,
                takebacks: int | None = None) -> None:
+    """:func:`answer_hint` as a job of procrastinate's queue."""
+    await answer_hint(game_id, version, key, takebacks)
+
+
+async def answer_hint(game_id: str, version: int | None, key: str,
+                      takebacks: int | None = None) -> None:
     """What the expert would do at the human's decision at (``takebacks``, ``version``);
     the answer goes to ``answers``."""
     rt = runtime()
@@ -263,16 +281,32 @@ async def hint(game_id: str, version: int | None, key: str,
 @tasks.task(name="parlor.analysis", queue=ANALYSIS_QUEUE,
             retry=RetryStrategy(max_attempts=1, wait=5))
 async def analysis(game_id: str, seed: int, takebacks: int, version: int) -> None:
+    """:func:`analyse` as a job of procrastinate's queue."""
+    await analyse(game_id, seed, takebacks, version)
+
+
+async def analyse(game_id: str, seed: int, takebacks: int, version: int,
+                  progress: Callable[[], object] | None = None) -> None:
     """The post-game analysis of ``game_id`` as it was asked, at (``takebacks``,
     ``version``): progress and result go to the store (:func:`parlor.web.analysis.
-    run_analysis`). A game taken back since (R30) is not analysed: its own request comes."""
+    run_analysis`; ``progress`` is called at each decision analysed). A game taken back
+    since (R30) is not analysed: its own request comes; nor one whose analysis is done or
+    asked anew (another seed) since."""
     rt = runtime()
     live = await asyncio.to_thread(rt.games.get, game_id)
     if (live.row.takebacks, live.row.version) != (takebacks, version):
         log.info("game %s moved on since its analysis was asked: not analysed", game_id)
         return
+    row = await asyncio.to_thread(rt.games.store.analysis, game_id)
+    if row is None or row["status"] != "running" or \
+            (row["seed"], row["takebacks"], row["version"]) != (seed, takebacks, version):
+        # a second request for the same analysis (a queue entry derived again while the
+        # first ran) finds it done: analysing again would show it running anew
+        log.info("game %s: its analysis is no longer asked as this request says (%s): "
+                 "not analysed again", game_id, "none" if row is None else row["status"])
+        return
     await run_analysis(rt.games.store, rt.analyses(), live, seed,
-                       rt.config.analysis_iterations)
+                       rt.config.analysis_iterations, progress)
 
 
 def analysis_lock(game_id: str) -> str:
@@ -423,6 +457,11 @@ class ProcrastinateClaims:
     async def leave_role(self, token: str) -> None:
         pass
 
+    async def enqueue_work(self, work: list[Work]) -> int:
+        """Hints, contests and analyses are procrastinate's own jobs here (retried by it):
+        the reconciler derives none of them."""
+        return 0
+
     async def enqueue_unclaimed(self, waiting: list[tuple[str, int]]) -> int:
         rows = await self.app.connector.execute_query_all_async(
             "SELECT DISTINCT lock FROM procrastinate_jobs WHERE status IN ('todo', 'doing') "
@@ -435,48 +474,134 @@ class ProcrastinateClaims:
         return n
 
 
+class WorkerPruned(RuntimeError):
+    """This live worker's row in ``procrastinate_workers`` is gone: another worker pruned it
+    after a heartbeat came late (a loaded machine). Its jobs were counted stalled and handed
+    on, and what it fetches under that id no longer reaches the queue: it must register
+    again (:func:`run_worker` raises this; ``parlor worker`` starts a new registration, and
+    a caller that cannot ends with it, so its supervisor restarts it)."""
+
+
+async def registered(app: App, worker_id: int) -> bool:
+    """The worker ``worker_id`` still has its row (one indexed read)."""
+    row = await app.connector.execute_query_one_async(
+        "SELECT count(*) AS n FROM procrastinate_workers WHERE id = %(id)s", id=worker_id)
+    return bool(row["n"])
+
+
+async def _watch(app: App, settings: WorkerSettings, worker_id: int) -> None:
+    """Every heartbeat: this worker's own row is still there (else :class:`WorkerPruned`),
+    the stalled jobs of dead workers are retried and orphans reaped."""
+    orphans: dict[int, float] = {}
+    settling = Settling(settings.stalled_after + settings.heartbeat)
+    while True:
+        await asyncio.sleep(settings.heartbeat)
+        try:
+            if not await registered(app, worker_id):
+                raise WorkerPruned(f"procrastinate's worker {worker_id} was pruned while "
+                                   "alive (a heartbeat came late)")
+            if settling.settled(time.monotonic()):
+                await retry_stalled(app, settings.stalled_after)
+            await reap_orphans(app, orphans, settings.stalled_after)
+        except WorkerPruned:
+            raise
+        except Exception as exc:  # the database away for a moment: try again next round
+            settling.failed(time.monotonic())
+            log.warning("looking for stalled and orphaned jobs failed (%s): again in "
+                        "%s s", short_error(exc), settings.heartbeat)
+
+
+async def _registration(worker: Worker, running: asyncio.Task[None]) -> int | None:
+    """The worker's id once it has registered (None if it ended before)."""
+    while worker.worker_id is None and not running.done():
+        await asyncio.sleep(0.01)
+    return worker.worker_id
+
+
 async def run_worker(app: App, settings: WorkerSettings, *,
                      install_signal_handlers: bool = True, reconcile: bool = True) -> None:
     """Run jobs of the ``computer`` and ``analysis`` queues (or ``settings.queues``) until
     cancelled (or SIGTERM/SIGINT), and retry the stalled jobs of dead workers meanwhile.
-    With ``reconcile`` (the computer's turns on this queue, not on Redis) the reconciler
-    queues every game waiting on the computer with no job (:mod:`parlor.web.reconcile`)."""
+    With ``reconcile`` the reconciler queues every game waiting on the computer with no job
+    (:mod:`parlor.web.reconcile`). Raises :class:`WorkerPruned` (after its running jobs
+    had ``settings.graceful`` seconds to end) when this worker's registration is gone."""
     from parlor.web.reconcile import Reconciler
 
-    async def watch_stalled() -> None:
-        orphans: dict[int, float] = {}
-        settling = Settling(settings.stalled_after + settings.heartbeat)
-        while True:
-            await asyncio.sleep(settings.heartbeat)
-            try:
-                if settling.settled(time.monotonic()):
-                    await retry_stalled(app, settings.stalled_after)
-                await reap_orphans(app, orphans, settings.stalled_after)
-            except Exception as exc:  # the database away for a moment: try again next round
-                settling.failed(time.monotonic())
-                log.warning("looking for stalled and orphaned jobs failed (%s): again in "
-                            "%s s", short_error(exc), settings.heartbeat)
-
-    watcher = asyncio.create_task(watch_stalled())
-    reconciler = None
-    if reconcile and QUEUE in settings.queues:
-        reconciler = asyncio.create_task(Reconciler(runtime().games, ProcrastinateClaims(app))
-                                         .run(settings.reconcile))
+    app.perform_import_paths()  # type: ignore[no-untyped-call]
+    worker = Worker(
+        app=app, queues=list(settings.queues), concurrency=settings.concurrency,
+        name=settings.name or f"parlor-worker-{os.getpid()}",
+        install_signal_handlers=install_signal_handlers, delete_jobs="successful",
+        update_heartbeat_interval=settings.heartbeat,
+        stalled_worker_timeout=settings.stalled_after,
+        shutdown_graceful_timeout=settings.graceful,
+        fetch_job_polling_interval=settings.poll)
+    loop = asyncio.get_running_loop()
+    running = loop.create_task(worker.run())  # type: ignore[no-untyped-call]
+    side: list[asyncio.Task[None]] = []
     try:
-        await app.run_worker_async(
-            queues=list(settings.queues), concurrency=settings.concurrency,
-            name=settings.name or f"parlor-worker-{os.getpid()}",
-            install_signal_handlers=install_signal_handlers, delete_jobs="successful",
-            update_heartbeat_interval=settings.heartbeat,
-            stalled_worker_timeout=settings.stalled_after,
-            shutdown_graceful_timeout=settings.graceful,
-            fetch_job_polling_interval=settings.poll)
+        worker_id = await _registration(worker, running)
+        if worker_id is not None:
+            _worker_ids.add(worker_id)
+            side.append(loop.create_task(_watch(app, settings, worker_id)))
+        if reconcile and QUEUE in settings.queues:
+            side.append(loop.create_task(Reconciler(
+                runtime().games, ProcrastinateClaims(app)).run(settings.reconcile)))
+        await _until_pruned(app, worker, running, side[:1], worker_id, settings.graceful)
     finally:
-        watcher.cancel()
-        if reconciler is not None:
-            reconciler.cancel()
+        for task in (*side, running):
+            task.cancel()
+        # the worker's own shutdown (its running jobs, its unregistering) needs the app
+        # still open: waited for here, before the caller closes it
+        await asyncio.wait({*side, running}, timeout=settings.graceful + 5)
+        for task in (*side, running):
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: already raised above, or a side task's end
         if _runtime is not None:
             _runtime.close()
+
+
+async def _until_pruned(app: App, worker: Worker, running: asyncio.Task[None],
+                        watcher: list[asyncio.Task[None]], worker_id: int | None,
+                        graceful: float) -> None:
+    """Wait for the worker's end (SIGTERM or SIGINT: returns; its error: raised), or for
+    the watcher to find it pruned: then stop it (its running jobs get ``graceful``
+    seconds) and raise :class:`WorkerPruned`. A worker that failed after its row was
+    pruned (its fetch names a worker that is gone) is pruned too."""
+    await asyncio.wait({running, *watcher}, return_when=asyncio.FIRST_COMPLETED)
+    if running.done():
+        exc = running.exception()
+        if exc is not None and worker_id is not None and await _gone(app, worker_id):
+            raise WorkerPruned(f"procrastinate's worker {worker_id} was pruned while "
+                               f"alive ({short_error(exc)})") from exc
+        await running  # SIGTERM or SIGINT: the running jobs ended (or its error)
+        return
+    pruned = watcher[0].exception()
+    log.error("%s: this worker stops its jobs and registers again", pruned)
+    worker.stop()  # type: ignore[no-untyped-call]
+    await asyncio.wait({running}, timeout=graceful + 10)
+    raise WorkerPruned(str(pruned)) from pruned
+
+
+async def _gone(app: App, worker_id: int) -> bool:
+    """The worker's row is known to be gone (False when the database cannot tell)."""
+    try:
+        return not await registered(app, worker_id)
+    except Exception:  # the database away: the worker's own error is said as it is
+        return False
+
+
+async def serve_queue(app: App, settings: WorkerSettings, *,
+                      install_signal_handlers: bool = True) -> None:
+    """:func:`run_worker`, registered again whenever its registration was pruned (a
+    server's own worker: it never goes on alive doing nothing)."""
+    while True:
+        try:
+            await run_worker(app, settings, install_signal_handlers=install_signal_handlers)
+            return
+        except WorkerPruned as exc:
+            log.error("%s: registering again (PARLOR_WORKER_HEARTBEAT may be short for this "
+                      "machine)", exc)
 
 
 def short_error(exc: BaseException) -> str:
@@ -492,9 +617,13 @@ __all__ = [
     "HintAnswer",
     "ProcrastinateClaims",
     "Settling",
+    "WorkerPruned",
     "WorkerSettings",
+    "analyse",
     "analysis",
     "analysis_lock",
+    "answer_hint",
+    "answer_match",
     "computer_turn",
     "connect",
     "defer_turn",
@@ -504,8 +633,10 @@ __all__ = [
     "match_move",
     "read_hint",
     "reap_orphans",
+    "registered",
     "retry_stalled",
     "run_worker",
+    "serve_queue",
     "short_error",
     "tasks",
 ]

@@ -25,10 +25,12 @@ from procrastinate.exceptions import AlreadyEnqueued
 from parlor.ai.failure import AgentFailed
 from parlor.store import CHANNEL, libpq_url
 from parlor.web import jobs
+from parlor.web.backoff import Backoff, schedule, waking
 from parlor.web.computer import Advice
 from parlor.web.conductor import Conductor
 from parlor.web.config import WebConfig
 from parlor.web.games import ComputerJob, GameError, Games, LiveGame
+from parlor.web.reconcile import Work, match_key
 
 if TYPE_CHECKING:
     from parlor.web.redisqueue import RedisQueue
@@ -40,7 +42,7 @@ log = logging.getLogger("parlor.web")
 REASK_AFTER = 15.0
 #: Pauses (seconds) between the attempts to queue a computer job: a queue that refuses it
 #: once more after them stops the game as failed.
-QUEUE_RETRY = (0.5, 2.0)
+QUEUE_RETRY = tuple(schedule(2))
 
 
 class QueueConductor(Conductor):
@@ -56,30 +58,32 @@ class QueueConductor(Conductor):
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.app = self._stack.enter_context(
-            jobs.connect(self.config.database_url, self.config.queue_pool))
-        await self.app.open_async()
         settings = jobs.WorkerSettings.from_env()
         if self.config.redis_url:  # wake-ups on Redis: no NOTIFY on the commit path
             from parlor.web.redisqueue import RedisQueue
             from parlor.web.wakeups import subscribe
 
-            # and the computer's turns: no job row, no NOTIFY per turn
+            # and all of the computer's work: no job row, no NOTIFY per turn, hint,
+            # contest's decision or analysis (procrastinate's queue is not opened)
             self.redis_queue = RedisQueue(self.config.redis_url, settings.lease)
             self._tasks.append(self.loop.create_task(subscribe(
                 self.config.redis_url, self._heard, self._wake_all, self.listening)))
         else:
+            self.app = self._stack.enter_context(
+                jobs.connect(self.config.database_url, self.config.queue_pool))
+            await self.app.open_async()
             self._tasks.append(self.loop.create_task(self._listen()))
         if self.config.embedded_worker:  # a small deployment, or the tests: no `parlor worker`
             jobs.install(self.games, self.config)
-            self._tasks.append(self.loop.create_task(jobs.run_worker(
-                self.app, settings, install_signal_handlers=False,
-                reconcile=self.redis_queue is None)))
             if self.redis_queue is not None:
                 from parlor.web.redisqueue import ComputerRunner
 
                 self._tasks.append(self.loop.create_task(ComputerRunner(
                     self.redis_queue, self.games, self.config, settings).run()))
+            else:
+                assert self.app is not None
+                self._tasks.append(self.loop.create_task(jobs.serve_queue(
+                    self.app, settings, install_signal_handlers=False)))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -99,13 +103,14 @@ class QueueConductor(Conductor):
     async def readiness(self) -> dict[str, str]:
         """The queue's tables answer, and this server hears other processes' changes."""
         checks = {"listen": "ok" if self.listening.is_set() else "not listening"}
-        try:
-            ok = self.app is not None and await asyncio.wait_for(
-                self.app.check_connection_async(), timeout=5)
-            checks["queue"] = "ok" if ok else "procrastinate's tables are missing"
-        except Exception as exc:
-            checks["queue"] = f"failed: {type(exc).__name__}"
-        if self.redis_queue is not None:
+        if self.redis_queue is None:
+            try:
+                ok = self.app is not None and await asyncio.wait_for(
+                    self.app.check_connection_async(), timeout=5)
+                checks["queue"] = "ok" if ok else "procrastinate's tables are missing"
+            except Exception as exc:
+                checks["queue"] = f"failed: {type(exc).__name__}"
+        else:
             try:
                 await asyncio.wait_for(self.redis_queue.client.ping(), timeout=3)
                 checks["computer_queue"] = "ok"
@@ -116,13 +121,16 @@ class QueueConductor(Conductor):
     # -- changes of other processes --------------------------------------------------------------
 
     async def _listen(self) -> None:
-        """``LISTEN parlor_games`` on a connection of its own, reconnecting after a loss."""
+        """``LISTEN parlor_games`` on a connection of its own, reconnecting after a loss
+        (while away, every waiter re-checks its game each second)."""
+        backoff = Backoff()
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
                         libpq_url(self.config.database_url), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
+                    backoff.reset()
                     self._wake_all()  # a change may have come while we were away
                     async for note in conn.notifies():
                         self._heard(note.payload)
@@ -130,8 +138,9 @@ class QueueConductor(Conductor):
                 raise
             except Exception as exc:
                 self.listening.clear()
-                log.warning("LISTEN %s lost (%s); again in 1 s", CHANNEL, exc)
-                await asyncio.sleep(1.0)
+                pause = backoff.pause()
+                log.warning("LISTEN %s lost (%s); again in %.1f s", CHANNEL, exc, pause)
+                await waking(pause, self._wake_all)
 
     def _wake_all(self) -> None:
         """Every long poll re-checks its game (answers are read every second anyway)."""
@@ -202,6 +211,16 @@ class QueueConductor(Conductor):
             log.warning("the computer's turn in game %s could not be queued on Redis (%r): "
                         "the workers' reconciler queues it once Redis answers", game_id, exc)
 
+    async def _push(self, work: Work) -> None:
+        """Queue ``work`` on Redis; Redis away: the workers' reconciler queues it once
+        Redis answers (the stored games say it is asked)."""
+        assert self.redis_queue is not None
+        try:
+            await self.redis_queue.push(work)
+        except redis.RedisError as exc:
+            log.warning("%s could not be queued on Redis (%r): the workers' reconciler "
+                        "queues it once Redis answers", work.name, exc)
+
     async def _lost(self, game_id: str, version: int, reason: str) -> None:
         """Stop the game as failed if the computer is still to act at ``version``."""
         try:
@@ -215,7 +234,12 @@ class QueueConductor(Conductor):
 
     async def defer_analysis(self, game_id: str, seed: int, takebacks: int,
                              version: int) -> None:
-        """Ask a worker to analyse a finished game (one analysis job per game at a time)."""
+        """Ask a worker to analyse a finished game (one analysis job per game at a time).
+        On Redis, a Redis away leaves it to the workers' reconciler (the analysis's row
+        says it is asked)."""
+        if self.redis_queue is not None:
+            await self._push(Work.analysis(game_id, seed, takebacks, version))
+            return
         assert self.app is not None
         lock = jobs.analysis_lock(game_id)
         with contextlib.suppress(AlreadyEnqueued):  # one waits already: it analyses anew
@@ -239,8 +263,18 @@ class QueueConductor(Conductor):
         return bool(row["n"])
 
     def waiting(self) -> list[tuple[str, str, int, float]]:
-        """The queue's jobs waiting or running, for /metrics: (queue, state, jobs, seconds
-        since the oldest was queued). One grouped read of the deployment's queue."""
+        """The work waiting or running, for /metrics (called in a thread): (queue, state,
+        jobs, seconds since the oldest was queued). On Redis, the entries waiting in each
+        list (no ages: a list keeps none), read with this process's own client; else one
+        grouped read of procrastinate's queue."""
+        if self.redis_queue is not None:
+            assert self.loop is not None
+            try:
+                depths = asyncio.run_coroutine_threadsafe(
+                    self.redis_queue.depths(), self.loop).result(timeout=3)
+            except (redis.RedisError, TimeoutError):
+                return []  # Redis away: no figure rather than a wrong one
+            return [(queue, "todo", n, 0.0) for queue, n in depths.items()]
         sql = sa.text(
             "SELECT j.queue_name AS queue, j.status AS state, count(*) AS n, "
             "coalesce(extract(epoch FROM now() - min(e.at)), 0) AS age "
@@ -248,30 +282,22 @@ class QueueConductor(Conductor):
             "ON e.job_id = j.id AND e.type = 'deferred' "
             "WHERE j.status IN ('todo', 'doing') GROUP BY j.queue_name, j.status")
         with self.games.store.engine.connect() as conn:
-            rows = [(str(r.queue), str(r.state), int(r.n), float(r.age))
+            return [(str(r.queue), str(r.state), int(r.n), float(r.age))
                     for r in conn.execute(sql)]
-        if self.redis_queue is not None:  # the computer's turns waiting in Redis's list
-            from parlor.web.redisqueue import QUEUE_KEY
-
-            client = redis.Redis.from_url(self.config.redis_url, socket_timeout=1,
-                                          socket_connect_timeout=1)
-            try:
-                rows.append(("computer_turns", "todo", int(client.llen(QUEUE_KEY)), 0.0))
-            except redis.RedisError:
-                pass  # Redis away: no figure rather than a wrong one
-            finally:
-                client.close()
-        return rows
 
     async def think_match(self, job: ComputerJob) -> str | None:
         """A decision of a tournament's contest between computers, by a worker (a
         ``parlor.match_move`` job, answered through the store like a hint); None when the
         game moved on meanwhile. AgentFailed as the worker met it; ComputerAway when no
         worker answers in time."""
-        assert self.app is not None
-        key = secrets.token_hex(12)
-        await self.app.configure_task("parlor.match_move").defer_async(
-            game_id=job.game_id, version=job.version, key=key)
+        if self.redis_queue is not None:  # the answer's key is the position's
+            key = match_key(job.game_id, job.takebacks, job.version)
+            await self._push(Work.match(job.game_id, job.takebacks, job.version))
+        else:
+            assert self.app is not None
+            key = secrets.token_hex(12)
+            await self.app.configure_task("parlor.match_move").defer_async(
+                game_id=job.game_id, version=job.version, key=key)
         payload = await self._answer(key, (self.config.think_budget or 10.0) + 30)
         data = json.loads(payload)
         if data.get("failed"):
@@ -289,7 +315,6 @@ class QueueConductor(Conductor):
         ``quota_key``: whose hint rate this counts against. The routes pass the game's id (one
         human per game), not the client's address: behind a balancer that is every player's."""
         job = self.games.hint_job(live, version)  # refusals (stale, not your turn) at once
-        assert self.app is not None
         budget = (self.config.hint_budget or 2.0) + 30
         key = secrets.token_hex(12)
         store = self.games.store
@@ -304,13 +329,22 @@ class QueueConductor(Conductor):
                 if wait > 0:
                     await self._refuse(quota_key, "that is many hints in a short time",
                                        round(wait))
-                await self.app.configure_task("parlor.hint").defer_async(
-                    game_id=live.id, version=job.version, key=key, takebacks=job.takebacks)
+                await self._ask_hint(live.id, job.takebacks, job.version, key)
             assert held is not None
             return jobs.read_hint(await self._answer(held, budget))
         finally:
             if owner:
                 await asyncio.to_thread(store.release_hint, live.id, key)
+
+    async def _ask_hint(self, game_id: str, takebacks: int, version: int, key: str) -> None:
+        """Queue the hint claimed under ``key`` (on Redis: derived again by the workers'
+        reconciler from its claim if the entry is lost)."""
+        if self.redis_queue is not None:
+            await self._push(Work.hint(game_id, takebacks, version, key))
+            return
+        assert self.app is not None
+        await self.app.configure_task("parlor.hint").defer_async(
+            game_id=game_id, version=version, key=key, takebacks=takebacks)
 
     async def _answer(self, key: str, budget: float) -> str:
         """Wait for the answer stored under ``key`` (woken by its NOTIFY; read every second

@@ -27,6 +27,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from parlor.store import CHANNEL, GameStore
+from parlor.web.backoff import Backoff, waking
 
 log = logging.getLogger("parlor.web")
 
@@ -36,8 +37,6 @@ WARN_EVERY = 10.0
 #: Seconds a publish may take to connect or answer: it runs after the commit, on the
 #: request's thread, so a Redis that does not answer must not hold the reply long.
 PUBLISH_TIMEOUT = 0.5
-#: Pauses (seconds) between attempts to subscribe again; the last repeats.
-BACKOFF = (1, 1, 2, 4, 8)
 #: Seconds the publishing thread gathers payloads into one message after the first.
 GATHER = 0.002
 
@@ -113,7 +112,7 @@ async def subscribe(url: str, heard: Callable[[str], None], wake_all: Callable[[
     """Subscribe to :data:`CHANNEL` until cancelled, handing each payload to ``heard``. On
     each (re)connect ``wake_all``: a change may have been published while away. While not
     subscribed, ``wake_all`` every second, so long polls re-check the version themselves."""
-    attempt = 0
+    backoff = Backoff()
     while True:
         client = aredis.Redis.from_url(url, socket_connect_timeout=2,
                                        health_check_interval=5,
@@ -122,7 +121,7 @@ async def subscribe(url: str, heard: Callable[[str], None], wake_all: Callable[[
             async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                 await pubsub.subscribe(CHANNEL)
                 listening.set()
-                attempt = 0
+                backoff.reset()
                 wake_all()
                 while True:
                     message = await pubsub.get_message(timeout=5.0)
@@ -133,12 +132,9 @@ async def subscribe(url: str, heard: Callable[[str], None], wake_all: Callable[[
             raise
         except Exception as exc:
             listening.clear()
-            pause = BACKOFF[min(attempt, len(BACKOFF) - 1)]
-            attempt += 1
-            log.warning("Redis subscription to %s lost (%s); again in %d s", CHANNEL, exc,
+            pause = backoff.pause()
+            log.warning("Redis subscription to %s lost (%s); again in %.1f s", CHANNEL, exc,
                         pause)
-            for _ in range(pause):
-                wake_all()
-                await asyncio.sleep(1.0)
+            await waking(pause, wake_all)
         finally:
             await client.aclose()

@@ -11,9 +11,14 @@ Settings: ``PARLOR_DATABASE_URL``, ``PARLOR_THINK``, ``PARLOR_HINT``, ``PARLOR_P
 ``PARLOR_WORKER_QUEUES``, ``PARLOR_WORKER_HEALTH_PORT``, ``PARLOR_WORKER_RECONCILE``,
 ``PARLOR_WORKER_LEASE`` (docs/deploy.md). SIGTERM or SIGINT ends it after the jobs it runs.
 
-With ``PARLOR_REDIS_URL`` the computer's turns come from Redis (:mod:`parlor.web.redisqueue`),
-hints and analyses still from procrastinate's queue; either way the worker runs the
-reconciler (:mod:`parlor.web.reconcile`), so no game waits on the computer for good.
+With ``PARLOR_REDIS_URL`` all of the work (the computer's turns, hints, contests' decisions,
+analyses) comes from Redis (:mod:`parlor.web.redisqueue`) and procrastinate's queue is not
+used; without it, from procrastinate's queue. Either way the worker runs the reconciler
+(:mod:`parlor.web.reconcile`), so no game waits on the computer for good.
+
+A worker never keeps running doing nothing: on procrastinate, a worker whose registration
+was pruned while it lived (a late heartbeat on a loaded machine) registers again
+(:class:`parlor.web.jobs.WorkerPruned`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -112,22 +118,27 @@ class _Worker:
 
     def __init__(self, args: argparse.Namespace, config: WebConfig, settings: WorkerSettings,
                  store: GameStore) -> None:
-        from parlor.web import jobs
 
         self.args = args
         self.config = config
         self.settings = settings
         self.store = store
         self.current: list[App] = []  # the queue's app while connected (for /readyz)
-        self.on_redis = bool(config.redis_url) and jobs.QUEUE in settings.queues
-        #: The computer on Redis (parlor.web.redisqueue), once started.
+        self.on_redis = bool(config.redis_url)
+        #: The work on Redis (parlor.web.redisqueue), once started.
         self.runner: ComputerRunner | None = None
 
     async def ready(self) -> str | None:
+        if self.runner is not None:
+            if not self.runner.queue.ok:
+                return "the computer's queue on Redis is away"
+            try:
+                await asyncio.wait_for(asyncio.to_thread(self.store.ping), timeout=3)
+            except Exception as exc:
+                return f"the database: {type(exc).__name__}"
+            return None
         if not self.current:
             return "connecting"
-        if self.runner is not None and not self.runner.queue.ok:
-            return "the computer's queue on Redis is away"
         try:
             ok = await asyncio.wait_for(self.current[0].check_connection_async(), timeout=3)
         except Exception as exc:
@@ -136,24 +147,35 @@ class _Worker:
 
     async def main(self) -> None:
         await self.serve_health()
-        if not self.on_redis:
+        if self.on_redis:
+            await self.with_redis()
+        else:
             await self.with_database()
-            return
-        # apart from the database's loop: each rides out its own outage
+
+    async def with_redis(self) -> None:
+        """All of the work from Redis until SIGTERM or SIGINT; the work running then may
+        end within ``PARLOR_WORKER_GRACEFUL`` seconds, and is then stopped, its leases
+        released (another worker takes it at once)."""
         from parlor.web import jobs
         from parlor.web.redisqueue import ComputerRunner, RedisQueue
 
         self.runner = ComputerRunner(RedisQueue(self.config.redis_url, self.settings.lease),
                                      jobs.runtime().games, self.config, self.settings,
                                      self.settings.name)
-        computer = asyncio.get_running_loop().create_task(self.runner.run())
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.runner.stop)
+        running = loop.create_task(self.runner.run())
+        print(f"parlor worker {os.getpid()}: work of {self.store.engine.url.database} "
+              "from Redis", flush=True)
         try:
-            await self.with_database()
+            await running  # until SIGTERM or SIGINT, and the running work's end
         finally:
-            computer.cancel()
-            await asyncio.wait({computer}, timeout=10)
+            running.cancel()
+            await asyncio.wait({running}, timeout=10)
             with contextlib.suppress(Exception):
                 await self.runner.queue.close()
+            jobs.runtime().close()
 
     async def serve_health(self) -> None:
         from prometheus_client import generate_latest
@@ -174,27 +196,35 @@ class _Worker:
         from procrastinate.exceptions import ConnectorException
 
         from parlor.web import jobs
+        from parlor.web.backoff import Backoff
 
-        pause = 1.0
+        backoff = Backoff()
         while True:
             try:
                 with jobs.connect(self.config.database_url, self.config.queue_pool) as app:
                     async with app.open_async():
                         self.current[:] = [app]
-                        pause = 1.0  # connected: the next outage starts from a short pause
+                        backoff.reset()  # connected: the next outage starts short
                         print(f"parlor worker {os.getpid()}: jobs of "
                               f"{self.store.engine.url.database}", flush=True)
-                        await jobs.run_worker(app, self.settings, reconcile=not self.on_redis)
+                        await jobs.run_worker(app, self.settings)
                 return  # SIGTERM or SIGINT: the running jobs ended
+            except jobs.WorkerPruned as exc:
+                # alive but no longer registered: no job would reach it, so it registers
+                # anew at once (said as an error: the heartbeat interval may be too short
+                # for this machine's load)
+                self.current.clear()
+                log.error("%s: registering again (PARLOR_WORKER_HEARTBEAT may be short "
+                          "for this machine)", exc)
             except (OSError, ConnectorException, psycopg.Error) as exc:
                 # the database restarting or away: a worker rides it out, never exits (its
                 # unfinished jobs are another worker's, or its own, once it is back)
                 self.current.clear()
                 jobs.RECONNECTS.inc()
-                log.warning("the work queue's database is away (%s): again in %.0f s",
+                pause = backoff.pause()
+                log.warning("the work queue's database is away (%s): again in %.1f s",
                             jobs.short_error(exc), pause)
                 await asyncio.sleep(pause)
-                pause = min(30.0, pause * 2)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from ..redisserver import RedisServer
 from .helpers import new_game, wait_for_human
 
 
@@ -62,3 +63,33 @@ def test_metrics_show_the_computers_work_waiting_and_its_age(pg_url: str) -> Non
         text = c.get("/metrics").text
     assert sample(text, "parlor_computer_jobs", queue="computer", state="todo") == 1
     assert 0 <= sample(text, "parlor_computer_wait_seconds", queue="computer") < 60
+
+
+@pytest.mark.slow
+def test_metrics_on_redis_read_the_queues_with_the_servers_own_connection(
+        pg_url: str, redis_server: RedisServer) -> None:
+    """With ``PARLOR_REDIS_URL`` the work waiting is each Redis list's length, read through
+    the connection the server holds anyway: a scrape opens no connection to Redis."""
+    import redis
+
+    from parlor.web import redisqueue
+    from parlor.web.app import create_app
+
+    from .helpers import config_for
+
+    watcher = redis.Redis.from_url(redis_server.url)
+
+    def connections() -> int:
+        return int(watcher.info("stats")["total_connections_received"])
+
+    with TestClient(create_app(config_for(pg_url, redis_url=redis_server.url,
+                                          embedded_worker=False))) as c:
+        watcher.lpush(redisqueue.QUEUE_KEY, "x")
+        first = c.get("/metrics").text  # the server's pool has its connection from now on
+        before = connections()
+        for _ in range(5):
+            text = c.get("/metrics").text
+        assert connections() == before
+    watcher.close()
+    assert sample(first, "parlor_computer_jobs", queue="computer", state="todo") == 1
+    assert sample(text, "parlor_computer_jobs", queue="analysis", state="todo") == 0
