@@ -63,7 +63,7 @@ def _entry(level: str, raw: Any) -> LevelRating | None:
         rd = _number(raw["rd"], f"{level}.rd")
     elif raw.get("interval") is not None:
         low, high = (_number(x, f"{level}.interval") for x in raw["interval"])
-        rd = round((high - low) / (2 * Z95))
+        rd = float(round((high - low) / (2 * Z95)))
     else:
         rd = DEFAULT_RD
     if rd <= 0:
