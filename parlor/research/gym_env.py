@@ -43,10 +43,13 @@ from gymnasium import spaces
 from parlor.ai.agent import Agent
 from parlor.ai.levels import agent_spec, make_agent
 from parlor.research.numbering import (
+    FACTORED_NVEC,
     NUM_DISTINCT_ACTIONS,
     UnnumberedActionError,
     decode,
     encode,
+    factor,
+    unfactor,
 )
 from parlor.research.petting import RENDER_MODES, observation_space, observe_state, render_view
 from parlor.rules.actions import IllegalActionError
@@ -79,12 +82,25 @@ def opponent_spec(opponent: str | int) -> str:
             from None
 
 
-class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES}  # noqa: RUF012 (gymnasium's)
+class ParlorGymEnv(gymnasium.Env[Any, Any]):
+    """One seat against ``opponent``. ``observation``: ``"dict"`` (the view tensor and the
+    flat action mask, as PettingZoo's) or ``"tensor"`` (the view tensor alone, a Box: for
+    learners that read the mask from :meth:`action_masks`, so that a policy network does not
+    take the 33,966-wide mask as input). ``actions``: ``"flat"`` (Discrete(33,966), the
+    numbering) or ``"factored"`` (MultiDiscrete :data:`FACTORED_NVEC`, (verb, card, target)
+    of :mod:`parlor.research.numbering`)."""
+
+    # render_fps: how often a viewer redraws the spread (Gymnasium's checker asks for one)
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 2}  # noqa: RUF012
 
     def __init__(self, opponent: Opponent = "casual", seat: int | None = None,
                  max_turns: int = 200, illegal: str = "lose",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, observation: str = "dict",
+                 actions: str = "flat") -> None:
+        if observation not in ("dict", "tensor"):
+            raise ValueError(f"observation={observation!r}: choose 'dict' or 'tensor'")
+        if actions not in ("flat", "factored"):
+            raise ValueError(f"actions={actions!r}: choose 'flat' or 'factored'")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal={illegal!r}: choose 'lose' or 'raise'")
         if seat not in (None, 0, 1):
@@ -107,14 +123,20 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
         self.settings = Settings(max_turns=max_turns)
         self.illegal = illegal
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(NUM_DISTINCT_ACTIONS)
+        self.observation = observation
+        self.actions = actions
+        full = observation_space()
+        self.observation_space: spaces.Space[Any] = (
+            full if observation == "dict" else full["observation"])
+        self.action_space: spaces.Space[Any] = (
+            spaces.Discrete(NUM_DISTINCT_ACTIONS) if actions == "flat"
+            else spaces.MultiDiscrete(list(FACTORED_NVEC)))
         self.game: State | None = None
         self.seat = 0
         self.opponent: Agent | None = None
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         deal = int(self.np_random.integers(2**63))
         self.seat = (self.fixed_seat if self.fixed_seat is not None
@@ -127,22 +149,32 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
         self.game = new_game(deal, self.settings)
         self.game.log = None
         self._opponent_moves()
-        return observe_state(self.game, self.seat), {"deal": deal, "seat": self.seat}
+        return self._observe(), {"deal": deal, "seat": self.seat}
 
-    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool,
-                                                      dict[str, Any]]:
+    def _observe(self) -> Any:
+        assert self.game is not None
+        obs = observe_state(self.game, self.seat)
+        return obs if self.observation == "dict" else obs["observation"]
+
+    def _number(self, action: Any) -> int:
+        """The flat number of an action of this environment's action space."""
+        if self.actions == "flat":
+            return int(action)
+        verb, card, target = (int(x) for x in action)
+        return unfactor(verb, card, target)
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         s = self.game
         if s is None or s.phase is Phase.OVER:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            apply(s, decode(int(action)))
+            apply(s, decode(self._number(action)))
         except (IllegalActionError, UnnumberedActionError) as exc:
             if self.illegal == "raise":
                 raise
-            obs = observe_state(s, self.seat)
-            return obs, -1.0, True, False, {"illegal_action": str(exc)}
+            return self._observe(), -1.0, True, False, {"illegal_action": str(exc)}
         self._opponent_moves()
-        obs = observe_state(s, self.seat)
+        obs = self._observe()
         if s.is_over:
             return obs, returns(s)[self.seat], True, False, {"result": s.result}
         return obs, 0.0, False, False, {}
@@ -161,13 +193,23 @@ class ParlorGymEnv(gymnasium.Env[Obs, np.int64]):
             apply(s, action)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions now, as booleans over the numbering (sb3-contrib's
-        MaskablePPO reads this method; no wrapper needed)."""
+        """The legal actions now as booleans (sb3-contrib's MaskablePPO reads this method;
+        no wrapper needed): over the flat numbering, or for the factored encoding the
+        verbs, cards and targets that some legal decision uses, one after the other
+        (MaskablePPO masks each part of a MultiDiscrete on its own, so a combination of
+        allowed parts may still be illegal: it then loses, as any illegal action does)."""
         s = self.game
-        mask = np.zeros(NUM_DISTINCT_ACTIONS, np.bool_)
-        if s is not None and s.phase is not Phase.OVER:
-            mask[[encode(a) for a in legal_actions(s)]] = True
-        return mask
+        legal = ([encode(a) for a in legal_actions(s)]
+                 if s is not None and s.phase is not Phase.OVER else [])
+        if self.actions == "flat":
+            mask = np.zeros(NUM_DISTINCT_ACTIONS, np.bool_)
+            mask[legal] = True
+            return mask
+        parts = [np.zeros(n, np.bool_) for n in FACTORED_NVEC]
+        for number in legal:
+            for part, i in zip(parts, factor(number), strict=True):
+                part[i] = True
+        return np.concatenate(parts)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
