@@ -85,3 +85,16 @@ def test_openspiel_ismcts_plays_the_game() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.slow
+def test_openspiels_sim_game_passes() -> None:
+    """OpenSpiel's per-game simulation test (games_sim_test.py): random play with clones,
+    serialization (pyspiel and pickle), observations and information states each step."""
+    from open_spiel.python.tests import games_sim_test
+
+    class Sim(games_sim_test.GamesSimTest):  # type: ignore[misc]
+        def runTest(self) -> None:  # noqa: N802  (unittest's name)
+            pass
+
+    Sim().sim_game(pyspiel.load_game("parlor_magic", {"max_turns": 20}))
