@@ -94,7 +94,7 @@ def test_openspiels_sim_game_passes() -> None:
     from open_spiel.python.tests import games_sim_test
 
     class Sim(games_sim_test.GamesSimTest):  # type: ignore[misc]
-        def runTest(self) -> None:  # noqa: N802  (unittest's name)
+        def runTest(self) -> None:
             pass
 
     Sim().sim_game(pyspiel.load_game("parlor_magic", {"max_turns": 20}))
