@@ -90,8 +90,24 @@ def ref_of(index: int) -> int:
     return (DOMAIN[0], DOMAIN[1], STACK)[index - 104]
 
 
+#: Numbers already worked out, by automatic-payment action (an Action is an immutable
+#: NamedTuple), and actions by number: the OpenSpiel game encodes every legal action of every
+#: decision, and arithmetic in Python cost as much as the compiled engine's decision itself.
+_NUMBER_OF: dict[Action, int] = {}
+_ACTION_OF: list[Action | None] = [None] * NUM_DISTINCT_ACTIONS
+
+
 def encode(action: Action) -> int:
     """The number of ``action`` (its automatic-payment form)."""
+    number = _NUMBER_OF.get(action)
+    if number is None:
+        number = _encode(action)
+        if action.tax is None and action.spend is None:
+            _NUMBER_OF[action] = number
+    return number
+
+
+def _encode(action: Action) -> int:
     verb, card, target = action.verb, action.card, action.target
     if card == NONE and target == NONE and verb in BARE:
         return BARE.index(verb)
@@ -110,6 +126,13 @@ def decode(number: int) -> Action:
     """The decision with this number (automatic payment)."""
     if not 0 <= number < NUM_DISTINCT_ACTIONS:
         raise UnnumberedActionError(f"{number} is outside 0-{NUM_DISTINCT_ACTIONS - 1}")
+    action = _ACTION_OF[number]
+    if action is None:
+        action = _ACTION_OF[number] = _decode(number)
+    return action
+
+
+def _decode(number: int) -> Action:
     if number < FACE_FIRST:
         return Action(BARE[number])
     if number < REF_FIRST:

@@ -143,9 +143,23 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         return s.actor
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``LegalActions`` answered in Python: a call from Python (ISMCTS,
+        ``rl_environment``, a training loop) then makes no round trip through C++, which on
+        the compiled engine cost as much as the decision. The same answers: the chance
+        outcomes at the chance node, nothing at the end or for a Rlr not to act."""
+        current = self.current_player()
+        if player is not None and player != current:
+            return []
+        if current == pyspiel.PlayerId.CHANCE:
+            return list(range(self.deals))
+        if current == pyspiel.PlayerId.TERMINAL:
+            return []
+        return self._legal_actions(current)
+
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine is not None
-        return sorted(encode(a) for a in legal_actions(self.engine))
+        return sorted([encode(a) for a in legal_actions(self.engine)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         p = 1.0 / self.deals

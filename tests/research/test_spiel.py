@@ -98,3 +98,20 @@ def test_openspiels_sim_game_passes() -> None:
             pass
 
     Sim().sim_game(pyspiel.load_game("parlor_magic", {"max_turns": 20}))
+
+
+def test_legal_actions_answered_in_python_agree_with_openspiels_own() -> None:
+    """``legal_actions`` is answered in Python (speed); OpenSpiel's C++ mask must agree."""
+    game = spiel.load(max_turns=30, deals=32)
+    state = game.new_initial_state()
+    assert state.legal_actions() == list(range(32)) == state.legal_actions(-1)
+    rng = random.Random(6)
+    state.apply_action(6)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        p = state.current_player()
+        mask = state.legal_actions_mask(p)
+        assert legal == [a for a, ok in enumerate(mask) if ok]
+        assert state.legal_actions(1 - p) == []
+        state.apply_action(rng.choice(legal))
+    assert state.legal_actions() == [] == state.legal_actions(0)
