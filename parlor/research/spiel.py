@@ -23,6 +23,7 @@ Parameters: ``max_turns`` (200, R17), ``deals`` (65,536), ``first_seed`` (0), ``
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 from typing import Any
@@ -82,10 +83,6 @@ class ParlorGame(pyspiel.Game):  # type: ignore[misc]
         self.first_seed = int(p["first_seed"])
         if self.deals < 1:
             raise ValueError(f"deals={self.deals}: a game needs at least one deal")
-        #: The deal's chance outcomes, listed once: 65,536 tuples cost 10-47 ms to build,
-        #: which every ``rl_environment.reset()`` paid.
-        self.outcomes: tuple[tuple[int, float], ...] = tuple(
-            (i, 1.0 / self.deals) for i in range(self.deals))
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_DISTINCT_ACTIONS,
             max_chance_outcomes=self.deals,
@@ -127,7 +124,6 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         self.settings = game.settings
         self.deals = game.deals
         self.first_seed = game.first_seed
-        self.outcomes = game.outcomes
         self.engine: State | None = None
         #: The log before ``engine`` began, as each reader (0, 1, SPECTATOR) read it; None
         #: when ``engine`` began at the deal.
@@ -169,7 +165,7 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         return sorted([encode(a) for a in legal_actions(self.engine)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self.outcomes)
+        return list(_deal_outcomes(self.deals))
 
     def _apply_action(self, action: int) -> None:
         if self._replaying is not None:
@@ -261,6 +257,14 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         if self.known is None:
             return ()
         return self.known[reader]
+
+
+@functools.cache
+def _deal_outcomes(deals: int) -> tuple[tuple[int, float], ...]:
+    """The deal's chance outcomes, listed once: 65,536 tuples cost 10-47 ms to build, which
+    every ``rl_environment.reset()`` paid. (Not a state's attribute: OpenSpiel deep-copies a
+    state's attributes on every clone.)"""
+    return tuple((i, 1.0 / deals) for i in range(deals))
 
 
 def _log_lines(s: State, reader: int | None) -> tuple[str, ...]:
