@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
-LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
+LINT_PATHS := $(wildcard parlor tests bench examples) build_compiled.py
 
 .PHONY: test check lint typecheck pytest bench bench-web clean tmux chromium postgresql nginx redis run worker compiled pure
 
