@@ -10,7 +10,8 @@ and the opponent moves between the agent's decisions. The opponent is
   iterations the clock gives them on average) make an episode reproducible: the same seed
   and the same actions replay the identical episode;
 * an agent object (anything with ``act(view, legal, budget)``, :class:`parlor.ai.agent.Agent`),
-  which sees only its own view;
+  which sees only its own view; it is used as given (its generator is not reseeded at a
+  reset: for reproducible episodes give a spec);
 * or a callable ``policy(observation) -> action number``, given the opponent's observation
   dict (the same ``observation`` and ``action_mask`` the learner gets): self-play with the
   learner's own policy.
@@ -214,7 +215,9 @@ class ParlorGymEnv(gymnasium.Env[Any, Any]):
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
-        name = self.opponent_spec or type(self.opponent_policy or self.opponent).__name__
+        other = self.opponent_policy or self.opponent
+        name = str(self.opponent_spec or getattr(other, "name", None) or getattr(
+            other, "__name__", type(other).__name__))
         names = ["agent", "agent"]
         names[1 - self.seat] = name
         return render_view(view(self.game, self.seat, log=False), self.render_mode,

@@ -36,6 +36,12 @@ viewer's side: *mine* first, then *the opponent's*.
 docs/notation.md, one zone a line; :func:`information_state_string` puts the game log as the
 viewer read it (every event, with the viewer's private wording: "You draw 5H") before it,
 so it recalls everything the viewer has seen.
+
+**Privacy** (OpenSpiel's observation types, :class:`parlor.research.spiel.ParlorObserver`):
+a public observation is these functions on the spectator's view (``view(s, SPECTATOR)``,
+which holds nobody's Hand, drawn or face-down Recycle cards), oriented to the observer;
+:func:`private_cards` are what only a view's own Rlr sees, and :func:`fill_private_tensor`
+and :func:`private_string` show them alone.
 """
 
 from __future__ import annotations
