@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Only the folders that exist: git keeps no empty folder, and ruff fails on a missing path.
-LINT_PATHS := $(wildcard parlor tests bench) build_compiled.py
+LINT_PATHS := $(wildcard parlor tests bench examples) build_compiled.py
 
 .PHONY: test check lint typecheck pytest bench bench-web clean tmux chromium postgresql nginx redis run worker compiled pure
 
@@ -21,7 +21,11 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[compiled]'
 	touch $(RUN_STAMP)
 
+# torch (which sb3-contrib, in the research extra, needs) first and pinned: pip takes 2.13.0's
+# CPU wheel from this image's /opt/wheels; a torch left to the resolver is PyPI's CUDA build,
+# about 3 GB of downloads for tests that run on the CPU.
 $(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'torch==2.13.0'
 	$(BIN)/python -m pip install --quiet -e '.[test,research,cluster,train]'
 	touch $(STAMP) $(RUN_STAMP)
 

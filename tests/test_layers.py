@@ -31,7 +31,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.learn": frozenset({"parlor.rules"}),
     "parlor.settings": frozenset(),  # numbers from the environment, refused when unreadable
     "parlor.store": frozenset({"parlor.rules", "parlor.settings"}),
-    "parlor.research": frozenset({"parlor.rules", "parlor.ai"}),
+    # render_mode="human" prints the terminal's picture of the spread (parlor.terminal.spread)
+    "parlor.research": frozenset({"parlor.rules", "parlor.ai", "parlor.terminal"}),
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store",
                              "parlor.learn", "parlor.settings"}),
     "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",

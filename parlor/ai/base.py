@@ -14,12 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from parlor.ai.agent import Agent, Choice
 from parlor.rules.actions import Action
 from parlor.rules.state import State
 from parlor.rules.view import View, resample
 
 
+# Research agents (parlor/research/agents.py, interpreted) subclass it on the compiled build.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseAgent:
     """Common plumbing: the seeded generator, the budget, ``act`` in terms of ``explain``."""
 

@@ -25,11 +25,22 @@ Left out on purpose: an explicit payment (``play KS tax 9S spend SC``) is anothe
 same decision (R3) and gets that decision's number (its payment is dropped); ``resign`` is
 possible at any moment and never listed (1204), so it has no number.
 
+**The factored encoding** (optional, for learners with one head per part): a decision as
+three small integers ``(verb, card, target)``: ``verb`` indexes :data:`VERBS` (17),
+``card`` is FACE + 1 (0: no card, 53 values), ``target`` is REF + 1 (0: no target, 108
+values): :data:`FACTORED_NVEC` = (17, 53, 108). :func:`factor` and :func:`unfactor` map
+between it and the flat numbers; a triple with no flat number (``pass`` with a card) raises
+UnnumberedActionError.
+
     >>> from parlor.rules.actions import Action
     >>> encode(Action.parse("play 4H on 2:KS"))
     3788
     >>> str(decode(3788))
     'play 4H on 2:KS'
+    >>> factor(3788)
+    (6, 30, 104)
+    >>> unfactor(6, 30, 104)
+    3788
 """
 
 from __future__ import annotations
@@ -49,6 +60,11 @@ FACE_FIRST = len(BARE)
 REF_FIRST = FACE_FIRST + len(FACE_VERBS) * FACES
 FACE_REF_FIRST = REF_FIRST + len(REF_VERBS) * REFS
 NUM_DISTINCT_ACTIONS = FACE_REF_FIRST + len(FACE_REF_VERBS) * FACES * REFS
+
+
+#: Every verb once, in block order (``redraw`` and ``play`` take two shapes: one index each).
+VERBS: tuple[str, ...] = tuple(dict.fromkeys((*BARE, *FACE_VERBS, *REF_VERBS, *FACE_REF_VERBS)))
+FACTORED_NVEC = (len(VERBS), FACES + 1, REFS + 1)
 
 
 class UnnumberedActionError(ValueError):
@@ -74,8 +90,24 @@ def ref_of(index: int) -> int:
     return (DOMAIN[0], DOMAIN[1], STACK)[index - 104]
 
 
+#: Numbers already worked out, by automatic-payment action (an Action is an immutable
+#: NamedTuple), and actions by number: the OpenSpiel game encodes every legal action of every
+#: decision, and arithmetic in Python cost as much as the compiled engine's decision itself.
+_NUMBER_OF: dict[Action, int] = {}
+_ACTION_OF: list[Action | None] = [None] * NUM_DISTINCT_ACTIONS
+
+
 def encode(action: Action) -> int:
     """The number of ``action`` (its automatic-payment form)."""
+    number = _NUMBER_OF.get(action)
+    if number is None:
+        number = _encode(action)
+        if action.tax is None and action.spend is None:
+            _NUMBER_OF[action] = number
+    return number
+
+
+def _encode(action: Action) -> int:
     verb, card, target = action.verb, action.card, action.target
     if card == NONE and target == NONE and verb in BARE:
         return BARE.index(verb)
@@ -94,6 +126,13 @@ def decode(number: int) -> Action:
     """The decision with this number (automatic payment)."""
     if not 0 <= number < NUM_DISTINCT_ACTIONS:
         raise UnnumberedActionError(f"{number} is outside 0-{NUM_DISTINCT_ACTIONS - 1}")
+    action = _ACTION_OF[number]
+    if action is None:
+        action = _ACTION_OF[number] = _decode(number)
+    return action
+
+
+def _decode(number: int) -> Action:
     if number < FACE_FIRST:
         return Action(BARE[number])
     if number < REF_FIRST:
@@ -107,4 +146,22 @@ def decode(number: int) -> Action:
     return Action(FACE_REF_VERBS[verb], face, ref_of(ref))
 
 
-__all__ = ["NUM_DISTINCT_ACTIONS", "UnnumberedActionError", "decode", "encode"]
+def factor(number: int) -> tuple[int, int, int]:
+    """The factored form ``(verb, card + 1, target + 1)`` of a flat number (0: none)."""
+    a = decode(number)
+    card = 0 if a.card == NONE else a.card + 1
+    target = 0 if a.target == NONE else ref_index(a.target) + 1
+    return VERBS.index(a.verb), card, target
+
+
+def unfactor(verb: int, card: int, target: int) -> int:
+    """The flat number of a factored decision; UnnumberedActionError if it has none."""
+    if not (0 <= verb < FACTORED_NVEC[0] and 0 <= card < FACTORED_NVEC[1]
+            and 0 <= target < FACTORED_NVEC[2]):
+        raise UnnumberedActionError(f"({verb}, {card}, {target}) is outside {FACTORED_NVEC}")
+    return encode(Action(VERBS[verb], card - 1 if card else NONE,
+                         ref_of(target - 1) if target else NONE))
+
+
+__all__ = ["FACTORED_NVEC", "NUM_DISTINCT_ACTIONS", "VERBS", "UnnumberedActionError", "decode",
+           "encode", "factor", "unfactor"]

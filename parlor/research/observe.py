@@ -36,6 +36,12 @@ viewer's side: *mine* first, then *the opponent's*.
 docs/notation.md, one zone a line; :func:`information_state_string` puts the game log as the
 viewer read it (every event, with the viewer's private wording: "You draw 5H") before it,
 so it recalls everything the viewer has seen.
+
+**Privacy** (OpenSpiel's observation types, :class:`parlor.research.spiel.ParlorObserver`):
+a public observation is these functions on the spectator's view (``view(s, SPECTATOR)``,
+which holds nobody's Hand, drawn or face-down Recycle cards), oriented to the observer;
+:func:`private_cards` are what only a view's own Rlr sees, and :func:`fill_private_tensor`
+and :func:`private_string` show them alone.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ import numpy.typing as npt
 
 from parlor.rules.cards import CARDS
 from parlor.rules.state import ref_text
-from parlor.rules.view import SideView, TableCard, View
+from parlor.rules.view import SPECTATOR, SideView, TableCard, View
 
 CARD_FEATURES = 28
 GLOBAL_FEATURES = 48
@@ -144,6 +150,37 @@ def fill_tensor(v: View, out: Tensor) -> None:
     _fill_globals(v, out[104 * CARD_FEATURES:])
 
 
+def private_cards(v: View) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """What only ``v``'s Rlr sees of its own cards (R30): its Hand, its drawn cards (while it
+    is the phasing Rlr) and the face-down cards of its Recycle pile."""
+    side = v.sides[v.player]
+    drawn = v.drawn if v.drawn is not None and v.phasing == v.player else ()
+    up = set(side.recycle_face_up)
+    return side.hand or (), drawn, tuple(f for f in side.recycle_known if f not in up)
+
+
+def fill_private_tensor(me: int, parts: Sequence[View], out: Tensor) -> None:
+    """The private cards of each view in ``parts`` (of its own Rlr) in the tensor's layout,
+    oriented to Rlr ``me``; every other cell is zero (OpenSpiel's private-only observation)."""
+    out.fill(0.0)
+    for v in parts:
+        base = 0 if v.player == me else 52
+        for zone, faces in zip((HAND, DRAWN, RECYCLE), private_cards(v), strict=True):
+            for f in faces:
+                out[(base + FACE_INDEX[f]) * CARD_FEATURES + zone] = 1.0
+
+
+def private_string(parts: Sequence[View]) -> str:
+    """The private cards of each view in ``parts``, one line a zone."""
+    lines = []
+    for v in parts:
+        hand, drawn, down = private_cards(v)
+        k = f"{v.player + 1}."
+        lines += [f"{k}hand: {' '.join(hand)}", f"{k}drawn: {' '.join(drawn)}",
+                  f"{k}recycle face down: {' '.join(down)}"]
+    return "\n".join(lines)
+
+
 def _table_card(v: View, cells: _Cells, tc: TableCard, zone: int) -> None:
     row = _ref_row(v, tc.ref)
     cells.place(row, zone)
@@ -208,7 +245,8 @@ def _table(cards: Sequence[TableCard]) -> str:
 
 def observation_string(v: View) -> str:
     """The view as text, one zone a line (everything the viewer sees now, nothing else)."""
-    lines = [f"viewer: {v.player + 1}", f"settings: {v.settings}", f"turn: {v.turn}",
+    viewer = "public" if v.player == SPECTATOR else v.player + 1
+    lines = [f"viewer: {viewer}", f"settings: {v.settings}", f"turn: {v.turn}",
              f"phasing: {v.phasing + 1}", f"phase: {v.phase}", f"actor: {v.actor + 1}",
              f"trumps: {' '.join(v.stack)}", f"lnd_played: {v.lnd_played}",
              f"redrawn: {v.redrawn}"]
@@ -247,5 +285,6 @@ def information_state_string(v: View, earlier: Sequence[str] = ()) -> str:
     return "\n".join((*earlier, *v.log, "--", observation_string(v)))
 
 
-__all__ = ["GLOBAL_FEATURES", "OBS_SIZE", "fill_tensor", "information_state_string", "new_tensor",
-           "observation_string"]
+__all__ = ["GLOBAL_FEATURES", "OBS_SIZE", "fill_private_tensor", "fill_tensor",
+           "information_state_string", "new_tensor", "observation_string", "private_cards",
+           "private_string"]

@@ -22,9 +22,12 @@ from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode, encode
 from parlor.research.observe import OBS_SIZE, fill_tensor, new_tensor, observation_string
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
-from parlor.rules.view import view
+from parlor.rules.view import View, view
 
 AGENTS = ("rlr_1", "rlr_2")
+#: ``human`` prints the terminal's picture of the spread (``parlor play``'s) and returns
+#: None; ``ansi`` returns the observation string (:func:`observe.observation_string`).
+RENDER_MODES = ["human", "ansi"]
 #: The tensor's numbers are fractions of small counts; this bound is far outside them.
 OBS_BOUND = 100.0
 
@@ -46,16 +49,30 @@ def observe_state(s: State, player: int) -> dict[str, Any]:
     return {"observation": tensor, "action_mask": mask}
 
 
+def render_view(v: View, mode: str, names: tuple[str, str]) -> str | None:
+    """Render ``v`` in ``mode`` (one of :data:`RENDER_MODES`)."""
+    if mode == "ansi":
+        return observation_string(v)
+    from rich.console import Console
+
+    from parlor.terminal.spread import spread
+
+    console = Console()
+    for line in spread(v, names):
+        console.print(line)
+    return None
+
+
 class ParlorAECEnv(AECEnv):  # type: ignore[misc]
     """The raw environment; :func:`env` wraps it in PettingZoo's order checks."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlor_magic_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "parlor_magic_v0",
                                           "is_parallelizable": False}
 
     def __init__(self, max_turns: int = 200, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' or None")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: choose one of {RENDER_MODES} or None")
         self.render_mode = render_mode
         self.settings = Settings(max_turns=max_turns)
         self.possible_agents = list(AGENTS)
@@ -117,7 +134,8 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
-        return observation_string(view(self.game, self.game.actor, log=False, trail=False))
+        v = view(self.game, self.game.actor, log=False, trail=False)
+        return render_view(v, self.render_mode, AGENTS)
 
     def close(self) -> None:
         pass

@@ -13,7 +13,8 @@ Importing this module registers the game. It is a Python game over the engine's 
   outcome plus the decisions: the history replays exactly.
 * **Actions**: the fixed numbering of :mod:`parlor.research.numbering`
   (``num_distinct_actions`` = 33,966); ``action_to_string`` gives the notation text.
-* **Observations**: :mod:`parlor.research.observe`, from ``view(state, player)`` only.
+* **Observations**: :mod:`parlor.research.observe`, from ``view`` only, exactly as an
+  ``IIGObservationType`` asks (:class:`ParlorObserver`: public, private, perfect recall).
 * **Utility**: zero-sum, +1 / -1, 0 each for a draw at the turn limit (R17).
 
 Parameters: ``max_turns`` (200, R17), ``deals`` (65,536), ``first_seed`` (0), ``match_play``
@@ -22,7 +23,9 @@ Parameters: ``max_turns`` (200, R17), ``deals`` (65,536), ``first_seed`` (0), ``
 
 from __future__ import annotations
 
+import functools
 import random
+from dataclasses import replace
 from typing import Any
 
 import pyspiel
@@ -32,15 +35,17 @@ from parlor.research.observe import (
     GLOBAL_FEATURES,
     OBS_SIZE,
     Tensor,
+    fill_private_tensor,
     fill_tensor,
     information_state_string,
     new_tensor,
     observation_string,
+    private_string,
 )
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.notation import position
 from parlor.rules.state import Phase, Settings, State
-from parlor.rules.view import View, resample, view
+from parlor.rules.view import SPECTATOR, View, resample, view
 
 SHORT_NAME = "parlor_magic"
 #: Decisions per turn, a bound far above play (random play averages under 3 a turn; 300
@@ -76,6 +81,8 @@ class ParlorGame(pyspiel.Game):  # type: ignore[misc]
         self.settings = Settings(max_turns=int(p["max_turns"]), match_play=bool(p["match_play"]))
         self.deals = int(p["deals"])
         self.first_seed = int(p["first_seed"])
+        if self.deals < 1:
+            raise ValueError(f"deals={self.deals}: a game needs at least one deal")
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_DISTINCT_ACTIONS,
             max_chance_outcomes=self.deals,
@@ -92,18 +99,25 @@ class ParlorGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> ParlorObserver:
+        """An observer that shows exactly what ``iig_obs_type`` asks for (R30): the public
+        part, the observing Rlr's private cards, everyone's, and the past (perfect recall).
+        None is OpenSpiel's default observation (public and the observer's private)."""
         if params:
             raise ValueError(f"parlor_magic observers take no parameters; got {params}")
-        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-        return ParlorObserver(recall)
+        if iig_obs_type is None:
+            return ParlorObserver(True, pyspiel.PrivateInfoType.SINGLE_PLAYER, False)
+        return ParlorObserver(bool(iig_obs_type.public_info), iig_obs_type.private_info,
+                              bool(iig_obs_type.perfect_recall))
 
 
 class ParlorState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: the engine's state once the deal (the chance node) is done.
 
     A state made by :meth:`resample_from_infostate` for Rlr ``p`` carries the log as ``p``
-    read it, so ``p``'s information state is unchanged; the other Rlr's past is unknown
-    there, and asking for its information state raises."""
+    read it, so ``p``'s information state is unchanged, and the public record of the past.
+    The other Rlr's own past is unknown there: its information state is the public record
+    of the past (marked as such) followed by what it has read since, which is what a search
+    keyed by information states (OpenSpiel's ISMCTS with its default settings) needs."""
 
     def __init__(self, game: ParlorGame) -> None:
         super().__init__(game)
@@ -111,14 +125,20 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
         self.deals = game.deals
         self.first_seed = game.first_seed
         self.engine: State | None = None
-        self.known: tuple[int, tuple[str, ...]] | None = None  # (Rlr, log as they read it)
+        #: The log before ``engine`` began, as each reader (0, 1, SPECTATOR) read it; None
+        #: when ``engine`` began at the deal.
+        self.known: dict[int, tuple[str, ...]] | None = None
         #: Resampled states log their events (for information states) unless this is off,
         #: as it is for searches keyed by observations, whose rollouts need no log.
         self.keep_log = True
+        #: While a resampled state takes on its source's history: who played each action.
+        self._replaying: int | None = None
 
     # -- the OpenSpiel state interface ------------------------------------------------------
 
     def current_player(self) -> int:
+        if self._replaying is not None:
+            return self._replaying
         s = self.engine
         if s is None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -126,16 +146,33 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         return s.actor
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``LegalActions`` answered in Python: a call from Python (ISMCTS,
+        ``rl_environment``, a training loop) then makes no round trip through C++, which on
+        the compiled engine cost as much as the decision. The same answers: the chance
+        outcomes at the chance node, nothing at the end or for a Rlr not to act."""
+        current = self.current_player()
+        if player is not None and player != current:
+            return []
+        if current == pyspiel.PlayerId.CHANCE:
+            return list(range(self.deals))
+        if current == pyspiel.PlayerId.TERMINAL:
+            return []
+        return self._legal_actions(current)
+
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine is not None
-        return sorted(encode(a) for a in legal_actions(self.engine))
+        return sorted([encode(a) for a in legal_actions(self.engine)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self.deals
-        return [(i, p) for i in range(self.deals)]
+        return list(_deal_outcomes(self.deals))
 
     def _apply_action(self, action: int) -> None:
+        if self._replaying is not None:
+            return  # the history only: the engine is set once it is replayed
         if self.engine is None:
+            if not 0 <= action < self.deals:
+                raise ValueError(f"deal {action} is outside this game's deals 0-{self.deals - 1}")
             self.engine = new_game(self.first_seed + action, self.settings)
         else:
             apply(self.engine, decode(action))
@@ -155,74 +192,164 @@ class ParlorState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, sampler: Any) -> ParlorState:
         """A state ``player_id`` cannot tell from this one: hidden cards dealt at random
-        (``resample``), drawn from a generator seeded by ``sampler``."""
-        assert self.engine is not None
+        (``resample``), drawn from a generator seeded by ``sampler``. It reports this state's
+        history (the path that led to the position; replaying it gives this state, not the
+        resampled one, whose hidden cards no deal need produce)."""
+        s = self.engine
+        assert s is not None
         rng = random.Random(int(sampler() * 2**53))
-        v = view(self.engine, player_id, trail=False)
-        earlier = self.known[1] if self.known and self.known[0] == player_id else ()
-        return self._resampled(self.get_game(), v, rng, (*earlier, *v.log), self.keep_log)
+        v = view(s, player_id, log=False, trail=False)
+        known: dict[int, tuple[str, ...]] | None = None
+        if self.keep_log:
+            q = 1 - player_id
+            public = (*self.earlier_log(SPECTATOR), *_log_lines(s, None))
+            known = {player_id: (*self.earlier_log(player_id), *_log_lines(s, player_id)),
+                     SPECTATOR: public, q: (_unknown_past(q, player_id), *public)}
+        out = self._resampled(self.get_game(), v, rng, known, self.keep_log)
+        out._take_history(self.full_history())
+        return out
 
     @classmethod
     def from_view(cls, game: ParlorGame, v: View, rng: random.Random,
                   keep_log: bool = True) -> ParlorState:
-        """A dealt state that looks like ``v`` to its Rlr (hidden cards from ``rng``)."""
-        return cls._resampled(game, v, rng, v.log, keep_log)
+        """A dealt state that looks like ``v`` to its Rlr (hidden cards from ``rng``). Its
+        history is empty: a view does not carry the actions that led to it."""
+        known = None
+        if keep_log:
+            q = 1 - v.player
+            unknown = (_unknown_past(q, v.player),)
+            known = {v.player: v.log, SPECTATOR: unknown, q: unknown}
+        return cls._resampled(game, v, rng, known, keep_log)
 
     @classmethod
     def _resampled(cls, game: ParlorGame, v: View, rng: random.Random,
-                   earlier: tuple[str, ...], keep_log: bool) -> ParlorState:
+                   known: dict[int, tuple[str, ...]] | None, keep_log: bool) -> ParlorState:
         out = cls(game)
         out.engine = resample(v, rng)
         out.engine.log = [] if keep_log else None  # events from here on, as they happen
-        out.known = (v.player, earlier)
+        out.known = known
         out.keep_log = keep_log
         return out
+
+    def _take_history(self, history: list[Any]) -> None:
+        """Apply ``history`` (PlayerActions) to OpenSpiel's record only, not to the engine."""
+        engine, self.engine = self.engine, None
+        try:
+            for step in history:
+                self._replaying = step.player
+                self.apply_action(step.action)
+        finally:
+            self._replaying = None
+            self.engine = engine
 
     def __str__(self) -> str:
         return "deal pending" if self.engine is None else position(self.engine)
 
     # -- for observers ------------------------------------------------------------------------
 
-    def earlier_log(self, player: int) -> tuple[str, ...]:
-        """The log before this state's engine began, as ``player`` read it."""
+    def earlier_log(self, reader: int) -> tuple[str, ...]:
+        """The log before this state's engine began, as ``reader`` (0, 1 or SPECTATOR for
+        the public record) read it."""
         assert self.engine is not None
         if self.engine.log is None:
             raise ValueError("this state keeps no game log (keep_log=False): it has no "
                              "information state string; use observation_string")
         if self.known is None:
             return ()
-        if self.known[0] != player:
-            raise ValueError(f"this state was resampled for Rlr {self.known[0] + 1}: Rlr "
-                             f"{player + 1}'s information state is not known here")
-        return self.known[1]
+        return self.known[reader]
+
+
+@functools.cache
+def _deal_outcomes(deals: int) -> tuple[tuple[int, float], ...]:
+    """The deal's chance outcomes, listed once: 65,536 tuples cost 10-47 ms to build, which
+    every ``rl_environment.reset()`` paid. (Not a state's attribute: OpenSpiel deep-copies a
+    state's attributes on every clone.)"""
+    return tuple((i, 1.0 / deals) for i in range(deals))
+
+
+def _log_lines(s: State, reader: int | None) -> tuple[str, ...]:
+    """The engine's log as ``reader`` read it (None: the public sentences)."""
+    return tuple(e.text_for(reader) for e in s.log or ())
+
+
+def _unknown_past(q: int, p: int) -> str:
+    return (f"(Rlr {q + 1}'s own past is unknown in a state dealt for Rlr {p + 1}: "
+            "the public record of it follows)")
 
 
 class ParlorObserver:
-    """OpenSpiel's PyObserver: ``tensor`` and ``dict`` for :meth:`set_from`, and strings.
+    """OpenSpiel's PyObserver for one ``IIGObservationType`` (R30).
 
-    Perfect-recall observers (information states) write the game log before the view; the
-    tensor is the view's tensor for both (see :mod:`parlor.research.observe`)."""
+    * public only (``private_info`` NONE): what a spectator sees, oriented to the observing
+      Rlr (mine first); the string is the same for both Rlrs. Nobody's Hand, drawn cards or
+      face-down Recycle cards, not even the observer's own.
+    * public and the observer's private (SINGLE_PLAYER, OpenSpiel's default): ``view``.
+    * public and everyone's private (ALL_PLAYERS): both Hands, the drawn cards and both
+      Recycle piles (Draw piles stay hidden: their order is the future, nobody's
+      information).
+    * private only (``public_info`` False): the private cards alone (Hand, drawn, face-down
+      Recycle) of the observer (SINGLE_PLAYER) or of both Rlrs (ALL_PLAYERS), in the same
+      tensor layout with every other cell zero.
+    * perfect recall: the game log as the observer read it (the public sentences for the
+      public-only type) before the observation string; the tensor is the type's tensor.
+      Perfect recall is provided with public information and NONE or SINGLE_PLAYER."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, public: bool, private: Any, perfect_recall: bool) -> None:
+        if perfect_recall and (not public or private == pyspiel.PrivateInfoType.ALL_PLAYERS):
+            raise ValueError("parlor_magic provides perfect recall only with public "
+                             "information and the observer's private information or none")
+        self.public = public
+        self.private = private
         self.perfect_recall = perfect_recall
         self.tensor: Tensor = new_tensor()
         split = OBS_SIZE - GLOBAL_FEATURES
         self.dict = {"cards": self.tensor[:split].reshape(104, -1),
                      "globals": self.tensor[split:]}
 
+    def _public_view(self, s: State, player: int, log: bool = False) -> View:
+        """The view of the type with public information, oriented to ``player``."""
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return replace(view(s, SPECTATOR, log=log, trail=False), player=player)
+        v = view(s, player, log=log, trail=False)
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            other = view(s, 1 - player, log=False, trail=False)
+            sides = [v.sides[0], v.sides[1]]
+            sides[1 - player] = other.sides[1 - player]
+            drawn = v.drawn if v.drawn is not None else other.drawn
+            v = replace(v, sides=(sides[0], sides[1]), drawn=drawn)
+        return v
+
+    def _private_parts(self, s: State, player: int) -> list[View]:
+        """The views whose owners' private cards this private-only type shows."""
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return []
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return [view(s, player, log=False, trail=False)]
+        return [view(s, 0, log=False, trail=False), view(s, 1, log=False, trail=False)]
+
     def set_from(self, state: ParlorState, player: int) -> None:
-        if state.engine is None:
+        s = state.engine
+        if s is None:
             self.tensor.fill(0.0)
-            return
-        fill_tensor(view(state.engine, player, log=False, trail=False), self.tensor)
+        elif self.public:
+            fill_tensor(self._public_view(s, player), self.tensor)
+        else:
+            fill_private_tensor(player, self._private_parts(s, player), self.tensor)
 
     def string_from(self, state: ParlorState, player: int) -> str:
-        if state.engine is None:
+        s = state.engine
+        if s is None:
             return "deal pending"
+        if not self.public:
+            return private_string(self._private_parts(s, player))
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            public = view(s, SPECTATOR, log=self.perfect_recall, trail=False)
+            if self.perfect_recall:
+                return information_state_string(public, state.earlier_log(SPECTATOR))
+            return observation_string(public)
         if self.perfect_recall:
-            return information_state_string(view(state.engine, player, trail=False),
-                                            state.earlier_log(player))
-        return observation_string(view(state.engine, player, log=False, trail=False))
+            return information_state_string(view(s, player, trail=False), state.earlier_log(player))
+        return observation_string(self._public_view(s, player))
 
 
 pyspiel.register_game(GAME_TYPE, ParlorGame)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, performance_benchmark, seed_test
 
 from parlor.ai.levels import NAMES
 from parlor.research import env
@@ -52,3 +52,15 @@ def test_illegal_raise_raises_the_engines_error() -> None:
     e.reset(seed=1)
     with pytest.raises(IllegalActionError, match="R7"):
         e.step(encode(Action.parse("attack KS")))
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(lambda: env(max_turns=30), num_cycles=300)
+
+
+@pytest.mark.slow
+def test_pettingzoo_performance_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's benchmark (five seconds of masked random play); the rate is reported,
+    never asserted (the machine is shared)."""
+    performance_benchmark(env(max_turns=200))
+    assert "turns per second" in capsys.readouterr().out

@@ -85,3 +85,33 @@ def test_openspiel_ismcts_plays_the_game() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.slow
+def test_openspiels_sim_game_passes() -> None:
+    """OpenSpiel's per-game simulation test (games_sim_test.py): random play with clones,
+    serialization (pyspiel and pickle), observations and information states each step."""
+    from open_spiel.python.tests import games_sim_test
+
+    class Sim(games_sim_test.GamesSimTest):  # type: ignore[misc]
+        def runTest(self) -> None:
+            pass
+
+    Sim().sim_game(pyspiel.load_game("parlor_magic", {"max_turns": 20}))
+
+
+def test_legal_actions_answered_in_python_agree_with_openspiels_own() -> None:
+    """``legal_actions`` is answered in Python (speed); OpenSpiel's C++ mask must agree."""
+    game = spiel.load(max_turns=30, deals=32)
+    state = game.new_initial_state()
+    assert state.legal_actions() == list(range(32)) == state.legal_actions(-1)
+    rng = random.Random(6)
+    state.apply_action(6)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        p = state.current_player()
+        mask = state.legal_actions_mask(p)
+        assert legal == [a for a, ok in enumerate(mask) if ok]
+        assert state.legal_actions(1 - p) == []
+        state.apply_action(rng.choice(legal))
+    assert state.legal_actions() == [] == state.legal_actions(0)
