@@ -29,9 +29,11 @@ from parlor.ai.analysis import analyse_decision
 from parlor.ai.base import RandomAgent
 from parlor.ai.levels import parse_options
 from parlor.ai.match import play_game
+from parlor.ai.ratings import LevelRating
 from parlor.ai.search import SearchAgent
 from parlor.ai.value import packaged
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.glicko import Game, Rating, rate
 from parlor.rules.notation import position
 from parlor.rules.ranking import Entity, Group, compare
 from parlor.rules.seeds import DealKey
@@ -121,6 +123,9 @@ def roots() -> list[object]:
         analyse_decision(str(Settings()), seed, moves, 5, actor_at(seed, moves, 5), 9,
                          iterations=20),
         *tournament_examples(),
+        # a rating period (Glickman's example) and a computer level's fixed rating
+        rate(Rating(1500, 200), [Game(Rating(1400, 30), 1.0), Game(Rating(1550, 100), 0.0)]),
+        Game(Rating(1700, 300), 0.0), LevelRating("expert", 1900.0, 50.0),
         packaged(),  # the learned evaluation's weights (parlor/ai/weights)
         parse_options("expert@iters=40@horizon=3@c=0.5"),  # an agent spec's options
         # ranked things exist only while a comparison is made: its text forms (rule 901)

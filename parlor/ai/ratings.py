@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.ai.levels import NAMES
+from parlor.rules.values import Value
 
 PACKAGED = Path(__file__).resolve().parent / "ratings.json"
 #: The deviation of a calibrated level whose file gives none: a computer level's strength is
@@ -39,7 +40,7 @@ class RatingsFileError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class LevelRating:
+class LevelRating(Value):
     level: str
     rating: float
     rd: float

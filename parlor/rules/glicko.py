@@ -21,6 +21,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from parlor.rules.values import Value
+
 #: The ratio between the Glicko scale and Glicko-2's internal one (step 2 of the paper).
 SCALE = 173.7178
 #: The rating a new player starts from, and its deviation and volatility (step 1).
@@ -36,7 +38,7 @@ MAX_RD = DEFAULT_RD
 
 
 @dataclass(frozen=True, slots=True)
-class Rating:
+class Rating(Value):
     """A player's rating, its deviation (RD) and volatility σ, on the Glicko scale."""
 
     rating: float = DEFAULT_RATING
@@ -45,7 +47,7 @@ class Rating:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class Game(Value):
     """One game of the period: the opponent's rating and the score (1 win, 0.5 draw, 0 loss)."""
 
     opponent: Rating

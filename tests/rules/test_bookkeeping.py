@@ -11,8 +11,10 @@ state read back from its position (which counts afresh) lists the same actions.
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -99,10 +101,25 @@ def _frozen(value: object) -> object:
 _NOT_SNAPPED = ("spare_combat", "shared")
 
 
+STATE_SOURCE = Path(__file__).parents[2] / "parlor" / "rules" / "state.py"
+
+
+def _state_fields() -> tuple[str, ...]:
+    """The names in ``State.__slots__`` as its source writes them (the compiled build's
+    native class keeps no ``__slots__``): a field added later is covered without a change
+    here."""
+    tree = ast.parse(STATE_SOURCE.read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "State")
+    slots = next(a.value for a in cls.body if isinstance(a, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in a.targets))
+    names = ast.literal_eval(slots)
+    assert isinstance(names, tuple) and all(isinstance(n, str) for n in names)
+    return names
+
+
 def _snapshot(s: State) -> dict[str, object]:
-    """Every field of ``s`` by name, its contents frozen (State.__slots__: a field added
-    later is covered without a change here)."""
-    return {name: _frozen(getattr(s, name)) for name in State.__slots__
+    """Every field of ``s`` by name, its contents frozen."""
+    return {name: _frozen(getattr(s, name)) for name in _state_fields()
             if name not in _NOT_SNAPPED}
 
 
