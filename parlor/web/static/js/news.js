@@ -23,7 +23,17 @@ export function announce(entries, { fromAction = false } = {}) {
   if (!shown.length) return;
   newsEl.innerHTML = shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("");
   newsEl.hidden = false;
+  newsEl.scrollTop = newsEl.scrollHeight; // the strip is short: its newest line is the one shown
   if (!fromAction) beep(entries.some((e) => e.kind === "life" || e.kind === "eliminate") ? 330 : 660);
+}
+
+// The game went back (a takeback): what the strips said happened did not, after all.
+export function clearNews() {
+  for (const el of [newsEl, combatEl]) {
+    if (!el) continue;
+    el.innerHTML = "";
+    el.hidden = true;
+  }
 }
 
 // After a combat resolves: who dealt what to whom, who was eliminated, the Domain step, and each

@@ -5,7 +5,7 @@ import { outcome, renderControls, renderStatus } from "./controls.js";
 import { hooks } from "./hooks.js";
 import { renderLog } from "./log.js";
 import { legal, marks, me } from "./moves.js";
-import { announce, combatSummary } from "./news.js";
+import { announce, clearNews, combatSummary } from "./news.js";
 import { logRendered, setOverShown, showSnapshot, state, wantFocus } from "./state.js";
 import { renderTable } from "./table.js";
 import { richText } from "./text.js";
@@ -75,7 +75,9 @@ export function applySnapshot(s, { fromAction = false } = {}) {
   const changed = s.version !== (state.base || state.snap).version;
   const entries = s.log || [];
   if (entries.length && entries[0].n < state.logCount) {
-    // the server sent from an earlier point: drop ours from there
+    // the server sent from an earlier point (a takeback): drop ours from there, and the
+    // strips' news of the moves undone
+    clearNews();
     [...logEl.children].forEach((li) => { if (Number(li.dataset.n) >= entries[0].n) li.remove(); });
     logRendered(entries[0].n);
   }

@@ -1,0 +1,174 @@
+"""The table, the lessons and the home page as a person uses them (issue 41), in real
+Chromium: a card is clicked or tapped where it is drawn, the keyboard is Tab and Enter, and
+what is checked is what the person sees (what is on screen, in which order, what it says)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlor.learn.lessons import load_all
+
+from .ui import CHROMIUM, Server, wait_for_decision
+
+pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
+
+if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it
+    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+LESSONS = {x.id: x for x in load_all()}
+WIDE = {"viewport": {"width": 1440, "height": 900}}
+
+# The box of an element, as the page lays it out.
+BOX = "el => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom," \
+      " left: r.left, right: r.right, width: r.width, height: r.height}; }"
+
+# Whether the element is what a person sees at its centre (not clipped away, not covered).
+SEEN_AT_CENTRE = """el => { const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!top && (el === top || el.contains(top)); }"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("person") / "person.db", pace=0.0).start()
+    yield s
+    s.stop()
+
+
+def page_of(browser: Any, **ctx: Any) -> Any:
+    page = browser.new_context(**ctx).new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def version(page: Any) -> int:
+    v: int = page.evaluate("window.parlor.snapshot().version")
+    return v
+
+
+def new_game(page: Any, url: str, seed: int, level: str = "novice",
+             mode: str = "casual") -> dict[str, Any]:
+    """A game made through the API in the page's own browser (its cookie), then opened."""
+    r = page.request.post(f"{url}/api/games", data={"level": level, "seed": seed,
+                                                    "max_turns": 60, "mode": mode})
+    assert r.status == 201, r.text()
+    page.goto(f"{url}/g/{r.json()['id']}")
+    return wait_for_decision(page)
+
+
+def play_until(page: Any, seed: int, done: Any, limit: int = 300) -> dict[str, Any]:
+    """Plausible decisions through the page's own sender until ``done(snapshot)``."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        snap = wait_for_decision(page)
+        if done(snap):
+            return snap
+        assert snap["status"] == "live"
+        legal = snap["view"]["legal"]
+        plays = [a for a in legal if a.startswith(("play", "keep", "attack", "block", "assign",
+                                                   "bonus")) and " tax " not in a]
+        bare = [a for a in ("done", "pass", "end") if a in legal]
+        action = rng.choice(plays) if plays and rng.random() < 0.85 else (
+            bare[0] if bare else rng.choice(legal))
+        page.evaluate("a => window.parlor.send(a)", action)
+        page.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
+    raise AssertionError("the game never reached the position wanted")
+
+
+def tap_or_click(page: Any, selector: str, touch: bool) -> None:
+    if touch:
+        page.locator(selector).first.tap()
+    else:
+        page.locator(selector).first.click()
+
+
+# -- 1. the Trumps stack's top card is the stack ----------------------------------------------
+
+
+@pytest.mark.parametrize("ctx", [WIDE, PHONE], ids=["click-1440", "tap-390"])
+def test_the_stacks_top_card_is_clicked_to_play_on_the_stack(
+        browser: Any, server: Server, ctx: dict[str, Any]) -> None:
+    touch = "has_touch" in ctx
+    page = page_of(browser, **ctx)
+    page.goto(server.url + "/learn/trumps")
+    wait_for_decision(page)
+    top = '.zone.stack .scard.top'
+    # a wrong stack move, made on the card itself, gets the lesson's own explanation
+    tap_or_click(page, '[data-key="h:2S"]', touch)
+    tap_or_click(page, top, touch)
+    page.wait_for_function("() => document.getElementById('lesson-feedback').textContent")
+    assert "lower than the 3H on top" in page.inner_text("#lesson-feedback")
+    assert version(page) == 0
+    # the right one, on the card itself, is played on the stack
+    tap_or_click(page, '[data-key="h:4S"]', touch)
+    tap_or_click(page, top, touch)
+    page.wait_for_function("() => window.parlor.snapshot().version === 1")
+    assert page.evaluate("window.parlor.snapshot().view.trump") == "S"
+    assert page.errors == []
+
+
+# -- 2. and 7. the lesson panel: first on a phone, whole on a desktop --------------------------
+
+
+def test_on_a_phone_a_lesson_shows_its_goal_and_step_above_the_table(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **PHONE)
+    page.goto(server.url + "/learn/splitting")
+    wait_for_decision(page)
+    goal = page.locator(".lesson-goal").evaluate(BOX)
+    step = page.locator("#lesson-step").evaluate(BOX)
+    table = page.locator("section.table").evaluate(BOX)
+    log_head = page.locator(".sidebar-head").evaluate(BOX)
+    assert goal["bottom"] <= table["top"] and step["bottom"] <= table["top"]
+    assert 0 <= goal["top"] and step["bottom"] <= 844  # on the first screen
+    assert log_head["top"] >= table["bottom"]  # the log's heading goes with the log
+    assert page.errors == []
+
+
+def test_at_1440_the_finished_lessons_buttons_are_not_clipped(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    page.goto(server.url + "/learn/trumps")
+    for step in LESSONS["trumps"].steps:
+        snap = wait_for_decision(page)
+        page.evaluate("a => window.parlor.send(a)", step.solution)
+        page.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
+    page.wait_for_function("() => window.parlor.snapshot().lesson.finished")
+    page.click("#over-close")
+    panel = page.locator("#lesson-panel").evaluate(BOX)
+    for sel in ("#lesson-next", "#lesson-restart"):
+        box = page.locator(sel).evaluate(BOX)
+        assert box["height"] > 0, sel
+        assert panel["top"] <= box["top"] and box["bottom"] <= panel["bottom"], sel
+        assert box["bottom"] <= 900, sel
+        assert page.locator(sel).evaluate(SEEN_AT_CENTRE), sel
+    page.click("#lesson-next")  # and it works
+    page.wait_for_url("**/learn/domain")
+
+
+# -- 6. a takeback takes back the news of what it undid -----------------------------------------
+
+
+def test_after_a_takeback_the_news_strip_shows_no_undone_move(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, viewport={"width": 1024, "height": 768})
+    new_game(page, server.url, seed=11)
+    # decisions until the computer's reply is in the news strip
+    play_until(page, 11, lambda s: page.evaluate(
+        "() => !document.getElementById('news').hidden") and s["takeback"])
+    undone = page.inner_text("#news")
+    assert undone.strip()
+    page.click('[data-act="takeback"]')
+    page.wait_for_function("() => document.getElementById('message').textContent"
+                           ".includes('Taken back')")
+    news = page.locator("#news")
+    assert news.is_hidden() or news.inner_text().strip() == ""
+    assert page.errors == []
