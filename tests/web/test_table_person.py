@@ -172,3 +172,143 @@ def test_after_a_takeback_the_news_strip_shows_no_undone_move(
     news = page.locator("#news")
     assert news.is_hidden() or news.inner_text().strip() == ""
     assert page.errors == []
+
+
+# -- 5. the keyboard: the log is one Tab stop, targets come next, Enter pays ------------------
+
+
+def tab_stops(page: Any, limit: int = 400) -> list[str]:
+    """Every Tab stop of the page once round, as '<where>:<name>' ('log' for those inside the
+    log), from the top of the page."""
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
+    page.locator("body").focus()
+    stops: list[str] = []
+    seen = 0
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        here = page.evaluate("""() => { const a = document.activeElement;
+          if (!a || a === document.body) return null;
+          const name = a.dataset.key || a.dataset.act || a.id || a.tagName + ':' +
+            (a.textContent || '').slice(0, 20);
+          return (a.closest('#log') ? 'log:' : 'page:') + name + ':' +
+            [...document.querySelectorAll('*')].indexOf(a); }""")
+        if here is None or here in stops:
+            seen += 1
+            if seen > 2:
+                break
+            continue
+        stops.append(here)
+    return stops
+
+
+def focused_key(page: Any) -> str:
+    key: str = page.evaluate("() => document.activeElement.dataset.key || ''")
+    return key
+
+
+def test_the_log_is_one_tab_stop_with_arrow_keys_inside(browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    new_game(page, server.url, seed=7)
+    play_until(page, 7, lambda s: s["view"]["turn"] >= 5)
+    assert page.locator("#log li").count() > 20
+    in_log = [s for s in tab_stops(page) if s.startswith("log:")]
+    assert len(in_log) == 1, in_log
+    # the stop is the newest line; ↑ goes back a line, → to its rule link, Home to the first
+    line = page.locator("#log > li").last
+    line.focus()
+    n = page.locator("#log > li").count()
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => [...document.querySelectorAll('#log > li')]"
+                         ".indexOf(document.activeElement)") == n - 2
+    page.keyboard.press("Home")
+    assert page.evaluate("() => document.activeElement === document.querySelector('#log > li')")
+    for _ in range(n):  # to a line with a rule link, then onto the link itself
+        if page.evaluate("() => !!document.activeElement.querySelector('a')"):
+            break
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.tagName") in ("A", "SUMMARY")
+    assert page.evaluate("() => !!document.activeElement.closest('#log')")
+    # the log keeps one stop: the line last visited
+    assert page.locator("#log [tabindex='0']").count() == 1
+
+
+def _targets_of(snap: dict[str, Any]) -> dict[str, set[str]]:
+    """The Hand cards with the table keys of their targets."""
+    hand = snap["view"]["sides"][snap["you"]]["hand"] or []
+    out: dict[str, set[str]] = {}
+    for c in snap.get("choices") or []:
+        if c.get("card") in hand and c.get("target"):
+            out.setdefault(c["card"], set()).add(c["target"])
+    return out
+
+
+def test_after_selecting_a_hand_card_its_targets_come_next_in_tab_order(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    new_game(page, server.url, seed=5)
+    snap = play_until(page, 5, lambda s: any(len(t) >= 3 for t in _targets_of(s).values()))
+    card, targets = max(_targets_of(snap).items(), key=lambda kv: len(kv[1]))
+    page.locator(f'[data-key="h:{card}"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('[data-key=\"h:{card}\"]')"
+                           ".classList.contains('selected')")
+    reached = set()
+    for _ in range(len(targets) + 2):
+        page.keyboard.press("Tab")
+        reached.add(focused_key(page))
+    assert targets <= reached, (card, targets, reached)
+    # and Enter on a target plays the card on it
+    target = sorted(targets)[0]
+    for _ in range(len(targets) + 2):
+        if focused_key(page) == target:
+            break
+        page.keyboard.press("Shift+Tab")
+    before = version(page)
+    page.keyboard.press("Enter")
+    option = page.locator("#controls button.option")
+    if option.count():
+        page.keyboard.press("Enter")  # several moves for this target: the first, focused
+    page.wait_for_function(f"() => window.parlor.snapshot().version > {before}")
+    assert page.errors == []
+
+
+def test_while_paying_by_hand_enter_pays_and_plays_as_its_button_says(
+        browser: Any, server: Server) -> None:
+    from .ui import manual_taxes
+
+    page = page_of(browser, **WIDE)
+    new_game(page, server.url, seed=3)
+
+    def payable(s: dict[str, Any]) -> bool:
+        return s["status"] == "live" and any(
+            a.startswith("play ") and " on " not in a and " tax " not in a
+            and a.split()[1][:-1] in "AJQK" and manual_taxes(s["view"], s["you"], a.split()[1])
+            for a in s["view"]["legal"])
+
+    snap = play_until(page, 3, payable)
+    me = snap["you"]
+    action = next(a for a in snap["view"]["legal"] if a.startswith("play ") and " on " not in a
+                  and " tax " not in a and a.split()[1][:-1] in "AJQK"
+                  and manual_taxes(snap["view"], me, a.split()[1]))
+    card = action.split()[1]
+    taxes = manual_taxes(snap["view"], me, card)
+    assert taxes
+    page.locator("#pay-by-hand").focus()
+    page.keyboard.press("Space")
+    page.locator(f'[data-key="h:{card}"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-act="pay-confirm"]')
+    label = page.inner_text('[data-act="pay-confirm"]')
+    assert "Pay and play" in label and "Enter" in label
+    for lnd in taxes:
+        page.locator(f'[data-key="{me + 1}:{lnd}"]').focus()
+        page.keyboard.press("Space")
+    assert page.locator(".paying").count() == len(taxes)
+    before = version(page)
+    page.keyboard.press("Enter")  # the focus is on a Lnd: Enter still pays and plays
+    page.wait_for_function(f"() => window.parlor.snapshot().version > {before}")
+    after = page.evaluate("window.parlor.snapshot()")
+    taxed = {tc["card"] for tc in after["view"]["sides"][me]["home"] if tc["taxed_on"]}
+    assert set(taxes) <= taxed
+    assert page.errors == []

@@ -31,7 +31,7 @@ function perform(a) {
   if (DECLARATIONS.includes(a.verb) && !hooks.transport) return declare(a.text);
   if (needsPayment(a)) {
     startPay(a);
-    say("Choose the Lnds to tax and any pool points to spend (click them, or Tab to them and press Enter), then Pay and play.");
+    say("Choose the Lnds to tax and any pool points to spend (click them, or Tab to them and press Space), then Pay and play (Enter).");
     return render();
   }
   return send(a.text);
@@ -183,13 +183,33 @@ app.addEventListener("focusin", (ev) => {
 });
 
 app.addEventListener("keydown", (ev) => {
+  if (ev.key === "Tab" && tabToTarget(ev)) return;
   if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches("[data-key][role=button]")) {
     ev.preventDefault();
     ev.stopPropagation(); // the key picked this card: it must not also pay or pass
     setPointer(false);
+    // while paying, Enter is what the "Pay and play" button says it is; Space picks a Lnd
+    if (ev.key === "Enter" && state.pay) return clickAct("pay-confirm");
     clickKey(ev.target.dataset.key);
   }
+  return null;
 });
+
+// After a card is selected its targets come next in the Tab order, wherever they lie on the
+// table (the Hand is drawn last, the opponent's Cres first): Tab from the selected card, or
+// from one target, goes to the next target; past the last one Tab goes on as usual.
+function tabToTarget(ev) {
+  if (!state.selected || ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+  const targets = [...app.querySelectorAll("[role=button].target")];
+  const chain = [app.querySelector("[role=button].selected"), ...targets].filter(Boolean);
+  const at = chain.indexOf(ev.target);
+  if (at < 0 || !targets.length) return false;
+  const next = chain[ev.shiftKey ? at - 1 : at + 1];
+  if (!next || (ev.shiftKey && at === 0)) return false;
+  ev.preventDefault();
+  next.focus();
+  return true;
+}
 
 document.addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input:not([type=checkbox]):not([type=radio]), textarea, select");
