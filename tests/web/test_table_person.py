@@ -260,10 +260,11 @@ def test_after_selecting_a_hand_card_its_targets_come_next_in_tab_order(
     assert targets <= reached, (card, targets, reached)
     # and Enter on a target plays the card on it
     target = sorted(targets)[0]
+    page.locator(f'[data-key="h:{card}"]').focus()
     for _ in range(len(targets) + 2):
         if focused_key(page) == target:
             break
-        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
     before = version(page)
     page.keyboard.press("Enter")
     option = page.locator("#controls button.option")
@@ -311,4 +312,24 @@ def test_while_paying_by_hand_enter_pays_and_plays_as_its_button_says(
     after = page.evaluate("window.parlor.snapshot()")
     taxed = {tc["card"] for tc in after["view"]["sides"][me]["home"] if tc["taxed_on"]}
     assert set(taxes) <= taxed
+    assert page.errors == []
+
+
+# -- 10. lesson 5 takes either Ace first, by a click or a tap on the card -----------------------
+
+
+@pytest.mark.parametrize("ctx", [WIDE, PHONE], ids=["click-1440", "tap-390"])
+def test_the_splitting_lesson_accepts_either_ace_first(browser: Any, server: Server,
+                                                       ctx: dict[str, Any]) -> None:
+    touch = "has_touch" in ctx
+    page = page_of(browser, **ctx)
+    page.goto(server.url + "/learn/splitting")
+    wait_for_decision(page)
+    for n, key in enumerate(("1:KS", "2:AD", "2:AH")):
+        tap_or_click(page, f'[data-key="{key}"]', touch)
+        page.wait_for_function(f"() => window.parlor.snapshot().version === {n + 1}")
+        wait_for_decision(page)
+    page.wait_for_function("() => window.parlor.snapshot().lesson.finished")
+    assert "Both Aces" in page.inner_text("#lesson-step")
+    assert page.inner_text("#lesson-feedback").strip() == ""
     assert page.errors == []

@@ -198,14 +198,14 @@ app.addEventListener("keydown", (ev) => {
 // After a card is selected its targets come next in the Tab order, wherever they lie on the
 // table (the Hand is drawn last, the opponent's Cres first): Tab from the selected card, or
 // from one target, goes to the next target; past the last one Tab goes on as usual.
+// Shift+Tab keeps the page's order, so that going back always reaches every control.
 function tabToTarget(ev) {
-  if (!state.selected || ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+  if (!state.selected || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey) return false;
   const targets = [...app.querySelectorAll("[role=button].target")];
   const chain = [app.querySelector("[role=button].selected"), ...targets].filter(Boolean);
   const at = chain.indexOf(ev.target);
-  if (at < 0 || !targets.length) return false;
-  const next = chain[ev.shiftKey ? at - 1 : at + 1];
-  if (!next || (ev.shiftKey && at === 0)) return false;
+  const next = at < 0 ? null : chain[at + 1];
+  if (!next) return false;
   ev.preventDefault();
   next.focus();
   return true;
