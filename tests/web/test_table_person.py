@@ -128,7 +128,7 @@ def test_on_a_phone_a_lesson_shows_its_goal_and_step_above_the_table(
     table = page.locator("section.table").evaluate(BOX)
     log_head = page.locator(".sidebar-head").evaluate(BOX)
     assert goal["bottom"] <= table["top"] and step["bottom"] <= table["top"]
-    assert 0 <= goal["top"] and step["bottom"] <= 844  # on the first screen
+    assert goal["top"] >= 0 and step["bottom"] <= 844  # on the first screen
     assert log_head["top"] >= table["bottom"]  # the log's heading goes with the log
     assert page.errors == []
 
