@@ -333,3 +333,48 @@ def test_the_splitting_lesson_accepts_either_ace_first(browser: Any, server: Ser
     assert "Both Aces" in page.inner_text("#lesson-step")
     assert page.inner_text("#lesson-feedback").strip() == ""
     assert page.errors == []
+
+
+# -- 8. a phone: the home page with three games, a tournament's page ----------------------------
+
+# Against the device's width: a mobile viewport widens its layout to fit what overflows.
+OVERFLOW = ("() => ({page: document.documentElement.scrollWidth - screen.width,"
+            " tables: [...document.querySelectorAll('table')]"
+            ".map(t => t.scrollWidth - t.clientWidth).filter(d => d > 1)})")
+
+
+def test_on_a_phone_the_home_page_lists_three_games_without_overflow(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **PHONE)
+    page.goto(server.url + "/")
+    for seed in (1, 2, 3):
+        r = page.request.post(f"{server.url}/api/games",
+                              data={"level": "novice", "seed": seed, "max_turns": 20})
+        assert r.status == 201
+    page.goto(server.url + "/")
+    assert page.evaluate(OVERFLOW) == {"page": 0, "tables": []}
+    links = page.locator("table.games a", has_text="Continue")
+    assert links.count() == 3
+    for i in range(3):
+        link = links.nth(i)
+        link.scroll_into_view_if_needed()
+        box = link.evaluate(BOX)
+        assert box["left"] >= 0 and box["right"] <= 390, box
+        assert link.evaluate(SEEN_AT_CENTRE)
+        assert link.inner_text().strip() == "Continue"
+    links.first.tap()
+    page.wait_for_url("**/g/*")
+    wait_for_decision(page)
+
+
+def test_on_a_phone_a_tournaments_page_does_not_overflow(browser: Any, server: Server) -> None:
+    page = page_of(browser, **PHONE)
+    page.goto(server.url + "/tournaments")
+    page.fill("#t-seed", "5")
+    page.locator("#t-start").tap()
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => document.querySelectorAll('#t-standings tr').length > 2")
+    assert page.evaluate(OVERFLOW) == {"page": 0, "tables": []}
+    play = page.locator("#t-tables a", has_text="Play your contest")
+    assert play.evaluate(SEEN_AT_CENTRE)
+    assert page.errors == []
