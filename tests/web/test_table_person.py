@@ -378,3 +378,26 @@ def test_on_a_phone_a_tournaments_page_does_not_overflow(browser: Any, server: S
     play = page.locator("#t-tables a", has_text="Play your contest")
     assert play.evaluate(SEEN_AT_CENTRE)
     assert page.errors == []
+
+
+# -- 9. the news strip shows its newest line; the status strip leaves both sides on screen ------
+
+
+def test_at_1440_a_combat_summary_leaves_both_sides_on_screen_and_news_its_newest_line(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    new_game(page, server.url, seed=21)
+    play_until(page, 2, lambda s: s["view"]["turn"] > 6 and page.evaluate(
+        "() => !document.getElementById('combat').hidden"
+        " && !document.getElementById('news').hidden"
+        " && document.querySelectorAll('#news li').length >= 3"))
+    table = page.locator("section.table")
+    fit = table.evaluate("t => t.scrollHeight - t.clientHeight")
+    assert fit <= 1, f"the table scrolls by {fit} px: one side is off screen"
+    for side in ("#side-opp", "#side-me .field-row", "#combat"):
+        box = page.locator(side).evaluate(BOX)
+        assert box["top"] >= 42 and box["bottom"] <= 900, (side, box)
+    news = page.locator("#news").evaluate(BOX)
+    newest = page.locator("#news li").last.evaluate(BOX)
+    assert news["top"] - 1 <= newest["top"] and newest["bottom"] <= news["bottom"] + 1
+    assert page.errors == []
