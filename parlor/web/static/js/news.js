@@ -21,7 +21,8 @@ export function announce(entries, { fromAction = false } = {}) {
   if (!newsEl) return;
   const shown = entries.filter((e) => !QUIET.has(e.kind)).slice(-6);
   if (!shown.length) return;
-  newsEl.innerHTML = shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("");
+  // a list inside the live region: a role=log on the list itself would orphan its items
+  newsEl.innerHTML = `<ul>${shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("")}</ul>`;
   newsEl.hidden = false;
   newsEl.scrollTop = newsEl.scrollHeight; // the strip is short: its newest line is the one shown
   if (!fromAction) beep(entries.some((e) => e.kind === "life" || e.kind === "eliminate") ? 330 : 660);

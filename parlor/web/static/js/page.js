@@ -52,7 +52,8 @@ export function showOver() {
   setOverShown(true);
   document.getElementById("over-title").textContent = outcome();
   document.getElementById("over-result").innerHTML = `${richText(snap.result_text || snap.view.result)}` +
-    (snap.seed !== null ? `<br><span class="muted small">Seed ${snap.seed} · ${snap.version} moves</span>` : "");
+    // a practice deal's number can be dealt again; a secret deal's key means nothing to a person
+    `<br><span class="muted small">${typeof snap.seed === "number" ? `Seed ${snap.seed} · ` : ""}${snap.version} moves</span>`;
   if (typeof overDlg.showModal === "function" && !overDlg.open) overDlg.showModal();
 }
 
