@@ -5,6 +5,7 @@ what is checked is what the person sees (what is on screen, in which order, what
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,13 @@ import pytest
 from parlor.learn.lessons import load_all
 
 from .ui import CHROMIUM, Server, wait_for_decision
+
+SUIT_WORDS = {'C': 'Clubs', 'D': 'Diamonds', 'H': 'Hearts', 'S': 'Spades'}
+RANK_WORDS = {'A': 'Ace', 'J': 'Jack', 'Q': 'Queen', 'K': 'King', 'T': '10'}
+
+
+def card_name(card: str) -> str:
+    return f"{RANK_WORDS.get(card[:-1], card[:-1])} of {SUIT_WORDS[card[-1]]}"
 
 pytestmark = pytest.mark.slow  # `make check` leaves it out: Debian's chromium
 
@@ -401,3 +409,94 @@ def test_at_1440_a_combat_summary_leaves_both_sides_on_screen_and_news_its_newes
     newest = page.locator("#news li").last.evaluate(BOX)
     assert news["top"] - 1 <= newest["top"] and newest["bottom"] <= news["bottom"] + 1
     assert page.errors == []
+
+
+# -- the smaller items: a newcomer's home page, Keep, Take back, names, seeds, the chart, axe ---
+
+
+def serious_axe(page: Any) -> list[str]:
+    """axe's serious and critical violations, with label-content-name-mismatch (an
+    experimental rule that axe leaves out unless asked) turned on."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options={"rules": {"label-content-name-mismatch": {
+        "enabled": True}}}).response
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+def test_a_first_visit_is_steered_to_the_lessons_and_novice_with_described_levels(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **PHONE)
+    page.goto(server.url + "/")
+    assert page.locator("#level").input_value() == "novice"
+    said = page.inner_text("#level-desc")
+    assert "Start here" in said
+    page.select_option("#level", "expert")
+    assert "strongest" in page.inner_text("#level-desc")
+    for level in page.locator("#level option").all():  # every level has its line
+        assert level.get_attribute("data-desc")
+    steer = page.locator("#first-visit a", has_text="Start with the lessons")
+    steer.tap()
+    page.wait_for_url("**/learn")
+
+
+def test_a_drawn_card_is_kept_with_its_button_and_take_back_waits_for_a_decision(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    snap = new_game(page, server.url, seed=11)
+    assert page.locator('[data-act="takeback"]').count() == 0  # nothing of yours to take back
+    snap = play_until(page, 11, lambda s: s["view"]["phase"] == "keep")
+    keeps = [a for a in snap["view"]["legal"] if a.startswith("keep ")]
+    card = keeps[0].split()[1]
+    button = page.get_by_role("button", name=re.compile(f"^Keep {card_name(card)}$"))
+    button.click()
+    page.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
+    after = wait_for_decision(page)
+    assert card in (after["view"]["sides"][after["you"]]["hand"] or []) or any(
+        card in e["text"] or card_name(card) in e["text"] for e in after["log"] or [])
+
+
+def test_a_finished_game_names_its_seats_shows_no_deal_key_and_its_chart_reads_whole(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    r = page.request.post(f"{server.url}/api/games",  # a secret deal: no seed
+                          data={"level": "random", "max_turns": 8})
+    assert r.status == 201
+    gid = r.json()["id"]
+    page.goto(f"{server.url}/g/{gid}")
+    wait_for_decision(page)
+    watch = page.locator("#watch").get_attribute("href")
+    mid = play_until(page, 4, lambda s: s["status"] != "live" or (
+        s["view"]["turn"] >= 3 and s["view"]["phase"] == "window1"))
+    if mid["status"] == "live":
+        assert serious_axe(page) == []  # the table mid-game: Hand cards named as they read
+    play_until(page, 4, lambda s: s["status"] == "over")
+    page.wait_for_selector("#over[open]")
+    assert "key-" not in page.inner_text("#over-result")
+    page.goto(server.url + "/")
+    assert "key-" not in page.inner_text("table.games")
+    page.goto(f"{server.url}/replay/{gid}")
+    page.wait_for_selector(".plate")
+    names = page.locator(".plate .name").all_inner_texts()
+    assert any(n.startswith("You") for n in names) and any(n.startswith("Computer") for n in names)
+    assert "Rlr 1's seat" not in page.inner_text("#seat")
+    assert serious_axe(page) == []
+    page.goto(server.url + watch)
+    page.wait_for_selector(".plate")
+    names = page.locator(".plate .name").all_inner_texts()
+    assert any(n.startswith("Player") for n in names) and any(n.startswith("Computer")
+                                                              for n in names)
+    page.goto(f"{server.url}/g/{gid}/analysis")
+    page.wait_for_function("() => window.parlorAnalysis.status().status === 'done'",
+                           timeout=300_000)
+    clipped = page.evaluate("""() => { const svg = document.querySelector('.wingraph');
+      const o = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].filter(t => { const b = t.getBoundingClientRect();
+        return b.left < o.left || b.top < o.top || b.right > o.right || b.bottom > o.bottom; })
+        .map(t => t.textContent); }""")
+    assert clipped == []
+    labels = page.evaluate("[...document.querySelectorAll('.wingraph text')]"
+                           ".map(t => t.textContent)")
+    assert "100%" in labels and "your win chance" in labels
+    assert serious_axe(page) == []
