@@ -129,7 +129,7 @@ def test_the_stacks_top_card_is_clicked_to_play_on_the_stack(
 def test_on_a_phone_a_lesson_shows_its_goal_and_step_above_the_table(
         browser: Any, server: Server) -> None:
     page = page_of(browser, **PHONE)
-    page.goto(server.url + "/learn/splitting")
+    page.goto(server.url + "/learn/trumps")  # the cards to play are in the Hand, at the foot
     wait_for_decision(page)
     goal = page.locator(".lesson-goal").evaluate(BOX)
     step = page.locator("#lesson-step").evaluate(BOX)

@@ -17,6 +17,8 @@ const msgEl = document.getElementById("message");
 const overDlg = document.getElementById("over");
 const baseTitle = document.title.replace(/^Parlor Magic — /, "Parlor Magic: ");
 
+let rendered = false; // the page has been drawn once
+
 const names = () => (me() === 0 ? ["You", "Computer"] : ["Computer", "You"]);
 
 export function render() {
@@ -35,7 +37,9 @@ export function render() {
     wantFocus(false);
     const next = ["[role=button].payable", "[role=button].target", "[role=button].selected", "[role=button].selectable",
       "#controls button.primary", "#controls button"].map((q) => app.querySelector(q)).find(Boolean);
-    if (next) next.focus({ preventScroll: false });
+    // the page's first focus does not scroll: a phone opens at its top (a lesson's goal and
+    // steps, the opponent's side), not at the Hand card that has the focus
+    if (next) next.focus({ preventScroll: !rendered });
   } else if (hadFocus && !app.contains(document.activeElement)) {
     // the focused card or button was redrawn: focus it again, or the next thing to decide
     const again = focusKey && app.querySelector(`[data-key="${CSS.escape(focusKey)}"], [data-act="${CSS.escape(focusKey)}"]`);
@@ -43,6 +47,7 @@ export function render() {
       : app.querySelector(".selected, [role=button].selectable, [role=button].target, #controls button");
     if (next) next.focus({ preventScroll: true });
   }
+  rendered = true;
   if (snap.status === "over" && !state.overShown) showOver();
   document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
 }
