@@ -521,3 +521,53 @@ def test_on_a_phone_buttons_and_links_of_the_controls_are_44_px(
     small = page.evaluate(SMALL_TARGETS, "#controls button, #controls .pref, .topbar a,"
                           " .topbar summary, .lesson-panel .btn, .sidebar-head .btn")
     assert small == []
+
+
+# -- every lesson, by the cards themselves: clicked at 1440x900, tapped at 390x844 ---------------
+
+
+def card_selector(page: Any, key: str) -> str:
+    """Where a person clicks for ``key``: the card itself (the stack's top card for T)."""
+    if key == "T" and page.locator(".zone.stack .scard.top").count():
+        return ".zone.stack .scard.top"
+    return f'[data-key="{key}"]'
+
+
+def play_by_cards(page: Any, action: str, me: int, touch: bool) -> None:
+    """Make ``action`` by clicking (or tapping) its card and its target, or its decision's
+    button (Done, Pass, Don't attack); never a button offering a choice of moves."""
+    w = action.split()
+    v = w[0]
+    if action in ("done", "pass", "end"):
+        tap_or_click(page, f'#controls [data-act="{v}"]', touch)
+        return
+    drawn = page.evaluate("window.parlor.snapshot().view.drawn") or []
+    if v in ("assign", "bonus"):
+        keys = [w[1]]
+    elif v in ("play", "expel", "trim", "keep"):
+        keys = [f"d:{w[1]}" if w[1] in drawn else f"h:{w[1]}", *w[3:4]]
+    else:  # attack, block and the abilities: a card of yours, then its target if any
+        keys = [f"{me + 1}:{w[1]}", *w[2:3]]
+    for key in keys:
+        tap_or_click(page, card_selector(page, key), touch)
+    assert not page.locator("#controls button.option").count(), \
+        f"{action}: the cards alone did not say it"
+
+
+@pytest.mark.parametrize("ctx", [WIDE, PHONE], ids=["click-1440", "tap-390"])
+def test_every_lesson_is_completed_by_the_cards_themselves(
+        browser: Any, server: Server, ctx: dict[str, Any]) -> None:
+    touch = "has_touch" in ctx
+    page = page_of(browser, **ctx)
+    for lesson in LESSONS.values():
+        page.goto(f"{server.url}/learn/{lesson.id}")
+        page.evaluate("() => localStorage.clear()")  # each lesson from its start
+        page.goto(f"{server.url}/learn/{lesson.id}")
+        for n, step in enumerate(lesson.steps):
+            snap = wait_for_decision(page)
+            assert snap["lesson"]["step"] == n, lesson.id
+            play_by_cards(page, step.solution, snap["you"], touch)
+            page.wait_for_function(
+                f"() => window.parlor.snapshot().version > {snap['version']}")
+        page.wait_for_function("() => window.parlor.snapshot().lesson.finished")
+    assert page.errors == []
