@@ -535,11 +535,16 @@ def card_selector(page: Any, key: str) -> str:
 
 def play_by_cards(page: Any, action: str, me: int, touch: bool) -> None:
     """Make ``action`` by clicking (or tapping) its card and its target, or its decision's
-    button (Done, Pass, Don't attack); never a button offering a choice of moves."""
+    button (Done, Pass, Don't attack); a button offering a choice of moves only where the
+    cards mean two moves (an Enh placed on a Cre, or expelled at it)."""
     w = action.split()
     v = w[0]
     if action in ("done", "pass", "end"):
         tap_or_click(page, f'#controls [data-act="{v}"]', touch)
+        return
+    if v == "redraw":  # its button, then the Hand card to recycle with the drawn ones
+        tap_or_click(page, '#controls [data-act="redraw-mode"]', touch)
+        tap_or_click(page, f'[data-key="h:{w[1]}"]', touch)
         return
     drawn = page.evaluate("window.parlor.snapshot().view.drawn") or []
     if v in ("assign", "bonus"):
@@ -548,10 +553,16 @@ def play_by_cards(page: Any, action: str, me: int, touch: bool) -> None:
         keys = [f"d:{w[1]}" if w[1] in drawn else f"h:{w[1]}", *w[3:4]]
     else:  # attack, block and the abilities: a card of yours, then its target if any
         keys = [f"{me + 1}:{w[1]}", *w[2:3]]
+    legal = page.evaluate("window.parlor.snapshot().choices")
     for key in keys:
         tap_or_click(page, card_selector(page, key), touch)
-    assert not page.locator("#controls button.option").count(), \
-        f"{action}: the cards alone did not say it"
+    which = page.locator(f'#controls button.option:not(.keep)[data-action="{action}"]')
+    if which.count():
+        # only where the cards alone mean two moves: an Enh placed on a Cre or expelled at it
+        same = [c for c in legal if c["card"] == action.split()[1]
+                and c.get("target") == keys[-1]]
+        assert len(same) > 1, f"{action}: the cards alone did not say it"
+        tap_or_click(page, f'#controls button.option[data-action="{action}"]', touch)
 
 
 @pytest.mark.parametrize("ctx", [WIDE, PHONE], ids=["click-1440", "tap-390"])
