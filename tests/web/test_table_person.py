@@ -582,3 +582,16 @@ def test_every_lesson_is_completed_by_the_cards_themselves(
                 f"() => window.parlor.snapshot().version > {snap['version']}")
         page.wait_for_function("() => window.parlor.snapshot().lesson.finished")
     assert page.errors == []
+
+
+def test_sounds_are_on_by_default_and_their_mute_is_remembered(browser: Any,
+                                                                server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    page.goto(server.url + "/")
+    page.click(".settings summary")
+    box = page.locator("#pref-sounds")
+    assert box.is_checked()
+    box.click()  # mute
+    page.reload()
+    page.click(".settings summary")
+    assert not page.locator("#pref-sounds").is_checked()
