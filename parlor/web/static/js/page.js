@@ -29,6 +29,7 @@ export function render() {
   renderTable({ view: snap.view, me: me(), names: names(), marks: marks(), costs: snap.costs, whyNot: snap.your_turn ? snap.why_not : null });
   renderStatus();
   renderControls();
+  showNewest();
   renderCoach(snap, state.selected, state.busy || state.pay ? [] : legal());
   app.classList.toggle("busy", state.busy);
   app.classList.toggle("thinking", snap.thinking);
@@ -50,6 +51,12 @@ export function render() {
   rendered = true;
   if (snap.status === "over" && !state.overShown) showOver();
   document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
+}
+
+// The news strip shows its newest line, whatever a redrawn status strip did to its width.
+function showNewest() {
+  const news = document.getElementById("news");
+  if (news && !news.hidden) news.scrollTop = news.scrollHeight;
 }
 
 export function showOver() {
