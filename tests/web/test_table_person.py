@@ -595,3 +595,37 @@ def test_sounds_are_on_by_default_and_their_mute_is_remembered(browser: Any,
     page.reload()
     page.click(".settings summary")
     assert not page.locator("#pref-sounds").is_checked()
+
+
+# -- 4. (in part) a coach line that holds for some targets of a selected card says which --------
+
+
+def _partly_coached(s: dict[str, Any]) -> str | None:
+    """A Hand card of the player's whose moves have a coach line for some targets only."""
+    lines = s.get("coach") or {}
+    hand = s["view"]["sides"][s["you"]]["hand"] or []
+    for card in hand:
+        moves = [c["text"] for c in s.get("choices") or [] if c.get("card") == card]
+        said = {lines[m] for m in moves if m in lines}
+        if len(moves) > 1 and any(m not in lines or lines[m] != next(iter(said)) for m in moves) \
+                and len(said) == 1:
+            return card
+    return None
+
+
+def test_a_coach_line_about_some_targets_names_them(browser: Any, server: Server) -> None:
+    page = page_of(browser, **WIDE)
+    new_game(page, server.url, seed=5)
+    snap = play_until(page, 5, lambda s: s["status"] != "live" or _partly_coached(s) is not None)
+    card = _partly_coached(snap)
+    if card is None:
+        pytest.skip("this deal never offered a partly coached card")
+    page.locator(f'[data-key="h:{card}"]').click()
+    page.wait_for_selector("#coach:not([hidden])")
+    coached = [m for m in snap["coach"] if m.split()[:2] == ["play", card]
+               or m.split()[:2] == ["expel", card]]
+    said = page.inner_text("#coach")
+    named = page.evaluate("""async (moves) => {
+      const { describe } = await import('/static/js/text.js');
+      return moves.map(m => describe(m, window.parlor.snapshot().you)); }""", coached)
+    assert any(n in said for n in named), (said, named)
