@@ -18,6 +18,7 @@ their file names)::
     say = "Play the Lnd 9H to your Home (603)."
     expect = ["play 9H"]            # any of these completes the step
     also = []                       # accepted, but the step goes on (e.g. a second blocker)
+    holds = []                      # checks the table passes after an expected move
     otherwise = "..."               # for any other legal move
     [[steps.wrong]]
     match = "play 10D"              # a glob over the action text
@@ -66,6 +67,10 @@ class Step:
     wrong: tuple[Wrong, ...] = ()
     otherwise: str = ""
     play: str = ""  # the scripted solution's move (default: the first expected one)
+    #: checks (see :func:`check`) the table must pass after an expected move, for a step
+    #: that accepts several moves whose right one depends on the moves before it (a second
+    #: point of a split goes to the blocker that has none, whichever that is)
+    holds: tuple[str, ...] = ()
 
     @property
     def solution(self) -> str:
@@ -137,7 +142,8 @@ def parse_lesson(lesson_id: str, text: str) -> Lesson:
     for raw in data.get("steps", []):
         wrong = tuple(Wrong(_str(w, "match"), _str(w, "why")) for w in raw.get("wrong", []))
         steps.append(Step(_str(raw, "say"), _strs(raw, "expect"), _strs(raw, "also"), wrong,
-                          _str(raw, "otherwise", ""), _str(raw, "play", "")))
+                          _str(raw, "otherwise", ""), _str(raw, "play", ""),
+                          _strs(raw, "holds")))
     if not steps:
         raise LessonError(f"{lesson_id}: a lesson needs at least one step")
     learner = data.get("learner", 1)
@@ -218,7 +224,8 @@ def attempt(lesson: Lesson, p: Progress, text: str) -> Outcome:
     except IllegalActionError as exc:
         legal = False
         rule_says = str(exc)
-    if legal and (_matches(said, step.expect) or _matches(said, step.also)):
+    fits = legal and (_matches(said, step.expect) or _matches(said, step.also))
+    if fits and all(check(trial, c) for c in step.holds):
         p.state = trial
         p.moves.append(str(action))
         if _matches(said, step.expect):

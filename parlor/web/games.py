@@ -1390,6 +1390,7 @@ class Games:
                 "step": step,
                 "steps": total,
                 "seat": seat,
+                "you": live.human if live.is_play else None,  # a game against the computer
                 "seed": seed_json(seed_of(live.row)),
                 "settings": live.row.settings,
                 "title": live.row.title,

@@ -355,6 +355,8 @@ class ReplayStep(_Open):
     step: int
     steps: int
     seat: int
+    you: int | None = Field(None, description="the player's seat in a game against the "
+                            "computer (0 = Rlr 1); null for an imported record")
     seed: int | str
     settings: str
     title: str

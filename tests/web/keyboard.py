@@ -40,7 +40,8 @@ def has(page: Page, selector: str) -> bool:
 
 def act_by_keyboard(page: Page, action: str, me: int) -> None:
     """Make ``action`` with the keys a player would press. A payment by hand (``play X tax A
-    B``) ticks "Choose Lnds to pay", picks the Lnds with Enter and pays with the button."""
+    B``) ticks "Choose Lnds to pay", picks the Lnds with Space and pays with the button (Enter
+    pays from anywhere: the button's label says so)."""
     w = action.split()
     v = w[0]
     if v in ("pass", "done", "end"):
@@ -83,7 +84,7 @@ def act_by_keyboard(page: Page, action: str, me: int) -> None:
         page.wait_for_selector('[data-act="pay-confirm"]')
         for lnd in taxes:
             tab_to(page, f"{me + 1}:{lnd}")
-            page.keyboard.press("Enter")
+            page.keyboard.press("Space")
         tab_to(page, "pay-confirm")
         page.keyboard.press("Enter")
 

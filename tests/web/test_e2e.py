@@ -105,7 +105,9 @@ def test_a_whole_game_in_the_browser(browser: object, db_url: str) -> None:
                 break
         assert page.evaluate("document.activeElement.matches('[data-key][role=button]')")
         assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
-        label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        label = page.evaluate(  # a card is named by an aria-label or by its content (a button)
+            "() => { const a = document.activeElement; return a.getAttribute('aria-label') ||"
+            " [...a.querySelectorAll('.sr-only')].map(e => e.textContent).join(''); }")
         assert re.match(r"^(Ace|Jack|Queen|King|\d+) of (Clubs|Diamonds|Hearts|Spades)", label)
         page.keyboard.press("h")
         page.wait_for_selector("#hint:not([hidden]) >> text=The expert would")

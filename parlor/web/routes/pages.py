@@ -9,7 +9,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from parlor.rules.state import Settings
-from parlor.web.computer import default_level
 from parlor.web.games import watch_key
 from parlor.web.routes.site import SiteDep, row_dict, tokens_of
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
@@ -22,7 +21,9 @@ router = APIRouter()
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, site: SiteDep) -> Response:
     rows = await asyncio.to_thread(site.games.owned, tokens_of(request))
-    return site.page(request, "home.html", levels=site.levels, default_level=default_level(),
+    # the home page starts a newcomer at the weakest level, where the coach is on (the API's
+    # default stays the middle one)
+    return site.page(request, "home.html", levels=site.levels, default_level=site.levels[0],
                      games=[row_dict(r) for r in rows],
                      turn_choices=MAX_TURNS_CHOICES)
 

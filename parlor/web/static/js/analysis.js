@@ -23,19 +23,31 @@ async function call(method) {
   return { ok: r.ok, body };
 }
 
+// The chart's margins leave room for its axis labels: "100%" whole on the left, the turns
+// below. Its points are links, so the chart is a group of links, not an image (axe:
+// nested-interactive).
 function graph(decisions, me) {
   const W = 640;
-  const H = 220;
-  const pad = 30;
+  const H = 240;
+  const left = 72;
+  const right = 16;
+  const top = 14;
+  const bottom = 42;
   const n = decisions.length;
-  const x = (i) => pad + (n > 1 ? (i * (W - 2 * pad)) / (n - 1) : (W - 2 * pad) / 2);
-  const y = (v) => H - pad - v * (H - 2 * pad);
+  const x = (i) => left + (n > 1 ? (i * (W - left - right)) / (n - 1) : (W - left - right) / 2);
+  const y = (v) => top + (1 - v) * (H - top - bottom);
   const line = decisions.map((d, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ");
-  const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line x1="${pad}" x2="${W - pad}" y1="${y(v)}" y2="${y(v)}" class="grid"/>` +
-    `<text x="${pad - 4}" y="${y(v) + 4}" text-anchor="end" class="axis">${pct(v)}</text>`).join("");
+  const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>` +
+    `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${pct(v)}</text>`).join("");
+  const turns = n ? [0, Math.floor((n - 1) / 2), n - 1].filter((i, k, a) => a.indexOf(i) === k)
+    .map((i) => `<text x="${x(i).toFixed(1)}" y="${H - bottom + 16}" text-anchor="${i === 0 && n > 1 ? "start" : i === n - 1 && n > 1 ? "end" : "middle"}" class="axis">turn ${decisions[i].turn}</text>`).join("") : "";
+  const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">your win chance</text>` +
+    `<text class="axis axis-title" x="${(left + W - right) / 2}" y="${H - 6}" text-anchor="middle">your decisions, in order</text>`;
   const points = decisions.map((d, i) => `<a href="/replay/${esc(gameId)}?step=${d.ply}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
     `<circle cx="${x(i).toFixed(1)}" cy="${y(d.after).toFixed(1)}" r="${d.mark ? 6 : 4}" class="pt ${d.mark || "ok"}"><title>Turn ${d.turn}: ${esc(d.played)} — ${pct(d.after)}${d.mark ? ` (${d.mark})` : ""}</title></circle></a>`).join("");
-  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="img" aria-label="Win chance over the game">${grid}<path d="${line}" class="wline"/>${points}</svg>`;
+  const legend = `<p class="small wingraph-legend" aria-hidden="true">` +
+    ["ok", "inaccuracy", "mistake", "blunder"].map((m) => `<span><svg viewBox="0 0 12 12" width="12" height="12"><circle cx="6" cy="6" r="5" class="pt ${m}"/></svg> ${m === "ok" ? "a decision" : m}</span>`).join(" ") + "</p>";
+  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="Your win chance over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
 }
 
 function show() {
@@ -61,10 +73,10 @@ function show() {
   table.querySelector("tbody").innerHTML = ds.map((d) => {
     const same = d.best === d.played;
     const alts = d.alternatives.map(([a, v]) => `${esc(describe(a, me))} ${pct(v)}`).join("; ");
-    return `<tr class="${d.mark}"><td><a href="/replay/${esc(gameId)}?step=${d.ply}">${d.turn}</a></td>` +
-      `<td>${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
-      `<td>${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br><span class="small muted">Weighed: ${alts}</span></td>` +
-      `<td>${pct(d.before)} → ${pct(d.after)}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
+    return `<tr class="${d.mark}"><td data-label="Turn"><a href="/replay/${esc(gameId)}?step=${d.ply}">${d.turn}</a></td>` +
+      `<td data-label="You played">${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
+      `<td data-label="The expert prefers">${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br><span class="small muted">Weighed: ${alts}</span></td>` +
+      `<td data-label="Win chance">${pct(d.before)} → ${pct(d.after)}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
   }).join("");
 }
 

@@ -1,7 +1,7 @@
 // The coach: before a consequential decision, one line on what follows (the lines come from
 // the server, derived from the engine's state). A setting, on by default against novice and
 // casual and in lessons; remembered in this browser ("pm-coach").
-import { richText } from "./text.js";
+import { describe, richText } from "./text.js";
 
 const KEY = "pm-coach";
 const GENTLE = ["novice", "casual", "lesson"];
@@ -18,10 +18,16 @@ function setCoach(on) {
 
 // The lines for the decisions in view: the selected card's, or else those of the buttons and
 // of cards that act with one click (attackers). At most three, without repeats.
+// With a card selected, a line that holds for some of its targets only says which (the
+// issue 41 newcomer read "This Enh joins the computer's counts" for 2 of 9 targets).
 export function coachLines(snap, selected, legal) {
   const lines = snap.coach || {};
   const pick = legal.filter((a) => lines[a.text] && (selected ? a.actor === selected : !a.target));
-  return [...new Set(pick.map((a) => lines[a.text]))].slice(0, 3);
+  const moves = new Map();
+  for (const a of pick) moves.set(lines[a.text], [...(moves.get(lines[a.text]) || []), a]);
+  const mine = selected ? legal.filter((a) => a.actor === selected).length : 0;
+  return [...moves].slice(0, 3).map(([line, some]) => (selected && some.length < mine
+    ? `${line} (${some.map((a) => describe(a.text, snap.you)).join("; ")})` : line));
 }
 
 export function renderCoach(snap, selected, legal) {

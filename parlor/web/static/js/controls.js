@@ -90,6 +90,8 @@ function decisionControls() {
   if (state.staged.length) html += button("cancel", "Cancel declarations", "Esc", "staged");
   const prompt = promptText();
   if (prompt) html += `<span class="sel-note prompt" id="prompt">${prompt}</span>`;
+  // keeping a drawn card has buttons too: clicking the card is not the only, hidden, way
+  html += L.filter((a) => a.verb === "keep").map((a) => `<button type="button" class="btn option keep" data-action="${esc(a.text)}">Keep ${esc(cardName(face(a.card)))}</button>`).join("");
   if (L.some((a) => a.text === "pass")) html += button("pass", "Pass", "P", "primary");
   if (L.some((a) => a.text === "done")) html += button("done", "Done", "D", "primary");
   if (L.some((a) => a.text === "end")) html += button("end", "Don't attack", "E");

@@ -6,7 +6,7 @@ import { cardName, face, kind } from "./cards.js";
 import { wireCoachSetting } from "./coach.js";
 import { renderOptions } from "./controls.js";
 import { hooks } from "./hooks.js";
-import { actionsFor, legal, me, moveOf } from "./moves.js";
+import { actionsFor, legal, marks, me, moveOf } from "./moves.js";
 import { app, applySnapshot, hintEl, render, say, showOver } from "./page.js";
 import { askHint, declare, poll, send, takeBack } from "./requests.js";
 import {
@@ -31,7 +31,7 @@ function perform(a) {
   if (DECLARATIONS.includes(a.verb) && !hooks.transport) return declare(a.text);
   if (needsPayment(a)) {
     startPay(a);
-    say("Choose the Lnds to tax and any pool points to spend (click them, or Tab to them and press Enter), then Pay and play.");
+    say("Choose the Lnds to tax and any pool points to spend (click them, or Tab to them and press Space), then Pay and play (Enter).");
     return render();
   }
   return send(a.text);
@@ -84,9 +84,19 @@ function clickKey(key) {
     say(`${cardOf(key)} selected: click a highlighted target, or choose below.`);
     return render();
   }
+  if (hooks.transport && selected && selected.startsWith("h:") && onStack(key)) {
+    // a lesson explains a wrong stack move (its step's own words): the server judges it
+    return send(`play ${face(selected.slice(2))} on T`);
+  }
   const name = key.startsWith("pool:") ? "That mnr" : cardOf(key);
   const whyNot = state.snap.why_not && state.snap.why_not[key];
   return say(whyNot ? `Why not? ${whyNot}.` : `${name}: no legal action with it now. ${PHASES[state.snap.view.phase] || ""}.`, "error");
+}
+
+// The Trumps stack, or the card on its top.
+function onStack(key) {
+  const stack = state.snap.view.stack;
+  return key === "T" || (stack.length > 0 && key === stack[stack.length - 1]);
 }
 
 function payConfirm() {
@@ -148,9 +158,22 @@ app.addEventListener("click", (ev) => {
     if (act.dataset.act === "close-combat") { document.getElementById("combat").hidden = true; wantFocus(); return render(); }
     return clickAct(act.dataset.act);
   }
-  const k = t.closest("[data-key]");
-  return k && k.dataset.key ? clickKey(k.dataset.key) : null;
+  const key = keyAt(t);
+  return key ? clickKey(key) : null;
 });
+
+// The table key a click on `el` means. A card inside a zone (the Trumps stack's top card) has
+// its own key, but when the zone is the target and the card is not, the click on the card is
+// a click on the zone: the player clicked where the table glows.
+function keyAt(el) {
+  const m = marks();
+  const keys = [];
+  for (let k = el.closest("[data-key]"); k; k = k.parentElement && k.parentElement.closest("[data-key]")) {
+    if (k.dataset.key) keys.push(k.dataset.key);
+  }
+  const live = (key) => m.targets.has(key) || m.selectable.has(key) || m.payable.has(key);
+  return keys.find(live) || keys[0] || null;
+}
 
 app.addEventListener("focusin", (ev) => {
   // focusing a card with no legal action says why not (from the engine, via the snapshot)
@@ -160,13 +183,33 @@ app.addEventListener("focusin", (ev) => {
 });
 
 app.addEventListener("keydown", (ev) => {
+  if (ev.key === "Tab" && tabToTarget(ev)) return;
   if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches("[data-key][role=button]")) {
     ev.preventDefault();
     ev.stopPropagation(); // the key picked this card: it must not also pay or pass
     setPointer(false);
+    // while paying, Enter is what the "Pay and play" button says it is; Space picks a Lnd
+    if (ev.key === "Enter" && state.pay) return clickAct("pay-confirm");
     clickKey(ev.target.dataset.key);
   }
+  return null;
 });
+
+// After a card is selected its targets come next in the Tab order, wherever they lie on the
+// table (the Hand is drawn last, the opponent's Cres first): Tab from the selected card, or
+// from one target, goes to the next target; past the last one Tab goes on as usual.
+// Shift+Tab keeps the page's order, so that going back always reaches every control.
+function tabToTarget(ev) {
+  if (!state.selected || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+  const targets = [...app.querySelectorAll("[role=button].target")];
+  const chain = [app.querySelector("[role=button].selected"), ...targets].filter(Boolean);
+  const at = chain.indexOf(ev.target);
+  const next = at < 0 ? null : chain[at + 1];
+  if (!next) return false;
+  ev.preventDefault();
+  next.focus();
+  return true;
+}
 
 document.addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input:not([type=checkbox]):not([type=radio]), textarea, select");

@@ -24,3 +24,12 @@ if (area) {
     if (!document.referrer.includes("/import")) sessionStorage.removeItem("pm-import");
   } catch (e) { /* private mode: not kept */ }
 }
+
+// The chosen level's one-line description, under the list.
+const level = document.getElementById("level");
+const levelDesc = document.getElementById("level-desc");
+if (level && levelDesc) {
+  level.addEventListener("change", () => {
+    levelDesc.textContent = level.selectedOptions[0]?.dataset.desc || "";
+  });
+}

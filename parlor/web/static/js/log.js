@@ -56,6 +56,7 @@ export function renderLog(ol, entries, { replace = false, fresh = false } = {}) 
     added.push(li);
   }
   ol.appendChild(frag);
+  rove(ol);
   const marker = newMarker(ol);
   if (nearBottom || replace) {
     ol.scrollTop = ol.scrollHeight;
@@ -68,4 +69,61 @@ export function renderLog(ol, entries, { replace = false, fresh = false } = {}) 
     marker.hidden = false;
   }
   return added;
+}
+
+// -- the keyboard: the log is one Tab stop (a roving tabindex) ------------------------------
+// Tab enters the log at the line last visited (at first the newest) and leaves it with the
+// next Tab; ↑ ↓ Home End move between lines, → ← between a line's rule links and its "why?",
+// and Enter follows the link or opens the why. A long game's log never fills the Tab order.
+
+const ITEMS = "a, summary, button";
+
+function lineOf(el) { return el.closest("li"); }
+
+function focusables(li) { return [li, ...li.querySelectorAll(ITEMS)]; }
+
+function current(ol) {
+  return ol.querySelector(':scope > li[tabindex="0"]');
+}
+
+function makeCurrent(ol, li) {
+  const was = current(ol);
+  if (was && was !== li) was.tabIndex = -1;
+  li.tabIndex = 0;
+}
+
+function rove(ol) {
+  for (const el of ol.querySelectorAll(ITEMS)) el.tabIndex = -1;
+  const lines = ol.querySelectorAll(":scope > li");
+  const keep = current(ol);
+  for (const li of lines) if (li !== keep) li.tabIndex = -1;
+  const focused = ol.contains(document.activeElement);
+  if (!focused && lines.length) makeCurrent(ol, lines[lines.length - 1]); // Tab lands on the newest
+  if (ol.dataset.roving) return;
+  ol.dataset.roving = "1";
+  ol.addEventListener("focusin", (ev) => { const li = lineOf(ev.target); if (li) makeCurrent(ol, li); });
+  ol.addEventListener("keydown", (ev) => moveIn(ol, ev));
+}
+
+function moveIn(ol, ev) {
+  const li = lineOf(ev.target);
+  if (!li) return;
+  const lines = [...ol.querySelectorAll(":scope > li")];
+  const i = lines.indexOf(li);
+  const inLine = focusables(li);
+  const j = inLine.indexOf(ev.target);
+  let next = null;
+  if (ev.key === "ArrowDown") next = lines[i + 1];
+  else if (ev.key === "ArrowUp") next = lines[i - 1];
+  else if (ev.key === "Home") next = lines[0];
+  else if (ev.key === "End") next = lines[lines.length - 1];
+  else if (ev.key === "ArrowRight") next = inLine[j + 1];
+  else if (ev.key === "ArrowLeft") next = inLine[j - 1];
+  else return;
+  ev.preventDefault();
+  ev.stopPropagation(); // the table's own keys (the replay's ← →) are not for the log
+  if (next) {
+    makeCurrent(ol, lineOf(next));
+    next.focus();
+  }
 }

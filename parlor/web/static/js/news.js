@@ -21,9 +21,36 @@ export function announce(entries, { fromAction = false } = {}) {
   if (!newsEl) return;
   const shown = entries.filter((e) => !QUIET.has(e.kind)).slice(-6);
   if (!shown.length) return;
-  newsEl.innerHTML = shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("");
+  // a list inside the live region: a role=log on the list itself would orphan its items
+  newsEl.innerHTML = `<ul>${shown.map((e) => `<li class="ev-${esc(e.kind)}">${richText(e.text)}</li>`).join("")}</ul>`;
   newsEl.hidden = false;
-  if (!fromAction) beep(entries.some((e) => e.kind === "life" || e.kind === "eliminate") ? 330 : 660);
+  newsEl.scrollTop = newsEl.scrollHeight; // the strip is short: its newest line is the one shown
+  sound(entries, fromAction);
+}
+
+// One sound an update, for the weightiest thing in it: the end of the game, damage, an attack
+// or block, a card played (the player's own plays included: a card landing is heard).
+const SOUNDS = [
+  [["win", "draw_game"], [523, 659, 784]],
+  [["damage", "life", "eliminate", "burn"], [220]],
+  [["attack", "block"], [440, 330]],
+  [["play", "expel"], [660]],
+];
+
+function sound(entries, fromAction) {
+  const kinds = new Set(entries.map((e) => e.kind));
+  const found = SOUNDS.find(([ks]) => ks.some((k) => kinds.has(k)));
+  if (found) tones(found[1]);
+  else if (!fromAction) tones([660]);
+}
+
+// The game went back (a takeback): what the strips said happened did not, after all.
+export function clearNews() {
+  for (const el of [newsEl, combatEl]) {
+    if (!el) continue;
+    el.innerHTML = "";
+    el.hidden = true;
+  }
 }
 
 // After a combat resolves: who dealt what to whom, who was eliminated, the Domain step, and each
@@ -46,17 +73,22 @@ export function combatSummary(entries, before, after, names = null) {
 }
 
 let audio = null;
-function beep(freq) {
+// Short tones one after another (a chord's notes in turn). On by default; the Sounds setting
+// (Settings, remembered in this browser) mutes them.
+function tones(freqs) {
   if (pref("sounds") !== "1") return;
   try {
     audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.25);
+    freqs.forEach((freq, i) => {
+      const at = audio.currentTime + i * 0.12;
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.08, at);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.22);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + 0.22);
+    });
   } catch (e) { /* no audio device: silence */ }
 }

@@ -5,7 +5,7 @@ import { outcome, renderControls, renderStatus } from "./controls.js";
 import { hooks } from "./hooks.js";
 import { renderLog } from "./log.js";
 import { legal, marks, me } from "./moves.js";
-import { announce, combatSummary } from "./news.js";
+import { announce, clearNews, combatSummary } from "./news.js";
 import { logRendered, setOverShown, showSnapshot, state, wantFocus } from "./state.js";
 import { renderTable } from "./table.js";
 import { richText } from "./text.js";
@@ -17,6 +17,8 @@ const msgEl = document.getElementById("message");
 const overDlg = document.getElementById("over");
 const baseTitle = document.title.replace(/^Parlor Magic — /, "Parlor Magic: ");
 
+let rendered = false; // the page has been drawn once
+
 const names = () => (me() === 0 ? ["You", "Computer"] : ["Computer", "You"]);
 
 export function render() {
@@ -27,6 +29,7 @@ export function render() {
   renderTable({ view: snap.view, me: me(), names: names(), marks: marks(), costs: snap.costs, whyNot: snap.your_turn ? snap.why_not : null });
   renderStatus();
   renderControls();
+  showNewest();
   renderCoach(snap, state.selected, state.busy || state.pay ? [] : legal());
   app.classList.toggle("busy", state.busy);
   app.classList.toggle("thinking", snap.thinking);
@@ -35,7 +38,9 @@ export function render() {
     wantFocus(false);
     const next = ["[role=button].payable", "[role=button].target", "[role=button].selected", "[role=button].selectable",
       "#controls button.primary", "#controls button"].map((q) => app.querySelector(q)).find(Boolean);
-    if (next) next.focus({ preventScroll: false });
+    // the page's first focus does not scroll: a phone opens at its top (a lesson's goal and
+    // steps, the opponent's side), not at the Hand card that has the focus
+    if (next) next.focus({ preventScroll: !rendered });
   } else if (hadFocus && !app.contains(document.activeElement)) {
     // the focused card or button was redrawn: focus it again, or the next thing to decide
     const again = focusKey && app.querySelector(`[data-key="${CSS.escape(focusKey)}"], [data-act="${CSS.escape(focusKey)}"]`);
@@ -43,8 +48,15 @@ export function render() {
       : app.querySelector(".selected, [role=button].selectable, [role=button].target, #controls button");
     if (next) next.focus({ preventScroll: true });
   }
+  rendered = true;
   if (snap.status === "over" && !state.overShown) showOver();
   document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
+}
+
+// The news strip shows its newest line, whatever a redrawn status strip did to its width.
+function showNewest() {
+  const news = document.getElementById("news");
+  if (news && !news.hidden) news.scrollTop = news.scrollHeight;
 }
 
 export function showOver() {
@@ -52,7 +64,8 @@ export function showOver() {
   setOverShown(true);
   document.getElementById("over-title").textContent = outcome();
   document.getElementById("over-result").innerHTML = `${richText(snap.result_text || snap.view.result)}` +
-    (snap.seed !== null ? `<br><span class="muted small">Seed ${snap.seed} · ${snap.version} moves</span>` : "");
+    // a practice deal's number can be dealt again; a secret deal's key means nothing to a person
+    `<br><span class="muted small">${typeof snap.seed === "number" ? `Seed ${snap.seed} · ` : ""}${snap.version} moves</span>`;
   if (typeof overDlg.showModal === "function" && !overDlg.open) overDlg.showModal();
 }
 
@@ -75,7 +88,9 @@ export function applySnapshot(s, { fromAction = false } = {}) {
   const changed = s.version !== (state.base || state.snap).version;
   const entries = s.log || [];
   if (entries.length && entries[0].n < state.logCount) {
-    // the server sent from an earlier point: drop ours from there
+    // the server sent from an earlier point (a takeback): drop ours from there, and the
+    // strips' news of the moves undone
+    clearNews();
     [...logEl.children].forEach((li) => { if (Number(li.dataset.n) >= entries[0].n) li.remove(); });
     logRendered(entries[0].n);
   }

@@ -1,6 +1,6 @@
 // Site preferences kept in this browser: four-colour suits, sounds, the computer's pace, and
 // whether the log shows the game's notation. Each is a checkbox or select with data-pref.
-const DEFAULTS = { four: "0", sounds: "0", pace: "0", notation: "0" };
+const DEFAULTS = { four: "0", sounds: "1", pace: "0", notation: "0" }; // sounds on: issue 41
 const CLASSES = { four: "four-colour", notation: "show-notation" };
 
 export function pref(name) {

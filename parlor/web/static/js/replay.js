@@ -18,17 +18,24 @@ let loading = false;
 
 function render() {
   const seat = snap.seat;
-  renderTable({ view: snap.view, me: seat, names: seat === 0 ? ["Rlr 1", "Rlr 2"] : ["Rlr 1", "Rlr 2"], marks: emptyMarks() });
+  renderTable({ view: snap.view, me: seat, names: names(), marks: emptyMarks() });
   const v = snap.view;
   phaseEl.innerHTML = `<span class="turn">Step ${snap.step} of ${snap.steps}</span> · Turn ${v.turn} · ${richText(PHASES[v.phase] || v.phase)}` +
-    (v.phase === "over" ? ` — ${richText(v.result)}` : ` — Rlr ${v.actor + 1} to decide`);
+    (v.phase === "over" ? ` — ${richText(v.result)}` : ` — ${esc(names()[v.actor])} to decide`);
   msgEl.innerHTML = snap.last ? `Last action: <code>${esc(snap.last)}</code>` + (snap.next ? ` · next: <code>${esc(snap.next)}</code>` : "") : (snap.next ? `First action: <code>${esc(snap.next)}</code>` : "");
   renderLog(logEl, snap.log, { replace: true });
   slider.value = String(snap.step);
   slider.max = String(snap.steps);
   slider.setAttribute("aria-valuetext", `step ${snap.step} of ${snap.steps}`);
-  seatBtn.textContent = `Rlr ${seat + 1}'s seat`;
-  seatBtn.setAttribute("aria-label", `Viewing from Rlr ${seat + 1}'s seat; switch seats`);
+  const whose = snap.you === null || snap.you === undefined ? `Rlr ${seat + 1}'s` : (seat === snap.you ? "Your" : "The computer's");
+  seatBtn.textContent = `${whose} seat`;
+  seatBtn.setAttribute("aria-label", `${whose} seat: switch seats`);
+}
+
+// A game against the computer says who is who as its table did; an imported record cannot.
+function names() {
+  if (snap.you === null || snap.you === undefined) return ["Rlr 1", "Rlr 2"];
+  return snap.you === 0 ? ["You", "Computer"] : ["Computer", "You"];
 }
 
 let pending = null; // the step the keys have asked for, while it loads

@@ -12,7 +12,8 @@ const logEl = document.getElementById("log");
 const phaseEl = document.getElementById("phase");
 let snap = JSON.parse(document.getElementById("snapshot").textContent);
 let logCount = 0;
-const NAMES = ["Rlr 1", "Rlr 2"];
+// The one who plays and the computer (a spectator is not the player: not "You").
+const NAMES = snap.kind === "play" ? (snap.you === 0 ? ["Player", "Computer"] : ["Computer", "Player"]) : ["Rlr 1", "Rlr 2"];
 
 function render() {
   const v = snap.view;

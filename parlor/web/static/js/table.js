@@ -179,7 +179,15 @@ function sideHTML(p, ctx) {
       // a card with no legal action stays focusable, so that keyboards hear why not
       const whyNot = ctx.whyNot && ctx.whyNot[key];
       const focus = whyNot && !ctx.marks.selectable.has(key) ? ' tabindex="0" role="button" data-why="1"' : interactive(key, ctx.marks);
-      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${focus} aria-label="${esc(cardName(c))}, in your Hand${cost ? `, costs ${esc(cost)}` : ""}${whyNot ? `; cannot be used now: ${esc(whyNot)}` : ""}">${cardSVG(c)}${costBadge}</div>`;
+      const why = whyNot ? `; cannot be used now: ${esc(whyNot)}` : "";
+      if (!focus.includes('role="button"')) {
+        return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${focus} aria-label="${esc(cardName(c))}, in your Hand${cost ? `, costs ${esc(cost)}` : ""}${why}">${cardSVG(c)}${costBadge}</div>`;
+      }
+      // a button is named by its content, not an aria-label: the cost printed on the card is
+      // then a part of its name, as a speech user reads it (axe: label-content-name-mismatch)
+      return `<div class="hcard ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${focus}>` +
+        `<span class="sr-only">${esc(cardName(c))}, in your Hand${cost ? ", costs " : ""}</span>${cardSVG(c)}${costBadge}` +
+        `${why ? `<span class="sr-only">${why}</span>` : ""}</div>`;
     }).join("");
     let drawn = "";
     if (v.drawn && v.drawn.length && v.phasing === p) {

@@ -115,14 +115,14 @@ function tablesHTML(s) {
       (t.single_draw[i] ? ' <span class="t-single" title="Held for a ransom: draws one card and keeps it, no Redraw (1304)">single-card draws</span>' : "")).join(" against ");
     const state = t.done ? "finished" : t.turn ? `turn ${t.turn}` : "dealing";
     const link = t.yours ? (t.done ? "" : `<a class="btn primary small" href="${t.url}">Play your contest</a>`) : `<a class="btn small" href="${t.url}">Watch</a>`;
-    return `<tr${t.yours ? ' class="t-you"' : ""}><td>${t.table}</td><td>${who}</td><td>${state}</td><td>${link}</td></tr>`;
+    return `<tr${t.yours ? ' class="t-you"' : ""}><td data-label="Table">${t.table}</td><td>${who}</td><td>${state}</td><td>${link}</td></tr>`;
   }).join("");
   return `<table class="t-table"><thead><tr><th scope="col">Table</th><th scope="col">Rlr 1 against Rlr 2</th><th scope="col">State</th><th scope="col"><span class="sr-only">Links</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function standingsHTML(s) {
   const rows = s.standings.map((p) => {
-    return `<tr class="${p.out ? "t-out" : ""}${p.you ? " t-you" : ""}"><td>${p.place}${p.tied ? "=" : ""}</td><td>${esc(p.name)}${p.you ? " (you)" : ""}</td><td>${esc(p.team)}</td><td>${p.level === HUMAN ? "you" : esc(p.level)}</td><td class="num">${p.talents}</td><td class="num">${p.wins}-${p.losses}-${p.draws}</td><td>${esc(p.note)}</td></tr>`;
+    return `<tr class="${p.out ? "t-out" : ""}${p.you ? " t-you" : ""}"><td>${p.place}${p.tied ? "=" : ""}</td><td>${esc(p.name)}${p.you ? " (you)" : ""}</td><td data-label="Team">${esc(p.team)}</td><td data-label="Level">${p.level === HUMAN ? "you" : esc(p.level)}</td><td class="num" data-label="Talents">${p.talents}</td><td class="num" data-label="W-L-D">${p.wins}-${p.losses}-${p.draws}</td><td>${esc(p.note)}</td></tr>`;
   }).join("");
   const owed = s.ransoms.length ? `<p>Ransoms owed: ${s.ransoms.map((r) => `${esc(r.prisoner)} owes ${esc(r.holder)} ${talents(r.amount)}`).join("; ")}.</p>` : "";
   return `<table class="t-table" id="t-standings-table"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Team</th><th scope="col">Level</th><th scope="col" class="num">Talents</th><th scope="col" class="num">W-L-D</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>${owed}`;
@@ -132,7 +132,7 @@ function resultsHTML(s) {
   if (!s.results.length) return '<p class="muted">None yet.</p>';
   const rows = s.results.map((r) => {
     const what = r.winner === null ? "draw: nothing paid" : r.bracket === "ransom" ? `${r.life} life: a ransom of ${talents(r.ransom)}` : `${r.life} life: ${talents(r.paid)} paid`;
-    return `<tr><td>${r.round}</td><td>${r.table}</td><td>${esc(r.players.join(" against "))}</td><td>${r.winner === null ? "—" : esc(r.winner)}${r.how === "resign" ? " (resignation)" : ""}</td><td>${what}</td><td><a href="${r.url}">Replay</a></td></tr>`;
+    return `<tr><td data-label="Round">${r.round}</td><td data-label="Table">${r.table}</td><td>${esc(r.players.join(" against "))}</td><td data-label="Winner">${r.winner === null ? "—" : esc(r.winner)}${r.how === "resign" ? " (resignation)" : ""}</td><td>${what}</td><td><a href="${r.url}">Replay</a></td></tr>`;
   }).join("");
   return `<table class="t-table"><thead><tr><th scope="col">Round</th><th scope="col">Table</th><th scope="col">Players</th><th scope="col">Winner</th><th scope="col">Payment</th><th scope="col"><span class="sr-only">Links</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
