@@ -10,23 +10,29 @@ level  name          agent                                                      
                      softmax noise (temperature 0.02): sensible, careless
 3      intermediate  Greedy judged at the end of its own turn, one sample, with    none
                      a little softmax noise (temperature 0.007)
-4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
-                     after the opponent's next turn (a weaker judgement)
-5      expert        ISMCTS search, rollouts three turns deep judged by the       0.3 s
-                     learned evaluation, determinizations weighted by the
+4      strong        ISMCTS search, the best 4 root actions, its priors judged     400 it.
+                     after the opponent's next turn (a weaker judgement)           (0.5 s cap)
+5      expert        ISMCTS search, rollouts three turns deep judged by the       2000 it.
+                     learned evaluation, determinizations weighted by the          (1.5 s cap)
                      opponent's passes (parlor.ai.belief)
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
 
-The budget is the search time per *searched* decision (play windows, attacks, blocks,
-abilities); every other decision is quick (see :mod:`parlor.ai.search`).
+The budget is the search iterations per *searched* decision (play windows, attacks, blocks,
+abilities); every other decision is quick (see :mod:`parlor.ai.search`). A fixed number of
+iterations, not seconds, so that a level is as strong on a busy server as on an idle one
+(issue 46: at 0.3 s the expert ran a median of 192 iterations at load 17 on two cores, 1,930
+idle); each is about what the level did in its former time budget on an idle core of this
+machine (2026-12-06, compiled, load 1-2: expert 1,953-2,018 iterations median at 0.3 s,
+strong 410 at 0.05 s). The cap in brackets is a wall-clock limit for responsiveness only: a
+search it cuts short is logged and counted (:func:`parlor.ai.search.cap_stats`, exported by
+the server's ``/metrics``), and a caller's time budget (``PARLOR_THINK``) replaces it.
 
-**Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
-measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
-searching exactly 800 iterations a searched decision, with no time limit (play keeps the
-time budget). Only the searching agents (strong, expert, expert_ref, expert_hand) take
-``iters``.
+**Agent specs.** ``expert@iters=800`` is the expert searching exactly 800 iterations a
+searched decision, with no time limit at all (benchmarks: fully reproducible for a seed,
+whatever the load; play keeps its cap). Only the searching agents (strong, expert,
+expert_ref, expert_hand) take ``iters``.
 ``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
 the expert judges its search's leaves with the learned evaluation (:mod:`parlor.ai.value`,
 trained by ``parlor train``; 58.6% of 220 games against the hand-written one at 100
@@ -99,6 +105,13 @@ REFERENCE_NAMES = ("expert_ref", "expert_hand")
 #: 82.5% of 200 against greedy; four at about the same time (1,500) 82.2% of 101 of them.
 #: With the learned evaluation v2 (value-v2.json), seeds 1020000+: 86.8% of 200 against greedy.
 EXPERT_HORIZON: Final = 3
+#: The searching levels' iterations per searched decision and their wall-clock caps (s),
+#: see the table above. The expert's cap keeps its think time's p95 under 2 s on a loaded
+#: two-core server (issue 46).
+EXPERT_ITERATIONS: Final = 2000
+EXPERT_CAP: Final = 1.5
+STRONG_ITERATIONS: Final = 400
+STRONG_CAP: Final = 0.5
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
 
@@ -108,15 +121,18 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                        name="casual"),
     "intermediate": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.007,
                                              name="intermediate"),
-    "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
+    "strong": lambda seed: SearchAgent(seed, budget=STRONG_CAP,
+                                       max_iterations=STRONG_ITERATIONS, root_width=4, look=2,
                                        name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief", name="expert",
-                                       evaluate=learned(), keep_veto=True,
+    "expert": lambda seed: SearchAgent(seed, budget=EXPERT_CAP,
+                                       max_iterations=EXPERT_ITERATIONS, sampler="belief",
+                                       name="expert", evaluate=learned(), keep_veto=True,
                                        horizon=EXPERT_HORIZON),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
-    "expert_hand": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief",
+    "expert_hand": lambda seed: SearchAgent(seed, budget=EXPERT_CAP,
+                                            max_iterations=EXPERT_ITERATIONS, sampler="belief",
                                             name="expert_hand", keep_veto=True,
                                             horizon=EXPERT_HORIZON),
 }
@@ -261,5 +277,6 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     return agent
 
 
-__all__ = ["KEEP_RULES", "LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "TUNING", "Options",
+__all__ = ["EXPERT_CAP", "EXPERT_ITERATIONS", "KEEP_RULES", "LEVEL_NAMES", "NAMES",
+           "REFERENCE_NAMES", "STRONG_CAP", "STRONG_ITERATIONS", "TUNING", "Options",
            "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

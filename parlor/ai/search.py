@@ -42,6 +42,7 @@ default the start of the turn after the opponent's next one), evaluates the posi
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -81,6 +82,27 @@ from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
 
+log = logging.getLogger("parlor.ai.search")
+
+
+class CapStats:
+    """How often this process's searches ran out of wall-clock time before their iteration
+    budget (the cap, :class:`SearchAgent`): an operator's sign that the machine is too busy
+    for the levels' strength. One per process; :func:`cap_stats` reads it."""
+
+    def __init__(self) -> None:
+        self.searches = 0  # searches with an iteration budget and a finite cap
+        self.capped = 0  # those the cap stopped short of their iterations
+
+
+_STATS = CapStats()
+
+
+def cap_stats() -> tuple[int, int]:
+    """(searches with an iteration budget under a wall-clock cap, how many the cap cut
+    short) in this process since it started: parlor/web/metrics.py exports them."""
+    return _STATS.searches, _STATS.capped
+
 #: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
 Evaluator = Callable[[State, int], float]
 #: Another source of determinizations than the sampler, given a decision's view and the
@@ -119,10 +141,13 @@ class _Node:
 class SearchAgent(BaseAgent):
     """ISMCTS over determinizations with cheap-policy rollouts and evaluation at a horizon.
 
-    ``budget``: seconds per searched decision (the caller's budget caps it);
-    ``max_iterations``: the iterations per searched decision instead (the time is then
-    ignored, and the agent is fully reproducible for its seed: benchmarks fix strength this
-    way, ``expert@iters=800`` in :mod:`parlor.ai.levels`); ``horizon``: rollouts stop when
+    ``budget``: seconds per searched decision (the caller's budget replaces it);
+    ``max_iterations``: the iterations per searched decision instead, and ``budget`` then only
+    caps the wall-clock time for responsiveness (issue 46: the levels play a fixed number of
+    iterations, so their strength does not move with the machine's load; a search the cap cuts
+    short is logged and counted, :func:`cap_stats`). Same seed and same iterations give the
+    same decisions whenever the cap is not reached; with ``budget=math.inf`` (benchmarks,
+    ``expert@iters=800`` in :mod:`parlor.ai.levels`) always. ``horizon``: rollouts stop when
     this many turns have started after the root's turn; ``look``: the same for the one-step
     priors (and for the decisions that only look one step ahead); ``search_keep``: search
     keeping a drawn card against Redrawing; ``keep_veto``: with ``search_keep``, Redraw only
@@ -173,15 +198,21 @@ class SearchAgent(BaseAgent):
         if name:
             self.name = name
         self.last_iterations = 0
+        self.last_capped = False  # the wall-clock cap stopped the last search
+        self.last_searched = False  # the last decision was searched (not a one-step look)
+        self.last_limit = budget
 
     # -- the interface ---------------------------------------------------------------------
 
     def explain(self, view: View, legal: Sequence[Action],
                 budget: float | None = None) -> list[Choice]:
+        self.last_searched = False
         if len(legal) == 1:
             return [Choice(legal[0], 0.5, 0)]
         t0 = time.perf_counter()
-        limit = self.budget if budget is None else budget
+        # an iteration budget with no cap (benchmarks) ignores the clock, the caller's too
+        uncapped = self.max_iterations is not None and math.isinf(self.budget)
+        limit = self.budget if budget is None or uncapped else budget
         det = self.determinizer(view)
         first = det.deal()
         choices = list(legal)
@@ -203,10 +234,37 @@ class SearchAgent(BaseAgent):
             choices, aside = settled_root(first, choices)
             if len(choices) == 1:
                 return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
+        self.last_searched = True
         ranked = self._search(det, first, choices, t0 + limit)
+        self._count_cap(limit, time.perf_counter() - t0)
         if phase is KEEP and self.keep_veto:
             ranked = self._veto_redraw(det, first, choices, ranked)
         return ranked + [Choice(x, 0.0, 0) for x in aside]
+
+    def _count_cap(self, limit: float, seconds: float) -> None:
+        """Count a search with an iteration budget under a finite cap, and log and count it
+        when the cap cut it short (its decision then depends on the machine's load)."""
+        self.last_limit = limit
+        if self.max_iterations is None or math.isinf(limit):
+            return
+        _STATS.searches += 1
+        if self.last_capped:
+            _STATS.capped += 1
+            log.warning("%s: search capped at %.2f s after %d of %d iterations (%.2f s)",
+                        self.name, limit, self.last_iterations, self.max_iterations, seconds)
+
+    def budget_text(self) -> str:
+        """The budget the last searched decision used, for a hint or an analysis:
+        ``2000 iterations``, ``812 of 2000 iterations (cut at the 1.5 s cap)`` or
+        ``0.3 s (1934 iterations)``; ``no search`` for a decision taken without one."""
+        n, cap = self.last_iterations, self.max_iterations
+        if not self.last_searched:
+            return "no search"
+        if cap is None:
+            return f"{self.last_limit:g} s ({n} iterations)"
+        if self.last_capped:
+            return f"{n} of {cap} iterations (cut at the {self.last_limit:g} s cap)"
+        return f"{cap} iterations"
 
     def _veto_redraw(self, det: Determinizer, first: State, choices: list[Action],
                      ranked: list[Choice]) -> list[Choice]:
@@ -268,6 +326,7 @@ class SearchAgent(BaseAgent):
                 deadline: float) -> list[Choice]:
         me = det.me
         root = _Node()
+        self.last_capped = False
         end_turn = first.turn + self.horizon
         ranked_choices = self._priors(root, first, choices, me, deadline)
         if self.root == "halving":
@@ -291,7 +350,8 @@ class SearchAgent(BaseAgent):
         while True:
             if cap is not None and iterations >= cap:
                 break
-            if cap is None and time.perf_counter() >= deadline:
+            if (cap is None or iterations) and time.perf_counter() >= deadline:
+                self.last_capped = cap is not None
                 break
             self._iterate(det.deal(), root, me, end_turn, allowed, None, self.rng)
             iterations += 1
@@ -317,6 +377,9 @@ class SearchAgent(BaseAgent):
                 if per_round is not None:
                     if done >= per_round:
                         break
+                    if iterations and time.perf_counter() >= deadline:
+                        self.last_capped = True  # the cap: keep the ranking so far
+                        break
                 elif done and time.perf_counter() >= round_end:
                     break
                 base = det.deal()
@@ -329,6 +392,9 @@ class SearchAgent(BaseAgent):
             for a in cands:
                 root.edges[a].stage = r + 1
             cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
+            if self.last_capped:
+                root.edges[cands[0]].stage = rounds
+                break
             if r < rounds - 1 and self._settled(root, cands):
                 root.edges[cands[0]].stage = rounds
                 break
@@ -410,4 +476,5 @@ class SearchAgent(BaseAgent):
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SAMPLERS", "Deals", "Evaluator", "SearchAgent", "epsilon_action"]
+__all__ = ["SAMPLERS", "CapStats", "Deals", "Evaluator", "SearchAgent", "cap_stats",
+           "epsilon_action"]
