@@ -67,17 +67,22 @@ replaces it:
     'expert@iters=1930@value=v1'
 
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
-``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``; see
-:class:`~parlor.ai.search.SearchAgent`):
+``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
+``declined_drop``, ``burn_below_safe``; see :class:`~parlor.ai.search.SearchAgent`) and the
+cheap policy's ``counter_lethal`` (:mod:`parlor.ai.policy`). The expert before issue 46's
+fixes is ``expert@counter_lethal=0@declined_drop=0@burn_below_safe=0``:
 
     >>> agent_spec("expert@C=0.50@horizon=1@iters=800")
     'expert@iters=800@horizon=1@c=0.5'
     >>> make_agent("expert@horizon=3", 1).horizon
     3
+    >>> make_agent("expert@counter_lethal=0", 1).policy.counter_lethal
+    0.0
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -112,6 +117,14 @@ EXPERT_ITERATIONS: Final = 2000
 EXPERT_CAP: Final = 1.5
 STRONG_ITERATIONS: Final = 400
 STRONG_CAP: Final = 0.5
+#: The expert's leaf corrections (issue 46, shared/ai-misplays.md): the win estimate lost per
+#: free Lnd drop declined with a short Home, and per life point burned below what is safe,
+#: on the path to a leaf (SearchAgent). In c6_free_lnd_declined (tests/ai/positions) the
+#: search at three turns' horizon put the declined drop 0.02-0.04 ahead, where judged at the
+#: start of the next turn it was 0.10-0.15 behind (the horizon hides the lost tempo): 0.05
+#: took it in 7 seeds of 10, 0.08 is most of what the next turn shows.
+EXPERT_DECLINED_DROP: Final = 0.08
+EXPERT_BURN_BELOW_SAFE: Final = 0.04
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
 
@@ -127,7 +140,9 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
     "expert": lambda seed: SearchAgent(seed, budget=EXPERT_CAP,
                                        max_iterations=EXPERT_ITERATIONS, sampler="belief",
                                        name="expert", evaluate=learned(), keep_veto=True,
-                                       horizon=EXPERT_HORIZON),
+                                       horizon=EXPERT_HORIZON,
+                                       declined_drop=EXPERT_DECLINED_DROP,
+                                       burn_below_safe=EXPERT_BURN_BELOW_SAFE),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
@@ -177,7 +192,12 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "prior_visits": (0.0, 100.0, False),
     "widen": (0.01, 100.0, False),
     "decisive": (0.0, 1.0, False),
+    "declined_drop": (0.0, 1.0, False),
+    "burn_below_safe": (0.0, 1.0, False),
+    "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
 }
+#: TUNING keys that are the cheap policy's weights rather than the search's own settings.
+POLICY_TUNING: Final = frozenset({"counter_lethal"})
 
 
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
@@ -273,10 +293,14 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     if o.value is not None:
         agent.evaluate = learned(packaged(weights_file(o.value)))
     for key, value in o.tuning:
-        setattr(agent, key, int(value) if TUNING[key][2] else value)
+        if key in POLICY_TUNING:
+            agent.policy = dataclasses.replace(agent.policy, **{key: value})
+        else:
+            setattr(agent, key, int(value) if TUNING[key][2] else value)
     return agent
 
 
-__all__ = ["EXPERT_CAP", "EXPERT_ITERATIONS", "KEEP_RULES", "LEVEL_NAMES", "NAMES",
-           "REFERENCE_NAMES", "STRONG_CAP", "STRONG_ITERATIONS", "TUNING", "Options",
+__all__ = ["EXPERT_BURN_BELOW_SAFE", "EXPERT_CAP", "EXPERT_DECLINED_DROP", "EXPERT_ITERATIONS",
+           "KEEP_RULES", "LEVEL_NAMES", "NAMES", "POLICY_TUNING", "REFERENCE_NAMES", "STRONG_CAP",
+           "STRONG_ITERATIONS", "TUNING", "Options",
            "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
-from parlor.ai.evaluate import DEFAULT, Weights, win_prob
+from parlor.ai.evaluate import DEFAULT, IS_LND, Weights, win_prob
 from parlor.ai.greedy import one_step, settle
 from parlor.ai.policy import (
     BAD,
@@ -78,6 +78,7 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
+from parlor.rules.table import pwr
 from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
@@ -130,6 +131,22 @@ class _Edge:
         self.child: _Node | None = None
 
 
+#: A declined Lnd drop counts while the Home holds fewer Lnds than this (the first Lnds pay
+#: for everything; shared/ai-misplays.md counts Homes of six or fewer).
+DROP_HOME = 7
+
+
+class _Tally:
+    """Per Rlr, along one iteration's path (tree and rollout): turns it ended as P with a
+    Lnd in Hand, none dropped and a short Home; life points burned below what is safe."""
+
+    __slots__ = ("burned", "declined")
+
+    def __init__(self) -> None:
+        self.declined = [0, 0]
+        self.burned = [0, 0]
+
+
 class _Node:
     __slots__ = ("edges", "visits")
 
@@ -159,7 +176,10 @@ class SearchAgent(BaseAgent):
     randomness; ``c``: UCB exploration; ``evaluate``: the leaf evaluation (default: the
     hand-written :func:`~parlor.ai.evaluate.win_prob` with ``weights``; the learned one is
     :func:`parlor.ai.value.learned`); ``deals``: determinizations from elsewhere than the
-    sampler (a benchmark's true state). The priors stay Greedy's hand-written judgement.
+    sampler (a benchmark's true state); ``declined_drop`` and ``burn_below_safe``: what the
+    leaf's estimate loses per free Lnd drop declined on the path to it and per life point
+    burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept). The priors
+    stay Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -172,7 +192,8 @@ class SearchAgent(BaseAgent):
                  keep_veto: bool = False, settle_root: bool = True, sampler: str = "uniform",
                  name: str | None = None,
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
-                 evaluate: Evaluator | None = None, deals: Deals | None = None) -> None:
+                 evaluate: Evaluator | None = None, deals: Deals | None = None,
+                 declined_drop: float = 0.0, burn_below_safe: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -192,6 +213,8 @@ class SearchAgent(BaseAgent):
         self.search_keep = search_keep
         self.keep_veto = keep_veto
         self.settle_root = settle_root
+        self.declined_drop = declined_drop
+        self.burn_below_safe = burn_below_safe
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -412,16 +435,54 @@ class SearchAgent(BaseAgent):
             return False
         return means[0] - means[1] >= self.decisive or means[0] - means[-1] <= INDIFFERENT
 
+    def _apply(self, s: State, a: Action, tally: _Tally | None) -> None:
+        """Apply ``a``; with a tally, note what the leaf evaluation cannot see from the
+        leaf's state alone (:class:`_Tally`)."""
+        if tally is None:
+            apply(s, a)
+            return
+        turn, p = s.turn, s.phasing
+        dropped = s.lnd_played
+        pools = (sum(s.pool[0]), sum(s.pool[1]))
+        lives = (s.life[0], s.life[1])
+        apply(s, a)
+        if s.turn != turn and not dropped and len(s.home[p]) < DROP_HOME \
+                and any(IS_LND[c % 52] for c in s.hand[p]):
+            tally.declined[p] += 1
+        for q in (0, 1):
+            burned = lives[q] - s.life[q]
+            if burned > 0 and pools[q] == burned and sum(s.pool[q]) == 0:
+                safe = max(1, sum(pwr(s, c) for c in s.field[1 - q] if not s.terminal[c]))
+                tally.burned[q] += max(0, min(lives[q], safe) - s.life[q])
+
+    def _rollout(self, s: State, end_turn: int, rng: random.Random, tally: _Tally) -> None:
+        """:func:`~parlor.ai.greedy.settle` with the tally kept."""
+        for _ in range(600):
+            if s.phase is OVER or s.turn >= end_turn:
+                break
+            self._apply(s, epsilon_action(s, legal_actions(s), rng, self.epsilon,
+                                          self.policy), tally)
+
+    def _path_cost(self, tally: _Tally, q: int) -> float:
+        """What ``q`` lost on the way to the leaf that the leaf's evaluation undervalues:
+        free Lnd drops declined while its Home was short (the horizon hides the tempo: a
+        drop made a turn later looks as good at the leaf, yet the turn's drop is gone for
+        good, 603) and life burned below what is safe (the opponent's Pwr on the Field:
+        at 0 life or less any damage that gets through ends the game, 503, 1201)."""
+        return (self.declined_drop * tally.declined[q]
+                + self.burn_below_safe * tally.burned[q])
+
     def _iterate(self, s: State, root: _Node, me: int, end_turn: int,
                  allowed: set[Action], first_action: Action | None,
                  rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
         node = root
         expanded = False
+        tally = _Tally() if self.declined_drop or self.burn_below_safe else None
         while s.phase is not OVER and s.turn < end_turn:
             if node is root and first_action is not None:
                 edge = root.edges[first_action]
-                apply(s, first_action)
+                self._apply(s, first_action, tally)
                 path.append((edge, me))
                 if edge.child is None:
                     edge.child = _Node()
@@ -448,7 +509,7 @@ class SearchAgent(BaseAgent):
                 edge = edges.get(a) or _Edge(a)
                 edges[a] = edge
                 player = s.actor
-                apply(s, a)
+                self._apply(s, a, tally)
                 path.append((edge, player))
                 expanded = True
                 break
@@ -463,14 +524,19 @@ class SearchAgent(BaseAgent):
                     best, best_u = e, u
             assert best is not None
             player = s.actor
-            apply(s, best.action)
+            self._apply(s, best.action, tally)
             path.append((best, player))
             if best.child is None:
                 best.child = _Node()
             node = best.child
         if expanded or node is not root:
-            settle(s, end_turn, rng, self.epsilon, policy=self.policy)
+            if tally is None:
+                settle(s, end_turn, rng, self.epsilon, policy=self.policy)
+            else:
+                self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
+        if tally is not None and s.phase is not OVER:
+            v = min(1.0, max(0.0, v - self._path_cost(tally, me) + self._path_cost(tally, 1 - me)))
         for edge, player in path:
             edge.n += 1.0
             edge.w += v if player == me else 1.0 - v
