@@ -536,7 +536,10 @@ class SearchAgent(BaseAgent):
                 self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
         if tally is not None and s.phase is not OVER:
-            v = min(1.0, max(0.0, v - self._path_cost(tally, me) + self._path_cost(tally, 1 - me)))
+            # the searching Rlr's own costs only: the opponent's moves in the tree follow the
+            # cheap policy, whose declined drops are its artefacts, not a real player's loss
+            # (counted for both, a 40-iteration search Carried in c3_carry_burns_for_nothing)
+            v = min(1.0, max(0.0, v - self._path_cost(tally, me)))
         for edge, player in path:
             edge.n += 1.0
             edge.w += v if player == me else 1.0 - v
