@@ -319,6 +319,9 @@ def _exposure(s: State, p: int, c: int, cb: Combat | None, w: PolicyWeights) -> 
     if w.counter_lethal == 0.0:
         return 0.0
     o = 1 - p
+    total = sum(pwr(s, x) for x in s.field[p] if s.taxed[x] == NONE)
+    if total >= s.life[o] + 2 * len(_stay_home(s, o, None)):
+        return 0.0  # an attack that may well end the game fears no counter-attack
     home = _stay_home(s, p, cb)
     ready = [x for x in s.field[o] if not s.terminal[x]
              and (s.taxed[x] == NONE or s.taxed[x] == o)]
