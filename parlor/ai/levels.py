@@ -90,6 +90,7 @@ from typing import Final
 
 from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
+from parlor.ai.policy import PolicyWeights
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SAMPLERS, SearchAgent
 from parlor.ai.value import learned, packaged, weights_file
@@ -124,6 +125,10 @@ STRONG_CAP: Final = 0.5
 #: start of the next turn it was 0.10-0.15 behind (the horizon hides the lost tempo): 0.05
 #: took it in 7 seeds of 10, 0.08 is most of what the next turn shows.
 EXPERT_DECLINED_DROP: Final = 0.08
+#: The expert's cheap policy (its tree's widening order and its rollouts, both Rlrs): the
+#: default one that also weighs the counter-attack (C1 of shared/ai-misplays.md; 6 card
+#: units, about a Cre's worth: more than any attack or block bonus of the policy).
+EXPERT_POLICY: Final = PolicyWeights(counter_lethal=6.0)
 EXPERT_BURN_BELOW_SAFE: Final = 0.04
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
@@ -142,7 +147,8 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                        name="expert", evaluate=learned(), keep_veto=True,
                                        horizon=EXPERT_HORIZON,
                                        declined_drop=EXPERT_DECLINED_DROP,
-                                       burn_below_safe=EXPERT_BURN_BELOW_SAFE),
+                                       burn_below_safe=EXPERT_BURN_BELOW_SAFE,
+                                       policy=EXPERT_POLICY),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
@@ -301,6 +307,6 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
 
 
 __all__ = ["EXPERT_BURN_BELOW_SAFE", "EXPERT_CAP", "EXPERT_DECLINED_DROP", "EXPERT_ITERATIONS",
-           "KEEP_RULES", "LEVEL_NAMES", "NAMES", "POLICY_TUNING", "REFERENCE_NAMES", "STRONG_CAP",
-           "STRONG_ITERATIONS", "TUNING", "Options",
+           "EXPERT_POLICY", "KEEP_RULES", "LEVEL_NAMES", "NAMES", "POLICY_TUNING",
+           "REFERENCE_NAMES", "STRONG_CAP", "STRONG_ITERATIONS", "TUNING", "Options",
            "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

@@ -85,8 +85,10 @@ class PolicyWeights(Value):
     block_double: float = 0.5
     #: a block or attack that lets the other Rlr's ready Cres kill next turn (302.1, 1006:
     #: blockers and attackers stay taxed through the other Rlr's turn): shared/ai-misplays.md
-    #: C1, where the tree's opponent blocked with the Cres that would have killed
-    counter_lethal: float = 6.0
+    #: C1, where the tree's opponent blocked with the Cres that would have killed. 0 here, so
+    #: that Greedy and the levels below stay the yardsticks they were; the expert's search
+    #: sets it (parlor.ai.levels.EXPERT_POLICY)
+    counter_lethal: float = 0.0
     volley_kill: float = 1.0
     volley: float = 0.3
     ally: float = 0.5
