@@ -25,8 +25,9 @@ default the start of the turn after the opponent's next one), evaluates the posi
   root too, kept for comparison.
 * **Anytime.** The rounds share the time budget (or ``max_iterations``, the levels' budget,
   with the time only a cap: a search the cap cuts short keeps its ranking so far and is
-  logged and counted, :func:`cap_stats`); the answer is the best survivor. The search stops early when the leader is ``decisive``-ly ahead after
-  enough samples, or when nothing separates the candidates (a decided game).
+  logged and counted, :func:`cap_stats`); the answer is the best survivor. The search
+  stops early when the leader is ``decisive``-ly ahead after enough samples, or when
+  nothing separates the candidates (a decided game).
 * **Where the time goes.** Only decisions that shape the game are searched: play windows,
   attacks, blocks, abilities, and keeping a drawn card or Redrawing (``search_keep``: a
   Redraw ends the turn, 309.3, giving up the Lnd drop and the attack, which a one-step look
