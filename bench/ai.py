@@ -148,6 +148,7 @@ if str(ROOT) not in sys.path:
 from parlor.ai.base import BaseAgent  # noqa: E402
 from parlor.ai.levels import NAMES, agent_spec, make_agent  # noqa: E402
 from parlor.ai.match import play_game  # noqa: E402
+from parlor.ai.search import cap_stats  # noqa: E402
 from parlor.cluster import ray_map  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -193,6 +194,9 @@ class Game:
     think_b: list[float]
     searched_a: list[float]
     searched_b: list[float]
+    #: the game's searches under a wall-clock cap (a level as shipped, not ``@iters=N``) and
+    #: how many the cap cut short (parlor.ai.search.cap_stats; both seats together)
+    capped: tuple[int, int] = (0, 0)
 
 
 def run_one(task: tuple[str, str, int, int]) -> Game:
@@ -202,7 +206,9 @@ def run_one(task: tuple[str, str, int, int]) -> Game:
     agent_a = build_agent(a, seed * 7919 + 1)
     agent_b = build_agent(b, seed * 7919 + 2)
     seats = [agent_b, agent_a] if flip else [agent_a, agent_b]
+    searches, capped = cap_stats()
     r = play_game(seats, seed)
+    after = cap_stats()
     sa, sb = (1, 0) if flip else (0, 1)
     score = 0.5 if r.winner is None else 1.0 if r.winner == sa else 0.0
 
@@ -210,7 +216,7 @@ def run_one(task: tuple[str, str, int, int]) -> Game:
         return [t for ph in SEARCHED_PHASES for t in r.think_phase[seat].get(ph, [])]
 
     return Game(a, b, index, seed, score, r.turns, r.think[sa], r.think[sb], searched(sa),
-                searched(sb))
+                searched(sb), (after[0] - searches, after[1] - capped))
 
 
 @dataclass
@@ -299,7 +305,10 @@ def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> No
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     times: dict[str, Times] = defaultdict(Times)
     turns: list[int] = []
+    caps: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
+        caps[(g.a, g.b)][0] += g.capped[0]
+        caps[(g.a, g.b)][1] += g.capped[1]
         t = tallies[(g.a, g.b)]
         t.games += 1
         t.score += g.score_a
@@ -355,6 +364,10 @@ def print_report(levels: list[str], games: Iterable[Game], seconds: float) -> No
               f" {1000 * max(xs, default=float('nan')):8.1f} {mean:8.1f}   {len(ss):10d}"
               f" {1000 * pct(ss, .5):8.1f} {1000 * pct(ss, .95):8.1f}")
     print()
+    for (a, b), (n, cut) in caps.items():
+        if n:
+            print(f"Wall-clock cap, {a} vs {b}: {cut} of {n} searches cut short"
+                  f" ({100 * cut / n:.1f}%)")
     print(f"Load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
@@ -380,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
                                           "score_a": g.score_a, "turns": g.turns,
                                           "think_a": g.think_a, "think_b": g.think_b,
                                           "searched_a": g.searched_a,
-                                          "searched_b": g.searched_b}) + "\n")
+                                          "searched_b": g.searched_b,
+                                          "capped": list(g.capped)}) + "\n")
                     out.flush()
                 done = len(games)
                 if done % max(1, len(tasks) // 20) == 0 or done == len(tasks):

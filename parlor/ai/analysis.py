@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from parlor.ai.levels import make_agent
+from parlor.ai.search import SearchAgent
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_record
@@ -56,6 +57,9 @@ class Decision(Value):
     before: float  # the expert's win estimate after its preferred decision (0-1)
     after: float  # its estimate after the decision played
     alternatives: tuple[tuple[str, float], ...]  # the best few, with their estimates
+    #: the search budget behind the estimates (``400 iterations``, or ``no search`` for a
+    #: decision the expert does not search, :meth:`SearchAgent.budget_text`)
+    budget: str = ""
 
     @property
     def drop(self) -> float:
@@ -100,11 +104,12 @@ def analyse_decision(settings: str, seed: Seed, actions: list[str], ply: int, pl
     choices = agent.explain(view(s, player, log=False), legal, budget=1e9)
     values = {str(c.action): c.value for c in choices}
     best = str(choices[0].action)
+    budget = agent.budget_text() if isinstance(agent, SearchAgent) else "no search"
     return Decision(ply=ply, turn=s.turn, phase=s.phase.name.lower(), played=played,
                     best=best, before=round(values[best], 4),
                     after=round(values.get(played, values[best]), 4),
                     alternatives=tuple((str(c.action), round(c.value, 4))
-                                       for c in choices[:3]))
+                                       for c in choices[:3]), budget=budget)
 
 
 def analyse(record_text: str, player: int, seed: int = 0, iterations: int = ITERATIONS,

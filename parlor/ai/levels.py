@@ -10,23 +10,29 @@ level  name          agent                                                      
                      softmax noise (temperature 0.02): sensible, careless
 3      intermediate  Greedy judged at the end of its own turn, one sample, with    none
                      a little softmax noise (temperature 0.007)
-4      strong        ISMCTS search, the best 4 root actions, its priors judged     0.05 s
-                     after the opponent's next turn (a weaker judgement)
-5      expert        ISMCTS search, rollouts three turns deep judged by the       0.3 s
-                     learned evaluation, determinizations weighted by the
+4      strong        ISMCTS search, the best 4 root actions, its priors judged     400 it.
+                     after the opponent's next turn (a weaker judgement)           (0.5 s cap)
+5      expert        ISMCTS search, rollouts three turns deep judged by the       2000 it.
+                     learned evaluation, determinizations weighted by the          (1.5 s cap)
                      opponent's passes (parlor.ai.belief)
 -      random        uniformly random legal actions                                none
 -      greedy        Greedy judged at the end of its own turn, 2 samples           none
 =====  ============  ===========================================================  ==========
 
-The budget is the search time per *searched* decision (play windows, attacks, blocks,
-abilities); every other decision is quick (see :mod:`parlor.ai.search`).
+The budget is the search iterations per *searched* decision (play windows, attacks, blocks,
+abilities); every other decision is quick (see :mod:`parlor.ai.search`). A fixed number of
+iterations, not seconds, so that a level is as strong on a busy server as on an idle one
+(issue 46: at 0.3 s the expert ran a median of 192 iterations at load 17 on two cores, 1,930
+idle); each is about what the level did in its former time budget on an idle core of this
+machine (2026-12-06, compiled, load 1-2: expert 1,953-2,018 iterations median at 0.3 s,
+strong 410 at 0.05 s). The cap in brackets is a wall-clock limit for responsiveness only: a
+search it cuts short is logged and counted (:func:`parlor.ai.search.cap_stats`, exported by
+the server's ``/metrics``), and a caller's time budget (``PARLOR_THINK``) replaces it.
 
-**Agent specs.** Benchmarks fix a search by iterations rather than seconds, so that a
-measured strength does not move with the machine's load: ``expert@iters=800`` is the expert
-searching exactly 800 iterations a searched decision, with no time limit (play keeps the
-time budget). Only the searching agents (strong, expert, expert_ref, expert_hand) take
-``iters``.
+**Agent specs.** ``expert@iters=800`` is the expert searching exactly 800 iterations a
+searched decision, with no time limit at all (benchmarks: fully reproducible for a seed,
+whatever the load; play keeps its cap). Only the searching agents (strong, expert,
+expert_ref, expert_hand) take ``iters``.
 ``expert_ref`` is today's expert kept fixed (:mod:`parlor.ai.reference`), for benchmarks;
 the expert judges its search's leaves with the learned evaluation (:mod:`parlor.ai.value`,
 trained by ``parlor train``; 58.6% of 220 games against the hand-written one at 100
@@ -61,17 +67,22 @@ replaces it:
     'expert@iters=1930@value=v1'
 
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
-``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``; see
-:class:`~parlor.ai.search.SearchAgent`):
+``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
+``declined_drop``, ``burn_below_safe``; see :class:`~parlor.ai.search.SearchAgent`) and the
+cheap policy's ``counter_lethal`` (:mod:`parlor.ai.policy`). The expert before issue 46's
+fixes is ``expert@counter_lethal=0@declined_drop=0@burn_below_safe=0``:
 
     >>> agent_spec("expert@C=0.50@horizon=1@iters=800")
     'expert@iters=800@horizon=1@c=0.5'
     >>> make_agent("expert@horizon=3", 1).horizon
     3
+    >>> make_agent("expert@counter_lethal=0", 1).policy.counter_lethal
+    0.0
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,6 +90,7 @@ from typing import Final
 
 from parlor.ai.base import BaseAgent, RandomAgent
 from parlor.ai.greedy import GreedyAgent, HeuristicAgent
+from parlor.ai.policy import PolicyWeights
 from parlor.ai.reference import reference_expert
 from parlor.ai.search import SAMPLERS, SearchAgent
 from parlor.ai.value import learned, packaged, weights_file
@@ -99,6 +111,25 @@ REFERENCE_NAMES = ("expert_ref", "expert_hand")
 #: 82.5% of 200 against greedy; four at about the same time (1,500) 82.2% of 101 of them.
 #: With the learned evaluation v2 (value-v2.json), seeds 1020000+: 86.8% of 200 against greedy.
 EXPERT_HORIZON: Final = 3
+#: The searching levels' iterations per searched decision and their wall-clock caps (s),
+#: see the table above. The expert's cap keeps its think time's p95 under 2 s on a loaded
+#: two-core server (issue 46).
+EXPERT_ITERATIONS: Final = 2000
+EXPERT_CAP: Final = 1.5
+STRONG_ITERATIONS: Final = 400
+STRONG_CAP: Final = 0.5
+#: The expert's leaf corrections (issue 46, shared/ai-misplays.md): the win estimate lost per
+#: free Lnd drop declined with a short Home, and per life point burned below what is safe,
+#: on the path to a leaf (SearchAgent). In c6_free_lnd_declined (tests/ai/positions) the
+#: search at three turns' horizon put the declined drop 0.02-0.04 ahead, where judged at the
+#: start of the next turn it was 0.10-0.15 behind (the horizon hides the lost tempo): 0.05
+#: took it in 7 seeds of 10, 0.08 is most of what the next turn shows.
+EXPERT_DECLINED_DROP: Final = 0.08
+#: The expert's cheap policy (its tree's widening order and its rollouts, both Rlrs): the
+#: default one that also weighs the counter-attack (C1 of shared/ai-misplays.md; 6 card
+#: units, about a Cre's worth: more than any attack or block bonus of the policy).
+EXPERT_POLICY: Final = PolicyWeights(counter_lethal=6.0)
+EXPERT_BURN_BELOW_SAFE: Final = 0.04
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
 
@@ -108,15 +139,21 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                        name="casual"),
     "intermediate": lambda seed: GreedyAgent(seed, samples=1, horizon=1, temperature=0.007,
                                              name="intermediate"),
-    "strong": lambda seed: SearchAgent(seed, budget=0.05, root_width=4, look=2,
+    "strong": lambda seed: SearchAgent(seed, budget=STRONG_CAP,
+                                       max_iterations=STRONG_ITERATIONS, root_width=4, look=2,
                                        name="strong"),
-    "expert": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief", name="expert",
-                                       evaluate=learned(), keep_veto=True,
-                                       horizon=EXPERT_HORIZON),
+    "expert": lambda seed: SearchAgent(seed, budget=EXPERT_CAP,
+                                       max_iterations=EXPERT_ITERATIONS, sampler="belief",
+                                       name="expert", evaluate=learned(), keep_veto=True,
+                                       horizon=EXPERT_HORIZON,
+                                       declined_drop=EXPERT_DECLINED_DROP,
+                                       burn_below_safe=EXPERT_BURN_BELOW_SAFE,
+                                       policy=EXPERT_POLICY),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
-    "expert_hand": lambda seed: SearchAgent(seed, budget=0.3, sampler="belief",
+    "expert_hand": lambda seed: SearchAgent(seed, budget=EXPERT_CAP,
+                                            max_iterations=EXPERT_ITERATIONS, sampler="belief",
                                             name="expert_hand", keep_veto=True,
                                             horizon=EXPERT_HORIZON),
 }
@@ -161,7 +198,12 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "prior_visits": (0.0, 100.0, False),
     "widen": (0.01, 100.0, False),
     "decisive": (0.0, 1.0, False),
+    "declined_drop": (0.0, 1.0, False),
+    "burn_below_safe": (0.0, 1.0, False),
+    "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
 }
+#: TUNING keys that are the cheap policy's weights rather than the search's own settings.
+POLICY_TUNING: Final = frozenset({"counter_lethal"})
 
 
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
@@ -257,9 +299,14 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     if o.value is not None:
         agent.evaluate = learned(packaged(weights_file(o.value)))
     for key, value in o.tuning:
-        setattr(agent, key, int(value) if TUNING[key][2] else value)
+        if key in POLICY_TUNING:
+            agent.policy = dataclasses.replace(agent.policy, **{key: value})
+        else:
+            setattr(agent, key, int(value) if TUNING[key][2] else value)
     return agent
 
 
-__all__ = ["KEEP_RULES", "LEVEL_NAMES", "NAMES", "REFERENCE_NAMES", "TUNING", "Options",
+__all__ = ["EXPERT_BURN_BELOW_SAFE", "EXPERT_CAP", "EXPERT_DECLINED_DROP", "EXPERT_ITERATIONS",
+           "EXPERT_POLICY", "KEEP_RULES", "LEVEL_NAMES", "NAMES", "POLICY_TUNING",
+           "REFERENCE_NAMES", "STRONG_CAP", "STRONG_ITERATIONS", "TUNING", "Options",
            "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

@@ -38,6 +38,7 @@ from parlor.rules.state import (
     TRIM,
     WINDOW1,
     WINDOW2,
+    Combat,
     State,
 )
 from parlor.rules.table import counts, pwr
@@ -82,6 +83,12 @@ class PolicyWeights(Value):
     block_kills: float = 0.7
     block_chump: float = 4.0
     block_double: float = 0.5
+    #: a block or attack that lets the other Rlr's ready Cres kill next turn (302.1, 1006:
+    #: blockers and attackers stay taxed through the other Rlr's turn): shared/ai-misplays.md
+    #: C1, where the tree's opponent blocked with the Cres that would have killed. 0 here, so
+    #: that Greedy and the levels below stay the yardsticks they were; the expert's search
+    #: sets it (parlor.ai.levels.EXPERT_POLICY)
+    counter_lethal: float = 0.0
     volley_kill: float = 1.0
     volley: float = 0.3
     ally: float = 0.5
@@ -247,6 +254,33 @@ def _bonus_for(s: State, attackers: list[int], blockers: list[int], atk_side: bo
     return b if (win == 0) == atk_side else -b
 
 
+def counter_damage(s: State, q: int, ready: list[int], home: list[int]) -> int:
+    """The damage ``ready`` (Cres of the other Rlr, untaxed at its next turn) would deal
+    ``q`` if each of ``q``'s untaxed ``home`` Cres blocked one of them, the strongest first."""
+    pwrs = sorted((pwr(s, x) for x in ready), reverse=True)
+    return sum(pwrs[len(home):])
+
+
+def lethal_for(s: State, q: int, damage: int) -> bool:
+    """Whether ``damage`` getting through ends ``q``'s game (at 0 life or less any does)."""
+    return damage > 0 and damage >= s.life[q]
+
+
+def _ready_next_turn(s: State, q: int, cb: Combat) -> list[int]:
+    """``q``'s Cres that can attack at ``q``'s next turn: untaxed or taxed on its own turn
+    (302), not terminal, not blocking in this combat (302.1)."""
+    return [x for x in s.field[q] if not s.terminal[x] and x not in cb.blocking
+            and (s.taxed[x] == NONE or s.taxed[x] == q)]
+
+
+def _stay_home(s: State, q: int, cb: Combat | None) -> list[int]:
+    """``q``'s untaxed Cres that do not attack in this combat: its blockers at the other
+    Rlr's next turn (attackers stay taxed through it, 1006, 302)."""
+    attackers = cb.attackers if cb is not None else []
+    return [x for x in s.field[q] if not s.terminal[x] and s.taxed[x] == NONE
+            and x not in attackers]
+
+
 def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     p = s.phasing
     o = 1 - p
@@ -277,7 +311,29 @@ def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
         v += w.attack_lethal
     if left <= best_block:
         v -= w.attack_dies * cre_base(c) / 3.0
-    return v
+    return v - _exposure(s, p, c, cb, w)
+
+
+def _exposure(s: State, p: int, c: int, cb: Combat | None, w: PolicyWeights) -> float:
+    """``counter_lethal`` when attacking with ``c`` turns O's counter-attack lethal for P
+    (its Cres staying home, ``c`` among them, could otherwise hold it off), unless this
+    attack is itself lethal enough not to matter."""
+    if w.counter_lethal == 0.0:
+        return 0.0
+    o = 1 - p
+    total = sum(pwr(s, x) for x in s.field[p] if s.taxed[x] == NONE)
+    if total >= s.life[o] + 2 * len(_stay_home(s, o, None)):
+        return 0.0  # an attack that may well end the game fears no counter-attack
+    home = _stay_home(s, p, cb)
+    ready = [x for x in s.field[o] if not s.terminal[x]
+             and (s.taxed[x] == NONE or s.taxed[x] == o)]
+    if not ready:
+        return 0.0
+    with_c = counter_damage(s, p, ready, home)
+    without_c = counter_damage(s, p, ready, [x for x in home if x != c])
+    if lethal_for(s, p, without_c) and not lethal_for(s, p, with_c):
+        return w.counter_lethal
+    return 0.0
 
 
 def block_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
@@ -305,7 +361,25 @@ def block_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
         v += w.block_chump + atk_pwr  # a chump block to stay alive
     if already:
         v -= w.block_double
+    if incoming < s.life[o]:  # a chump block that keeps O alive is never given up
+        v -= _block_cost(s, o, b, cb, w)
     return v
+
+
+def _block_cost(s: State, o: int, b: int, cb: Combat, w: PolicyWeights) -> float:
+    """``counter_lethal`` when blocking with ``b`` takes the lethal counter-attack away
+    from O: ``b`` stays taxed through O's next turn (302.1), and without it O's ready Cres
+    no longer kill P through P's Cres that stay home."""
+    if w.counter_lethal == 0.0:
+        return 0.0
+    p = 1 - o
+    ready = _ready_next_turn(s, o, cb)
+    home = _stay_home(s, p, cb)
+    with_b = counter_damage(s, p, ready, home)
+    without_b = counter_damage(s, p, [x for x in ready if x != b], home)
+    if lethal_for(s, p, with_b) and not lethal_for(s, p, without_b):
+        return w.counter_lethal
+    return 0.0
 
 
 def ability_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> float:

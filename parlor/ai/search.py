@@ -23,9 +23,11 @@ default the start of the turn after the opponent's next one), evaluates the posi
   between actions, not between lucky and unlucky deals), then the worse half is dropped.
   Below each root action the tree is ISMCTS as above. ``root="ucb"`` is plain UCB at the
   root too, kept for comparison.
-* **Anytime.** The rounds share the time budget (or ``max_iterations``); the answer is the
-  best survivor. The search stops early when the leader is ``decisive``-ly ahead after
-  enough samples, or when nothing separates the candidates (a decided game).
+* **Anytime.** The rounds share the time budget (or ``max_iterations``, the levels' budget,
+  with the time only a cap: a search the cap cuts short keeps its ranking so far and is
+  logged and counted, :func:`cap_stats`); the answer is the best survivor. The search
+  stops early when the leader is ``decisive``-ly ahead after enough samples, or when
+  nothing separates the candidates (a decided game).
 * **Where the time goes.** Only decisions that shape the game are searched: play windows,
   attacks, blocks, abilities, and keeping a drawn card or Redrawing (``search_keep``: a
   Redraw ends the turn, 309.3, giving up the Lnd drop and the attack, which a one-step look
@@ -42,6 +44,7 @@ default the start of the turn after the opponent's next one), evaluates the posi
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -50,7 +53,7 @@ from collections.abc import Callable, Sequence
 from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
-from parlor.ai.evaluate import DEFAULT, Weights, win_prob
+from parlor.ai.evaluate import DEFAULT, IS_LND, Weights, win_prob
 from parlor.ai.greedy import one_step, settle
 from parlor.ai.policy import (
     BAD,
@@ -77,9 +80,31 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
+from parlor.rules.table import pwr
 from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
+
+log = logging.getLogger("parlor.ai.search")
+
+
+class CapStats:
+    """How often this process's searches ran out of wall-clock time before their iteration
+    budget (the cap, :class:`SearchAgent`): an operator's sign that the machine is too busy
+    for the levels' strength. One per process; :func:`cap_stats` reads it."""
+
+    def __init__(self) -> None:
+        self.searches = 0  # searches with an iteration budget and a finite cap
+        self.capped = 0  # those the cap stopped short of their iterations
+
+
+_STATS = CapStats()
+
+
+def cap_stats() -> tuple[int, int]:
+    """(searches with an iteration budget under a wall-clock cap, how many the cap cut
+    short) in this process since it started: parlor/web/metrics.py exports them."""
+    return _STATS.searches, _STATS.capped
 
 #: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
 Evaluator = Callable[[State, int], float]
@@ -108,6 +133,22 @@ class _Edge:
         self.child: _Node | None = None
 
 
+#: A declined Lnd drop counts while the Home holds fewer Lnds than this (the first Lnds pay
+#: for everything; shared/ai-misplays.md counts Homes of six or fewer).
+DROP_HOME = 7
+
+
+class _Tally:
+    """Per Rlr, along one iteration's path (tree and rollout): turns it ended as P with a
+    Lnd in Hand, none dropped and a short Home; life points burned below what is safe."""
+
+    __slots__ = ("burned", "declined")
+
+    def __init__(self) -> None:
+        self.declined = [0, 0]
+        self.burned = [0, 0]
+
+
 class _Node:
     __slots__ = ("edges", "visits")
 
@@ -119,10 +160,13 @@ class _Node:
 class SearchAgent(BaseAgent):
     """ISMCTS over determinizations with cheap-policy rollouts and evaluation at a horizon.
 
-    ``budget``: seconds per searched decision (the caller's budget caps it);
-    ``max_iterations``: the iterations per searched decision instead (the time is then
-    ignored, and the agent is fully reproducible for its seed: benchmarks fix strength this
-    way, ``expert@iters=800`` in :mod:`parlor.ai.levels`); ``horizon``: rollouts stop when
+    ``budget``: seconds per searched decision (the caller's budget replaces it);
+    ``max_iterations``: the iterations per searched decision instead, and ``budget`` then only
+    caps the wall-clock time for responsiveness (issue 46: the levels play a fixed number of
+    iterations, so their strength does not move with the machine's load; a search the cap cuts
+    short is logged and counted, :func:`cap_stats`). Same seed and same iterations give the
+    same decisions whenever the cap is not reached; with ``budget=math.inf`` (benchmarks,
+    ``expert@iters=800`` in :mod:`parlor.ai.levels`) always. ``horizon``: rollouts stop when
     this many turns have started after the root's turn; ``look``: the same for the one-step
     priors (and for the decisions that only look one step ahead); ``search_keep``: search
     keeping a drawn card against Redrawing; ``keep_veto``: with ``search_keep``, Redraw only
@@ -134,7 +178,10 @@ class SearchAgent(BaseAgent):
     randomness; ``c``: UCB exploration; ``evaluate``: the leaf evaluation (default: the
     hand-written :func:`~parlor.ai.evaluate.win_prob` with ``weights``; the learned one is
     :func:`parlor.ai.value.learned`); ``deals``: determinizations from elsewhere than the
-    sampler (a benchmark's true state). The priors stay Greedy's hand-written judgement.
+    sampler (a benchmark's true state); ``declined_drop`` and ``burn_below_safe``: what the
+    leaf's estimate loses per free Lnd drop declined on the path to it and per life point
+    burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept). The priors
+    stay Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -147,7 +194,8 @@ class SearchAgent(BaseAgent):
                  keep_veto: bool = False, settle_root: bool = True, sampler: str = "uniform",
                  name: str | None = None,
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
-                 evaluate: Evaluator | None = None, deals: Deals | None = None) -> None:
+                 evaluate: Evaluator | None = None, deals: Deals | None = None,
+                 declined_drop: float = 0.0, burn_below_safe: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -167,21 +215,29 @@ class SearchAgent(BaseAgent):
         self.search_keep = search_keep
         self.keep_veto = keep_veto
         self.settle_root = settle_root
+        self.declined_drop = declined_drop
+        self.burn_below_safe = burn_below_safe
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
         if name:
             self.name = name
         self.last_iterations = 0
+        self.last_capped = False  # the wall-clock cap stopped the last search
+        self.last_searched = False  # the last decision was searched (not a one-step look)
+        self.last_limit = budget
 
     # -- the interface ---------------------------------------------------------------------
 
     def explain(self, view: View, legal: Sequence[Action],
                 budget: float | None = None) -> list[Choice]:
+        self.last_searched = False
         if len(legal) == 1:
             return [Choice(legal[0], 0.5, 0)]
         t0 = time.perf_counter()
-        limit = self.budget if budget is None else budget
+        # an iteration budget with no cap (benchmarks) ignores the clock, the caller's too
+        uncapped = self.max_iterations is not None and math.isinf(self.budget)
+        limit = self.budget if budget is None or uncapped else budget
         det = self.determinizer(view)
         first = det.deal()
         choices = list(legal)
@@ -203,10 +259,37 @@ class SearchAgent(BaseAgent):
             choices, aside = settled_root(first, choices)
             if len(choices) == 1:
                 return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
+        self.last_searched = True
         ranked = self._search(det, first, choices, t0 + limit)
+        self._count_cap(limit, time.perf_counter() - t0)
         if phase is KEEP and self.keep_veto:
             ranked = self._veto_redraw(det, first, choices, ranked)
         return ranked + [Choice(x, 0.0, 0) for x in aside]
+
+    def _count_cap(self, limit: float, seconds: float) -> None:
+        """Count a search with an iteration budget under a finite cap, and log and count it
+        when the cap cut it short (its decision then depends on the machine's load)."""
+        self.last_limit = limit
+        if self.max_iterations is None or math.isinf(limit):
+            return
+        _STATS.searches += 1
+        if self.last_capped:
+            _STATS.capped += 1
+            log.warning("%s: search capped at %.2f s after %d of %d iterations (%.2f s)",
+                        self.name, limit, self.last_iterations, self.max_iterations, seconds)
+
+    def budget_text(self) -> str:
+        """The budget the last searched decision used, for a hint or an analysis:
+        ``2000 iterations``, ``812 of 2000 iterations (cut at the 1.5 s cap)`` or
+        ``0.3 s (1934 iterations)``; ``no search`` for a decision taken without one."""
+        n, cap = self.last_iterations, self.max_iterations
+        if not self.last_searched:
+            return "no search"
+        if cap is None:
+            return f"{self.last_limit:g} s ({n} iterations)"
+        if self.last_capped:
+            return f"{n} of {cap} iterations (cut at the {self.last_limit:g} s cap)"
+        return f"{cap} iterations"
 
     def _veto_redraw(self, det: Determinizer, first: State, choices: list[Action],
                      ranked: list[Choice]) -> list[Choice]:
@@ -268,6 +351,7 @@ class SearchAgent(BaseAgent):
                 deadline: float) -> list[Choice]:
         me = det.me
         root = _Node()
+        self.last_capped = False
         end_turn = first.turn + self.horizon
         ranked_choices = self._priors(root, first, choices, me, deadline)
         if self.root == "halving":
@@ -291,7 +375,8 @@ class SearchAgent(BaseAgent):
         while True:
             if cap is not None and iterations >= cap:
                 break
-            if cap is None and time.perf_counter() >= deadline:
+            if (cap is None or iterations) and time.perf_counter() >= deadline:
+                self.last_capped = cap is not None
                 break
             self._iterate(det.deal(), root, me, end_turn, allowed, None, self.rng)
             iterations += 1
@@ -317,6 +402,9 @@ class SearchAgent(BaseAgent):
                 if per_round is not None:
                     if done >= per_round:
                         break
+                    if iterations and time.perf_counter() >= deadline:
+                        self.last_capped = True  # the cap: keep the ranking so far
+                        break
                 elif done and time.perf_counter() >= round_end:
                     break
                 base = det.deal()
@@ -329,6 +417,9 @@ class SearchAgent(BaseAgent):
             for a in cands:
                 root.edges[a].stage = r + 1
             cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
+            if self.last_capped:
+                root.edges[cands[0]].stage = rounds
+                break
             if r < rounds - 1 and self._settled(root, cands):
                 root.edges[cands[0]].stage = rounds
                 break
@@ -346,16 +437,54 @@ class SearchAgent(BaseAgent):
             return False
         return means[0] - means[1] >= self.decisive or means[0] - means[-1] <= INDIFFERENT
 
+    def _apply(self, s: State, a: Action, tally: _Tally | None) -> None:
+        """Apply ``a``; with a tally, note what the leaf evaluation cannot see from the
+        leaf's state alone (:class:`_Tally`)."""
+        if tally is None:
+            apply(s, a)
+            return
+        turn, p = s.turn, s.phasing
+        dropped = s.lnd_played
+        pools = (sum(s.pool[0]), sum(s.pool[1]))
+        lives = (s.life[0], s.life[1])
+        apply(s, a)
+        if s.turn != turn and not dropped and len(s.home[p]) < DROP_HOME \
+                and any(IS_LND[c % 52] for c in s.hand[p]):
+            tally.declined[p] += 1
+        for q in (0, 1):
+            burned = lives[q] - s.life[q]
+            if burned > 0 and pools[q] == burned and sum(s.pool[q]) == 0:
+                safe = max(1, sum(pwr(s, c) for c in s.field[1 - q] if not s.terminal[c]))
+                tally.burned[q] += max(0, min(lives[q], safe) - s.life[q])
+
+    def _rollout(self, s: State, end_turn: int, rng: random.Random, tally: _Tally) -> None:
+        """:func:`~parlor.ai.greedy.settle` with the tally kept."""
+        for _ in range(600):
+            if s.phase is OVER or s.turn >= end_turn:
+                break
+            self._apply(s, epsilon_action(s, legal_actions(s), rng, self.epsilon,
+                                          self.policy), tally)
+
+    def _path_cost(self, tally: _Tally, q: int) -> float:
+        """What ``q`` lost on the way to the leaf that the leaf's evaluation undervalues:
+        free Lnd drops declined while its Home was short (the horizon hides the tempo: a
+        drop made a turn later looks as good at the leaf, yet the turn's drop is gone for
+        good, 603) and life burned below what is safe (the opponent's Pwr on the Field:
+        at 0 life or less any damage that gets through ends the game, 503, 1201)."""
+        return (self.declined_drop * tally.declined[q]
+                + self.burn_below_safe * tally.burned[q])
+
     def _iterate(self, s: State, root: _Node, me: int, end_turn: int,
                  allowed: set[Action], first_action: Action | None,
                  rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
         node = root
         expanded = False
+        tally = _Tally() if self.declined_drop or self.burn_below_safe else None
         while s.phase is not OVER and s.turn < end_turn:
             if node is root and first_action is not None:
                 edge = root.edges[first_action]
-                apply(s, first_action)
+                self._apply(s, first_action, tally)
                 path.append((edge, me))
                 if edge.child is None:
                     edge.child = _Node()
@@ -382,7 +511,7 @@ class SearchAgent(BaseAgent):
                 edge = edges.get(a) or _Edge(a)
                 edges[a] = edge
                 player = s.actor
-                apply(s, a)
+                self._apply(s, a, tally)
                 path.append((edge, player))
                 expanded = True
                 break
@@ -397,17 +526,26 @@ class SearchAgent(BaseAgent):
                     best, best_u = e, u
             assert best is not None
             player = s.actor
-            apply(s, best.action)
+            self._apply(s, best.action, tally)
             path.append((best, player))
             if best.child is None:
                 best.child = _Node()
             node = best.child
         if expanded or node is not root:
-            settle(s, end_turn, rng, self.epsilon, policy=self.policy)
+            if tally is None:
+                settle(s, end_turn, rng, self.epsilon, policy=self.policy)
+            else:
+                self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
+        if tally is not None and s.phase is not OVER:
+            # the searching Rlr's own costs only: the opponent's moves in the tree follow the
+            # cheap policy, whose declined drops are its artefacts, not a real player's loss
+            # (counted for both, a 40-iteration search Carried in c3_carry_burns_for_nothing)
+            v = min(1.0, max(0.0, v - self._path_cost(tally, me)))
         for edge, player in path:
             edge.n += 1.0
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SAMPLERS", "Deals", "Evaluator", "SearchAgent", "epsilon_action"]
+__all__ = ["SAMPLERS", "CapStats", "Deals", "Evaluator", "SearchAgent", "cap_stats",
+           "epsilon_action"]

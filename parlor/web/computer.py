@@ -24,6 +24,7 @@ from typing import Any
 from parlor.ai.base import Agent, Choice
 from parlor.ai.failure import AgentFailed, decide
 from parlor.ai.levels import LEVEL_NAMES, NAMES, make_agent
+from parlor.ai.search import SearchAgent
 from parlor.rules.actions import Action
 from parlor.rules.view import View
 
@@ -66,6 +67,8 @@ class Advice:
     alternatives: list[dict[str, Any]]
     source: str
     seconds: float
+    #: the search budget the expert used (``2000 iterations``; issue 46)
+    budget: str = ""
 
 
 def advise(seed: int, view: View, legal: list[str], budget: float | None) -> Advice:
@@ -82,8 +85,9 @@ def advise(seed: int, view: View, legal: list[str], budget: float | None) -> Adv
     if not choices or wrong:
         raise AgentFailed(agent.name, f"hinted {wrong or 'nothing'}, not legal actions")
     alternatives = [alternative(c) for c in choices[:5]]
+    used = agent.budget_text() if isinstance(agent, SearchAgent) else "no search"
     return Advice(alternatives[0]["action"], alternatives, HINT_LEVEL,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, used)
 
 
 def alternative(c: Choice) -> dict[str, Any]:

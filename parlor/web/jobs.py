@@ -322,7 +322,8 @@ def read_hint(payload: str) -> Advice:
         exc.status, exc.code = int(data.get("status") or 500), str(data.get("error"))
         raise exc
     a = data["advice"]
-    return Advice(a["action"], list(a["alternatives"]), str(a["source"]), float(a["seconds"]))
+    return Advice(a["action"], list(a["alternatives"]), str(a["source"]), float(a["seconds"]),
+                  str(a.get("budget", "")))
 
 
 async def retry_stalled(app: App, stalled_after: float) -> int:

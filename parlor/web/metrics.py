@@ -8,6 +8,8 @@ long its replies took, and, read at each scrape, the games waiting on the comput
     parlor_computer_jobs{queue,state}  work waiting (todo) or running (doing): the queue's
                                        jobs on PostgreSQL, this server's own on SQLite
     parlor_computer_wait_seconds{queue} the oldest such job's age (0: none)
+    parlor_search_capped_total{result} this process's searches under a wall-clock cap
+                                       (result: capped, the cap cut it short; or full)
 
 The numbers carry no game id and no card: nothing a scrape shows is anyone's secret. Still,
 a deployment keeps the endpoint to its own network (deploy/: the nginx file refuses it)."""
@@ -18,9 +20,11 @@ import time
 from collections.abc import Callable, Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from parlor.ai.search import cap_stats
 
 #: (queue, state, jobs, seconds the oldest has waited)
 Waiting = Callable[[], list[tuple[str, str, int, float]]]
@@ -53,6 +57,17 @@ class _Live(Collector):
             oldest.add_metric([queue], age)
         yield jobs
         yield oldest
+        yield _capped()
+
+
+def _capped() -> Metric:
+    """The levels' searches that their wall-clock cap cut short (issue 46, parlor.ai.search)."""
+    searches, capped = cap_stats()
+    family = CounterMetricFamily("parlor_search_capped", "Searches under a wall-clock cap: "
+                                 "cut short by it (capped) or run in full", labels=["result"])
+    family.add_metric(["capped"], capped)
+    family.add_metric(["full"], searches - capped)
+    return family
 
 
 class Metrics:

@@ -392,6 +392,7 @@ class Hint(_Open):
     alternatives: list[dict[str, Any]]
     source: str
     seconds: float
+    budget: str
     version: int | None
 
 

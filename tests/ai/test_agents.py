@@ -70,8 +70,12 @@ def test_levels_by_number_and_name() -> None:
 
 
 def test_search_levels_have_budgets() -> None:
-    assert make_agent("expert").budget > make_agent("strong").budget > 0
-    assert make_agent("expert").budget <= 1.0
+    expert, strong = make_agent("expert"), make_agent("strong")
+    assert isinstance(expert, SearchAgent) and isinstance(strong, SearchAgent)
+    assert expert.max_iterations is not None and strong.max_iterations is not None
+    assert expert.max_iterations > strong.max_iterations > 0
+    assert expert.budget > strong.budget > 0  # the wall-clock caps
+    assert expert.budget <= 2.0
 
 
 # -- fairness: the agent's answer depends only on what it may see --------------------------------

@@ -7,7 +7,15 @@ import math
 
 import pytest
 
-from parlor.ai.levels import agent_spec, make_agent, parse_spec
+from parlor.ai.levels import (
+    EXPERT_CAP,
+    EXPERT_ITERATIONS,
+    STRONG_CAP,
+    STRONG_ITERATIONS,
+    agent_spec,
+    make_agent,
+    parse_spec,
+)
 from parlor.ai.match import play_game
 from parlor.ai.reference import REFERENCE_POLICY, REFERENCE_WEIGHTS, reference_expert
 from parlor.ai.search import SearchAgent
@@ -55,7 +63,38 @@ def test_an_iteration_budget_replaces_the_time_budget() -> None:
     assert isinstance(agent, SearchAgent)
     assert agent.max_iterations == 30
     assert agent.budget == math.inf
-    assert make_agent("expert", 3).budget == 0.3  # play keeps its time budget
+    play = make_agent("expert", 3)  # play keeps its wall-clock cap
+    assert isinstance(play, SearchAgent)
+    assert (play.max_iterations, play.budget) == (EXPERT_ITERATIONS, EXPERT_CAP)
+
+
+def test_the_searching_levels_play_a_fixed_number_of_iterations_under_a_cap() -> None:
+    """Issue 46: a level's strength must not depend on the machine's load, so each
+    searching level plays a fixed number of iterations; its time is only a cap, and the
+    expert's keeps a loaded two-core server's p95 under 2 s."""
+    expert, strong = make_agent("expert", 1), make_agent("strong", 1)
+    assert isinstance(expert, SearchAgent) and isinstance(strong, SearchAgent)
+    assert expert.max_iterations == EXPERT_ITERATIONS > strong.max_iterations == STRONG_ITERATIONS
+    assert expert.budget == EXPERT_CAP < 2.0 and strong.budget == STRONG_CAP
+
+
+@pytest.mark.slow
+def test_the_expert_at_its_play_budget_decides_the_same_for_the_same_seed() -> None:
+    """Same seed and same budget, same decisions: with no cap in the way (a caller's
+    budget replaces the cap), the expert as shipped gives the same ranking twice, and
+    states the budget it used."""
+    s = new_game(11)
+    while len(legal_actions(s)) < 3 or s.phase.name.lower() not in ("window1", "window2"):
+        apply(s, legal_actions(s)[0])
+    v, legal = view(s, s.actor), legal_actions(s)
+    answers, texts = [], []
+    for _ in range(2):
+        agent = make_agent("expert", 7)
+        assert isinstance(agent, SearchAgent)
+        answers.append([(c.action, c.value, c.visits) for c in agent.explain(v, legal, math.inf)])
+        texts.append(agent.budget_text())
+    assert answers[0] == answers[1]
+    assert texts == [f"{EXPERT_ITERATIONS} iterations"] * 2
 
 
 def test_a_search_fixed_by_iterations_ignores_the_clock() -> None:

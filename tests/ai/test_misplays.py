@@ -10,14 +10,21 @@ proving something.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from parlor.ai.agent import Choice
-from parlor.ai.levels import make_agent
-from parlor.rules.engine import legal_actions
+from parlor.ai.base import BaseAgent
+from parlor.ai.levels import EXPERT_ITERATIONS, EXPERT_POLICY, make_agent
+from parlor.ai.policy import PDEFAULT, action_score
+from parlor.rules.actions import Action
+from parlor.rules.engine import apply, legal_actions
 from parlor.rules.notation import parse_position
+from parlor.rules.state import ATTACK, BLOCK, State
 from parlor.rules.view import view
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -97,3 +104,127 @@ def test_711_504_never_carries_as_o_for_a_point_that_only_burns() -> None:
     for spec in ("expert@iters=40", "expert@iters=400"):
         for choices in decisions("c3_carry_burns_for_nothing.txt", spec):
             assert choices[0].action.verb != "carry", spec
+
+
+# -- issue 46: every position at the expert's play budget, in at least 9 of 10 seeds ----------
+
+PLAY_SPEC = f"expert@iters={EXPERT_ITERATIONS}"
+PLAY_SEEDS = range(10)
+#: the passes out of PLAY_SEEDS each position needs
+PASSES = 9
+
+
+def keeps(s: State, agent: BaseAgent) -> bool:
+    return _decide(s, agent).verb == "keep"
+
+
+def attacks(s: State, agent: BaseAgent) -> bool:
+    return _decide(s, agent).verb == "attack"
+
+
+def no_enh_on_their_lnd(s: State, agent: BaseAgent) -> bool:
+    a = _decide(s, agent)
+    return not (a.verb == "play" and a.target in set(s.home[1 - s.actor]))
+
+
+def no_carry(s: State, agent: BaseAgent) -> bool:
+    return _decide(s, agent).verb != "carry"
+
+
+def casts_the_blocker(s: State, agent: BaseAgent) -> bool:
+    return str(_decide(s, agent)) == "play AC"
+
+
+def drops_the_lnd(s: State, agent: BaseAgent) -> bool:
+    return str(_decide(s, agent)) == "play 10D"
+
+
+def keeps_three_cres_home(s: State, agent: BaseAgent) -> bool:
+    """C1: every attack declaration the expert makes in this combat (it decides each step
+    afresh); at most one of its four Cres attacks, so that three stay home to block the
+    opponent's three ready Cres (JS, JH, KH) at its next turn: at 1 life any one that gets
+    through kills (1201), and attackers stay taxed through it (1006, 302)."""
+    me = s.actor
+    attackers = 0
+    while s.actor == me and s.phase is ATTACK:
+        a = _decide(s, agent)
+        attackers += a.verb == "attack"
+        apply(s, a)
+    return attackers <= 1
+
+
+def _decide(s: State, agent: BaseAgent) -> Action:
+    return agent.explain(view(s, s.actor), legal_actions(s), None)[0].action
+
+
+def play_budget_passes(position: str, good: Callable[[State, BaseAgent], bool],
+                       seeds: range = PLAY_SEEDS, spec: str = PLAY_SPEC) -> int:
+    """How many seeds of the expert at ``spec`` do the right thing in ``position``."""
+    text = (POSITIONS / position).read_text()
+    return sum(good(parse_position(text), make_agent(spec, seed)) for seed in seeds)
+
+
+#: (position file, what the expert must do, xfail reason or "" when it passes now). The
+#: measured counts are of the expert at its play budget (EXPERT_ITERATIONS) on PLAY_SEEDS.
+PLAY_BUDGET_CASES: list[tuple[str, Callable[[State, BaseAgent], bool], str]] = [
+    ("b1_redraw.txt", keeps, ""),
+    ("b2_free_attack.txt", attacks, ""),
+    ("b3_dead_enh.txt", no_enh_on_their_lnd, ""),
+    ("c1_carry_burns_last_life_as_p.txt", no_carry, ""),
+    ("c2_carry_burns_last_life_as_o.txt", no_carry, ""),
+    ("c3_carry_burns_for_nothing.txt", no_carry, ""),
+    ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home,
+     "C1 passes in 5 seeds of 10 (3 before the counter-attack term, 2026-12-06): the tree now"
+     " sees the counter-attack (estimates fell from 0.61-0.74 to 0.3-0.4), but at the second"
+     " declaration `done` and a second attacker lie within 0.03 and sequential halving may"
+     " drop `done` in an early round; the rollouts' random moves (epsilon) let doomed lines"
+     " keep about 0.3"),
+    ("c5_blocker_held_back.txt", casts_the_blocker, ""),
+    ("c6_free_lnd_declined.txt", drops_the_lnd, ""),
+]
+
+
+def _case(position: str, good: Callable[[State, BaseAgent], bool], reason: str) -> Any:
+    marks = [pytest.mark.slow]
+    if reason:
+        marks.append(pytest.mark.xfail(strict=True, reason=reason))
+    return pytest.param(position, good, marks=marks, id=position.removesuffix(".txt"))
+
+
+@pytest.mark.parametrize(("position", "good"), [_case(*c) for c in PLAY_BUDGET_CASES])
+def test_the_expert_avoids_each_recorded_misplay_at_its_play_budget(
+        position: str, good: Callable[[State, BaseAgent], bool]) -> None:
+    """shared/ai-misplays.md, each position as the expert plays it (EXPERT_ITERATIONS
+    iterations, no clock: reproducible): the right decision in at least 9 seeds of 10.
+    B1 keep, B2 attack, B3 no Enh on the opponent's Lnd; the Carry that burns its own life
+    (c1-c3) declined; C1 (c4) at most one of its four Cres attacks at 1 life facing three
+    ready attackers; C2 (c5) the blocker cast in the first window; the free Lnd drop (c6,
+    10D the only play, the turn's last chance) taken."""
+    passes = play_budget_passes(position, good)
+    assert passes >= PASSES, f"{position}: {passes} of {len(PLAY_SEEDS)} seeds"
+
+
+def test_1006_302_1_the_cheap_policy_weighs_the_counter_attack() -> None:
+    """C1's cause: the tree's players follow the cheap policy's order, and it did not see the
+    counter-attack. At 1 life facing JS, JH and KH, the expert's second attacker leaves too
+    few Cres home (attackers stay taxed through the opponent's turn, 1006) and costs
+    ``counter_lethal``; the opponent's first block keeps its counter-attack lethal and costs
+    nothing, its second takes it away (blockers stay taxed, 302.1) and costs it."""
+    s = parse_position((POSITIONS / "c4_all_out_attack_at_1_life.txt").read_text())
+    off = dataclasses.replace(EXPERT_POLICY, counter_lethal=0.0)
+
+    def cost(a: str) -> float:
+        return (action_score(s, Action.parse(a), off)
+                - action_score(s, Action.parse(a), EXPERT_POLICY))
+
+    assert cost("attack KC") == 0.0
+    apply(s, "attack KC")
+    assert cost("attack JS") == EXPERT_POLICY.counter_lethal > 0
+    apply(s, "attack JS")
+    apply(s, "attack KH")
+    apply(s, "done")
+    assert s.phase is BLOCK
+    assert cost("block JS 2:KC") == 0.0
+    apply(s, "block JS 2:KC")
+    assert cost("block KH 2:JS") == EXPERT_POLICY.counter_lethal
+    assert PDEFAULT.counter_lethal == 0.0  # Greedy and the lower levels: unchanged

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import random
 import time
 
@@ -11,7 +12,7 @@ import pytest
 from parlor.ai.agent import Choice
 from parlor.ai.determinize import Determinizer
 from parlor.ai.greedy import HeuristicAgent
-from parlor.ai.search import SEARCHED, SearchAgent
+from parlor.ai.search import SEARCHED, SearchAgent, cap_stats
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import State
 from parlor.rules.view import view
@@ -68,6 +69,32 @@ def test_iteration_cap_is_reproducible() -> None:
         runs = [SearchAgent(9, budget=60.0, max_iterations=40).explain(v, legal)
                 for _ in range(2)]
         assert [(c.action, c.visits) for c in runs[0]] == [(c.action, c.visits) for c in runs[1]]
+
+
+def test_a_search_cut_short_by_its_cap_is_logged_counted_and_said(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 46: an iteration budget no machine reaches in the cap's time is cut at the cap,
+    the cut logged and counted for /metrics, and the budget text says so."""
+    s = searched_positions(23, 1)[0]
+    agent = SearchAgent(9, budget=0.05, max_iterations=10**9, name="capped")
+    searches, capped = cap_stats()
+    with caplog.at_level(logging.WARNING, logger="parlor.ai.search"):
+        agent.explain(view(s, s.actor), legal_actions(s))
+    assert agent.last_capped and 0 < agent.last_iterations < 10**9
+    assert cap_stats() == (searches + 1, capped + 1)
+    assert "capped: search capped at 0.05 s" in caplog.text
+    assert agent.budget_text() == (f"{agent.last_iterations} of {10**9} iterations"
+                                   " (cut at the 0.05 s cap)")
+
+
+def test_a_search_within_its_cap_is_counted_as_full() -> None:
+    s = searched_positions(23, 1)[0]
+    agent = SearchAgent(9, budget=600.0, max_iterations=16)
+    searches, capped = cap_stats()
+    agent.explain(view(s, s.actor), legal_actions(s))
+    assert not agent.last_capped
+    assert cap_stats() == (searches + 1, capped)
+    assert agent.budget_text() == "16 iterations"
 
 
 def test_visits_add_up() -> None:

@@ -247,6 +247,7 @@ def test_hint(client: TestClient) -> None:
     hint = r.json()
     assert hint["action"] in snap["view"]["legal"]
     assert all(a["action"] in snap["view"]["legal"] for a in hint["alternatives"])
+    assert hint["budget"]  # the search budget the expert used (issue 46)
     r = client.get(f"/api/games/{g['id']}/hint", params={"version": snap["version"] + 5})
     assert r.status_code == 409
     assert client.get(f"/api/games/{g['id']}/hint", params={"version": "x"}).status_code == 400

@@ -42,6 +42,7 @@ def test_metrics_count_actions_and_time_replies_by_route(client: TestClient) -> 
     assert sample(text, "parlor_reply_seconds_count", route="/api/games/{game_id}",
                   kind="long_poll") >= 1
     assert sample(text, "parlor_games_cached") >= 1
+    assert sample(text, "parlor_search_capped_total", result="capped") >= 0  # issue 46
     assert g["id"] not in text and "unknown-id-0001" not in text
 
 

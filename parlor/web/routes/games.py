@@ -195,7 +195,7 @@ async def api_hint(request: Request, game_id: str, site: SiteDep,
     advice = await site.conductor.hint(live, v, quota_key=game_id)
     return JSONResponse({"action": advice.action, "alternatives": advice.alternatives,
                          "source": advice.source, "seconds": round(advice.seconds, 3),
-                         "version": v})
+                         "budget": advice.budget, "version": v})
 
 
 # -- a rematch -----------------------------------------------------------------------------------
