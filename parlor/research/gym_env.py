@@ -5,9 +5,10 @@ and the opponent moves between the agent's decisions. The opponent is
 
 * a spec of :mod:`parlor.ai.levels`: a level (``novice`` … ``expert``), ``random``,
   ``greedy``, or a searching level with a fixed iteration budget (``expert@iters=50``),
-  seeded from the reset seed; ``strong`` and ``expert`` search by the clock, so their
-  twins :data:`FIXED_TWINS` (``strong_fixed``, ``expert_fixed``: the same search with the
-  iterations the clock gives them on average) make an episode reproducible: the same seed
+  seeded from the reset seed; ``strong`` and ``expert`` search fixed iterations under a
+  wall-clock cap that a loaded machine can hit, so their twins :data:`FIXED_TWINS`
+  (``strong_fixed``, ``expert_fixed``: the same iterations, no clock) make an episode
+  reproducible: the same seed
   and the same actions replay the identical episode;
 * an agent object (anything with ``act(view, legal, budget)``, :class:`parlor.ai.agent.Agent`),
   which sees only its own view; it is used as given (its generator is not reseeded at a
@@ -42,7 +43,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from parlor.ai.agent import Agent
-from parlor.ai.levels import agent_spec, make_agent
+from parlor.ai.levels import EXPERT_ITERATIONS, STRONG_ITERATIONS, agent_spec, make_agent
 from parlor.research.numbering import (
     FACTORED_NVEC,
     NUM_DISTINCT_ACTIONS,
@@ -67,7 +68,10 @@ Opponent = str | int | Agent | Policy
 #: 0.3 s, parlor/ai/levels.py; strong: 312, the median of 123 searched
 #: decisions of 3 games against random on the loaded 2-core machine, compiled), so that an episode
 #: depends on the seed and the actions only.
-FIXED_TWINS = {"strong_fixed": "strong@iters=300", "expert_fixed": "expert@iters=1930"}
+#: The levels' own iterations with no wall-clock cap: the levels play a fixed number of
+#: iterations, but a loaded machine's cap can cut a search short (issue 46); a twin never is.
+FIXED_TWINS = {"strong_fixed": f"strong@iters={STRONG_ITERATIONS}",
+               "expert_fixed": f"expert@iters={EXPERT_ITERATIONS}"}
 
 
 def opponent_spec(opponent: str | int) -> str:
