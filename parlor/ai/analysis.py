@@ -7,6 +7,13 @@ chance of every legal decision.
 ``before`` is the estimate of the expert's preferred decision, ``after`` that of the decision
 played; the drop between them marks the decision (:data:`THRESHOLDS`).
 
+The estimate is the expert's chance for the Rlr *between two equal players* (the expert's
+own play on both sides), not against the opponent actually met. The played decision is
+always searched, even one the expert's pruning (:mod:`parlor.ai.prune`) or its root halving
+would leave unsearched: an unsearched decision would read 0% and be marked for nothing
+(issue 41). A decision the expert does not estimate at all (a split, a bonus, a choice it
+settles by rule) has ``before`` and ``after`` None ("no estimate") and is never marked.
+
 The search is fixed by iterations, never by time, and each decision's search has its own
 seed (from the analysis seed and the decision's place in the record), so an analysis is
 deterministic for a given record and seed, whatever order or process computes it::
@@ -54,20 +61,31 @@ class Decision(Value):
     phase: str
     played: str
     best: str
-    before: float  # the expert's win estimate after its preferred decision (0-1)
-    after: float  # its estimate after the decision played
+    before: float | None  # the expert's win estimate after its preferred decision (0-1)
+    after: float | None  # its estimate after the decision played (None: no estimate)
     alternatives: tuple[tuple[str, float], ...]  # the best few, with their estimates
     #: the search budget behind the estimates (``400 iterations``, or ``no search`` for a
     #: decision the expert does not search, :meth:`SearchAgent.budget_text`)
     budget: str = ""
+    #: the search visits (or one-step samples) behind ``after``; 0 with no estimate
+    visits: int = 0
+
+    @property
+    def estimated(self) -> bool:
+        return self.before is not None and self.after is not None and self.visits > 0
 
     @property
     def drop(self) -> float:
+        if self.before is None or self.after is None:
+            return 0.0
         return round(max(0.0, self.before - self.after), 4)  # no float dust at a threshold
 
     @property
     def mark(self) -> str:
-        """``blunder``, ``mistake``, ``inaccuracy`` or ``""`` (:data:`THRESHOLDS`)."""
+        """``blunder``, ``mistake``, ``inaccuracy`` or ``""`` (:data:`THRESHOLDS`); never
+        for a decision without a real estimate behind the move played."""
+        if not self.estimated:
+            return ""
         return next((name for name, at in THRESHOLDS if self.drop >= at), "")
 
 
@@ -101,15 +119,26 @@ def analyse_decision(settings: str, seed: Seed, actions: list[str], ply: int, pl
     legal = legal_actions(s)
     played = str(Action.parse(actions[ply]).base)
     agent = make_agent(f"expert@iters={iterations}", decision_seed(analysis_seed, ply))
-    choices = agent.explain(view(s, player, log=False), legal, budget=1e9)
-    values = {str(c.action): c.value for c in choices}
+    seen = view(s, player, log=False)
+    if isinstance(agent, SearchAgent):
+        move = next(a for a in legal if str(a) == played)
+        choices = agent.explain(seen, legal, budget=1e9, must_search=move)
+        budget = agent.budget_text()
+    else:
+        choices = agent.explain(seen, legal, budget=1e9)
+        budget = "no search"
     best = str(choices[0].action)
-    budget = agent.budget_text() if isinstance(agent, SearchAgent) else "no search"
+    mine = next(c for c in choices if str(c.action) == played)
+    if not any(c.visits > 0 for c in choices):  # a flat 0.5 for all: no estimate at all
+        return Decision(ply=ply, turn=s.turn, phase=s.phase.name.lower(), played=played,
+                        best=best, before=None, after=None, alternatives=(),
+                        budget="no estimate")
     return Decision(ply=ply, turn=s.turn, phase=s.phase.name.lower(), played=played,
-                    best=best, before=round(values[best], 4),
-                    after=round(values.get(played, values[best]), 4),
+                    best=best, before=round(choices[0].value, 4),
+                    after=round(mine.value, 4),
                     alternatives=tuple((str(c.action), round(c.value, 4))
-                                       for c in choices[:3]), budget=budget)
+                                       for c in choices[:3] if c.visits > 0),
+                    budget=budget, visits=mine.visits)
 
 
 def analyse(record_text: str, player: int, seed: int = 0, iterations: int = ITERATIONS,

@@ -230,7 +230,10 @@ class SearchAgent(BaseAgent):
     # -- the interface ---------------------------------------------------------------------
 
     def explain(self, view: View, legal: Sequence[Action],
-                budget: float | None = None) -> list[Choice]:
+                budget: float | None = None, must_search: Action | None = None) -> list[Choice]:
+        """The alternatives, best first. ``must_search``: an action searched whatever the root's
+        pruning and halving say (the post-game analysis's played move: an estimate it never
+        searched would read as a blunder, issue 41)."""
         self.last_searched = False
         if len(legal) == 1:
             return [Choice(legal[0], 0.5, 0)]
@@ -257,10 +260,13 @@ class SearchAgent(BaseAgent):
         aside: list[Action] = []
         if self.settle_root:
             choices, aside = settled_root(first, choices)
+            if must_search in aside:
+                aside.remove(must_search)
+                choices.append(must_search)
             if len(choices) == 1:
                 return [Choice(x, 0.5, 0) for x in [*choices, *aside]]
         self.last_searched = True
-        ranked = self._search(det, first, choices, t0 + limit)
+        ranked = self._search(det, first, choices, t0 + limit, must_search)
         self._count_cap(limit, time.perf_counter() - t0)
         if phase is KEEP and self.keep_veto:
             ranked = self._veto_redraw(det, first, choices, ranked)
@@ -348,14 +354,15 @@ class SearchAgent(BaseAgent):
         return sorted(ordered, key=lambda a: -values.get(a, -1.0))
 
     def _search(self, det: Determinizer, first: State, choices: list[Action],
-                deadline: float) -> list[Choice]:
+                deadline: float, must_search: Action | None = None) -> list[Choice]:
         me = det.me
         root = _Node()
         self.last_capped = False
         end_turn = first.turn + self.horizon
         ranked_choices = self._priors(root, first, choices, me, deadline)
         if self.root == "halving":
-            iterations = self._halving(det, root, ranked_choices, me, end_turn, deadline)
+            iterations = self._halving(det, root, ranked_choices, me, end_turn, deadline,
+                                       must_search)
         else:
             iterations = self._ucb(det, root, set(choices), me, end_turn, deadline)
         self.last_iterations = iterations
@@ -383,12 +390,15 @@ class SearchAgent(BaseAgent):
         return iterations
 
     def _halving(self, det: Determinizer, root: _Node, ranked_choices: list[Action], me: int,
-                 end_turn: int, deadline: float) -> int:
+                 end_turn: int, deadline: float, must_search: Action | None = None) -> int:
         """Sequential halving at the root: the best ``root_width`` actions by prior share the
         same determinizations (and rollout seeds) round by round, so that they are compared
         on equal deals; after each round the worse half is dropped. Below each root action
-        the tree is ISMCTS as usual."""
+        the tree is ISMCTS as usual. ``must_search`` joins the first round whatever its prior."""
         cands = ranked_choices[: self.root_width]
+        if must_search is not None and must_search in ranked_choices \
+                and must_search not in cands:
+            cands.append(must_search)
         rounds = max(1, math.ceil(math.log2(len(cands))))
         start = time.perf_counter()
         cap = self.max_iterations

@@ -40,8 +40,9 @@ def _pct(x: float) -> str:
 def line(d: Decision) -> str:
     best = "same" if d.best == d.played else d.best
     mark = f"  {d.mark.upper()}" if d.mark else ""
-    return (f"turn {d.turn:3d}  {d.played:<24} expert: {best:<24} "
-            f"{_pct(d.before)} -> {_pct(d.after)}{mark}")
+    chance = (f"{_pct(d.before)} -> {_pct(d.after)}"
+              if d.before is not None and d.after is not None else "no estimate")
+    return f"turn {d.turn:3d}  {d.played:<24} expert: {best:<24} {chance}{mark}"
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:

@@ -67,6 +67,7 @@ def decision_dict(d: Decision) -> dict[str, Any]:
     out = asdict(d)
     out["drop"] = round(d.drop, 4)
     out["mark"] = d.mark
+    out["estimated"] = d.estimated  # False: "no estimate" (before and after are null)
     out["alternatives"] = [list(x) for x in d.alternatives]
     return out
 

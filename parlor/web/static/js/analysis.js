@@ -10,6 +10,9 @@ const errEl = document.getElementById("analysis-error");
 let status = JSON.parse(document.getElementById("analysis-status").textContent);
 
 const pct = (x) => `${Math.round(x * 100)}%`;
+// A decision the expert gave no real estimate (a split, a bonus, a choice settled by rule):
+// shown as "no estimate", never as 50%.
+const estimated = (d) => d.estimated !== false && d.before != null && d.after != null;
 
 async function call(method) {
   const r = await fetch(`/api/games/${gameId}/analysis`, {
@@ -36,15 +39,16 @@ function graph(decisions, me) {
   const n = decisions.length;
   const x = (i) => left + (n > 1 ? (i * (W - left - right)) / (n - 1) : (W - left - right) / 2);
   const y = (v) => top + (1 - v) * (H - top - bottom);
-  const line = decisions.map((d, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(d.after).toFixed(1)}`).join(" ");
+  // a decision with no estimate has no point: the line breaks there rather than show a 50%
+  const line = decisions.map((d, i) => (estimated(d) ? `${i && estimated(decisions[i - 1]) ? "L" : "M"}${x(i).toFixed(1)},${y(d.after).toFixed(1)}` : "")).filter(Boolean).join(" ");
   const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>` +
     `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${pct(v)}</text>`).join("");
   const turns = n ? [0, Math.floor((n - 1) / 2), n - 1].filter((i, k, a) => a.indexOf(i) === k)
     .map((i) => `<text x="${x(i).toFixed(1)}" y="${H - bottom + 16}" text-anchor="${i === 0 && n > 1 ? "start" : i === n - 1 && n > 1 ? "end" : "middle"}" class="axis">turn ${decisions[i].turn}</text>`).join("") : "";
   const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">your win chance</text>` +
     `<text class="axis axis-title" x="${(left + W - right) / 2}" y="${H - 6}" text-anchor="middle">your decisions, in order</text>`;
-  const points = decisions.map((d, i) => `<a href="/replay/${esc(gameId)}?step=${d.ply}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
-    `<circle cx="${x(i).toFixed(1)}" cy="${y(d.after).toFixed(1)}" r="${d.mark ? 6 : 4}" class="pt ${d.mark || "ok"}"><title>Turn ${d.turn}: ${esc(d.played)} — ${pct(d.after)}${d.mark ? ` (${d.mark})` : ""}</title></circle></a>`).join("");
+  const points = decisions.map((d, i) => (!estimated(d) ? "" : `<a href="/replay/${esc(gameId)}?step=${d.ply}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
+    `<circle cx="${x(i).toFixed(1)}" cy="${y(d.after).toFixed(1)}" r="${d.mark ? 6 : 4}" class="pt ${d.mark || "ok"}"><title>Turn ${d.turn}: ${esc(d.played)} — ${pct(d.after)}${d.mark ? ` (${d.mark})` : ""}</title></circle></a>`)).join("");
   const legend = `<p class="small wingraph-legend" aria-hidden="true">` +
     ["ok", "inaccuracy", "mistake", "blunder"].map((m) => `<span><svg viewBox="0 0 12 12" width="12" height="12"><circle cx="6" cy="6" r="5" class="pt ${m}"/></svg> ${m === "ok" ? "a decision" : m}</span>`).join(" ") + "</p>";
   return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="Your win chance over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
@@ -75,8 +79,8 @@ function show() {
     const alts = d.alternatives.map(([a, v]) => `${esc(describe(a, me))} ${pct(v)}`).join("; ");
     return `<tr class="${d.mark}"><td data-label="Turn"><a href="/replay/${esc(gameId)}?step=${d.ply}">${d.turn}</a></td>` +
       `<td data-label="You played">${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
-      `<td data-label="The expert prefers">${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br><span class="small muted">Weighed: ${alts}</span></td>` +
-      `<td data-label="Win chance">${pct(d.before)} → ${pct(d.after)}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
+      `<td data-label="The expert prefers">${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br>${alts ? `<span class="small muted">Weighed: ${alts}</span>` : ""}</td>` +
+      `<td data-label="Win chance">${estimated(d) ? `${pct(d.before)} → ${pct(d.after)}` : "no estimate"}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
   }).join("");
 }
 
