@@ -18,9 +18,9 @@ from parlor.ai.analysis import (
 from parlor.ai.levels import make_agent
 from parlor.ai.prune import settled_root
 from parlor.ai.search import SearchAgent
-from parlor.rules.state import Settings
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_record, record
+from parlor.rules.state import Settings
 from parlor.rules.view import view
 
 

@@ -59,12 +59,15 @@ def test_a_finished_game_is_analysed_in_the_background_and_stored(client: TestCl
     assert body["thresholds"] == {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05}
     d = body["decisions"][0]
     assert set(d) >= {"ply", "turn", "played", "best", "before", "after", "drop", "mark",
-                      "alternatives"}
+                      "alternatives", "estimated", "visits"}
     # the preferred decision's estimate; a decision the search ranked lower may still show a
     # higher estimate from fewer samples, which is no drop at all
-    assert all(0.0 <= x["after"] <= 1.0 and 0.0 <= x["before"] <= 1.0 for x in body["decisions"])
-    assert all(x["drop"] == round(max(0.0, x["before"] - x["after"]), 4)
-               for x in body["decisions"])
+    # a decision with no estimate (a split, a bonus) says so: no number, no mark (issue 41)
+    estimated = [x for x in body["decisions"] if x["estimated"]]
+    assert all(x["before"] is None and x["after"] is None and x["mark"] == ""
+               for x in body["decisions"] if not x["estimated"])
+    assert all(0.0 <= x["after"] <= 1.0 and 0.0 <= x["before"] <= 1.0 for x in estimated)
+    assert all(x["drop"] == round(max(0.0, x["before"] - x["after"]), 4) for x in estimated)
     # deterministic: the same as the analysis of the record in this process
     record = client.get(f"/api/games/{gid}/record", headers={"X-Parlor-Token": token}).text
     here = analyse(record, player=0, seed=3, iterations=ITERATIONS)
