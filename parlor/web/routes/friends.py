@@ -148,6 +148,7 @@ async def accept_form(request: Request, code: str, site: SiteDep) -> Response:
     if opened.token is None:
         live = await site.live_game(opened.game_id)
         return RedirectResponse(_watch(live), status_code=303)
+    site.conductor.notify(opened.game_id)  # the inviter's table waits for this
     resp = RedirectResponse(f"/f/{opened.game_id}", status_code=303)
     resp.headers["Cache-Control"] = "no-store"
     set_token(resp, opened.game_id, opened.token)
@@ -163,6 +164,7 @@ async def api_accept(request: Request, code: str, site: SiteDep) -> Response:
     if opened.token is None:
         return JSONResponse({"id": live.id, "spectator": True, "watch_url": _watch(live),
                              "message": "the seat was taken already: you can watch"})
+    site.conductor.notify(live.id)  # the inviter's table waits for this
     resp = JSONResponse({"id": live.id, "token": opened.token, "url": f"/f/{live.id}",
                          "seat": 2 - live.human, "spectator": False})
     set_token(resp, live.id, opened.token)
