@@ -89,6 +89,32 @@ class Opened:
     token: str | None
 
 
+def renamed(text: str, name: str) -> str:
+    """``text`` with the other player called ``name`` instead of "the computer".
+
+    The log's prose (:class:`parlor.present.prose.Words`), the result and the coach name a
+    reader's opponent "the computer", and nothing else in them says "computer"; a proper
+    ``Words`` parameter threaded through ``Games.log_since`` is left for when that code's
+    other changes have landed.
+
+    >>> renamed("The computer keeps a card; you play on the computer's 10♣", "Rlr 2")
+    "Rlr 2 keeps a card; you play on Rlr 2's 10♣"
+    """
+    return text.replace("The computer", name).replace("the computer", name)
+
+
+def _name_the_other(snap: dict[str, Any], name: str) -> None:
+    """The other player's name in ``snap``'s words (copies: the log entries and the coach
+    are the cached position's, shared with other replies)."""
+    snap["log"] = [{**e, "text": renamed(e["text"], name),
+                    **({"why": {**e["why"], "text": renamed(e["why"]["text"], name)}}
+                       if isinstance(e.get("why"), dict) and "text" in e["why"] else {})}
+                   for e in snap["log"]]
+    if snap.get("result_text"):
+        snap["result_text"] = renamed(snap["result_text"], name)
+    snap["coach"] = {k: renamed(v, name) for k, v in snap["coach"].items()}
+
+
 class Friends:
     """The friend games of one server (their state is the store's and :class:`Games`')."""
 
@@ -196,6 +222,7 @@ class Friends:
             activity = f"Your decision: {snap['task']}."
         else:
             activity = doing(s.phase.name.lower(), other) + "."
+        _name_the_other(snap, f"Rlr {other + 1}")
         snap["your_turn"] = snap["your_turn"] and seated and live.row.status != ABORTED
         snap["friend"] = {
             "seat": seat,
@@ -295,5 +322,14 @@ class Friends:
         return False
 
 
-__all__ = ["INVITE_SECONDS", "Friends", "Invitation", "InvitationGone", "NoAbort",
-           "NotSeated", "Opened", "invite_hash"]
+__all__ = [
+    "INVITE_SECONDS",
+    "Friends",
+    "Invitation",
+    "InvitationGone",
+    "NoAbort",
+    "NotSeated",
+    "Opened",
+    "invite_hash",
+    "renamed",
+]

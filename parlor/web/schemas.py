@@ -604,7 +604,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, Accepted, (*_WRITE, 404, 410, *_SERVER), Empty),
     ("get", "/api/friends/{game_id}"): Route(
         200, FriendSnapshot, (400, *_GAME, *_SERVER),
-        query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM}),
+        query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM,
+               "seated": _int(0, 1, "1 if the client's table has the friend seated: "
+                              "otherwise news, answered at once")}),
     ("post", "/api/friends/{game_id}/actions"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, 422, *_SERVER), Act),
     ("post", "/api/friends/{game_id}/preview"): Route(

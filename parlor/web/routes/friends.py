@@ -83,7 +83,7 @@ def invitation_json(inv: Invitation) -> dict[str, Any]:
             "watch_url": f"/watch/{gid}?k={watch_key(inv.live.token_hash)}"}
 
 
-async def seated(request: Request, site: Site, game_id: str) -> tuple[LiveGame, int]:
+async def seat_for(request: Request, site: Site, game_id: str) -> tuple[LiveGame, int]:
     """The friend game and the seat this request's token holds in it."""
     if not GAME_ID.match(game_id):
         raise GameNotFound(f"there is no game {game_id!r}")
@@ -176,7 +176,7 @@ async def api_accept(request: Request, code: str, site: SiteDep) -> Response:
 
 @router.get("/f/{game_id}", response_class=HTMLResponse)
 async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await seated(request, site, game_id)
+    live, seat = await seat_for(request, site, game_id)
     snap = await asyncio.to_thread(friends_of(request).snapshot, live, seat)
     return site.page(request, "friend.html", snapshot=snap,
                      title=f"Parlor Magic — {live.row.title}", watch_url=_watch(live))
@@ -184,18 +184,24 @@ async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response
 
 @router.get("/api/friends/{game_id}")
 async def api_state(request: Request, game_id: str, site: SiteDep, after: str | None = None,
-                    wait: str | None = None, log_from: str | None = None) -> Response:
+                    wait: str | None = None, log_from: str | None = None,
+                    seated: str | None = None) -> Response:
     """The table as this seat sees it; with ``after`` and ``wait``, once the game moved past
-    ``after`` (the other's play, the invitation accepted, an abort) or ``wait`` seconds."""
+    ``after`` (the other's play, the invitation accepted, an abort) or ``wait`` seconds.
+    ``seated`` (0 or 1) is whether the client's table has the friend seated: when the game
+    says otherwise that is news, answered at once (an acceptance between two polls)."""
     after_v = int_param(after, "after", -1, -1, 10**7)
+    seated_q = int_param(seated, "seated", -1, 0, 1)
     wait_s = float(int_param(wait, "wait", 0, 0, 30))
     start = int_param(log_from, "log_from", 0, 0, 10**7)
     friends, conductor = friends_of(request), site.conductor
     with conductor.watch(game_id):
         changed = conductor.changed_event(game_id)  # before reading: a change wakes us
-        live, seat = await seated(request, site, game_id)
+        live, seat = await seat_for(request, site, game_id)
         snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
-        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
+        news = seated_q not in (-1, int(snap["friend"]["seated"]))
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live" \
+                and not news:
             seen = _where(snap)
             end = time.monotonic() + wait_s
             while (left := end - time.monotonic()) > 0:
@@ -217,7 +223,7 @@ def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
 
 @router.post("/api/friends/{game_id}/actions")
 async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await seated(request, site, game_id)
+    live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
     action = data.get("action")
     if "actions" in data and action is None:  # a declaration, sent whole
@@ -236,7 +242,7 @@ async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
 
 @router.post("/api/friends/{game_id}/preview")
 async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await seated(request, site, game_id)
+    live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
     actions = data.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -250,7 +256,7 @@ async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response
 
 @router.post("/api/friends/{game_id}/resign")
 async def api_resign(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await seated(request, site, game_id)
+    live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
     schemas.checked(schemas.FriendVersion, data)
     snap = await asyncio.to_thread(friends_of(request).resign, live, seat, version_of(data))
@@ -260,7 +266,7 @@ async def api_resign(request: Request, game_id: str, site: SiteDep) -> Response:
 
 @router.post("/api/friends/{game_id}/abort")
 async def api_abort(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await seated(request, site, game_id)
+    live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
     schemas.checked(schemas.FriendVersion, data)
     snap = await asyncio.to_thread(friends_of(request).abort, live, seat, version_of(data))

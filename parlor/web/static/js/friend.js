@@ -25,6 +25,7 @@ function show(s) {
 }
 
 hooks.onSnapshot = show;
+hooks.opponent = `Rlr ${2 - current.you}`;
 hooks.outcome = (s) => (s.status === "aborted" ? "Aborted" : null);
 
 async function post(path) {
@@ -52,7 +53,7 @@ async function waitForFriend() {
   const { applySnapshot } = await import("./page.js");
   while (!current.friend.seated && current.status === "live") {
     try {
-      const r = await fetch(`/api/friends/${gameId}?after=${current.version}&wait=20&log_from=${current.log_total}`, { credentials: "same-origin" });
+      const r = await fetch(`/api/friends/${gameId}?after=${current.version}&wait=20&log_from=${current.log_total}&seated=0`, { credentials: "same-origin" });
       if (r.ok) {
         const s = await r.json();
         if (s.friend.seated) applySnapshot(s);

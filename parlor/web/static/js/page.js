@@ -17,7 +17,7 @@ const msgEl = document.getElementById("message");
 const overDlg = document.getElementById("over");
 const baseTitle = document.title.replace(/^Parlor Magic — /, "Parlor Magic: ");
 
-const names = () => (me() === 0 ? ["You", "Computer"] : ["Computer", "You"]);
+const names = () => { const o = hooks.opponent || "Computer"; return me() === 0 ? ["You", o] : [o, "You"]; };
 
 export function render() {
   const snap = state.snap;
@@ -44,7 +44,7 @@ export function render() {
     if (next) next.focus({ preventScroll: true });
   }
   if (snap.status === "over" && !state.overShown) showOver();
-  document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
+  document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : `${hooks.opponent || "The computer"}'s move`)} — ${baseTitle}`;
 }
 
 export function showOver() {
