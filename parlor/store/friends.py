@@ -51,6 +51,7 @@ class FriendSeats:
     """The friend games' second seats of every server on one database."""
 
     def __init__(self, store: GameStore) -> None:
+        self.store = store
         self.engine = store.engine  # migrated by the GameStore: the table is there
 
     def invite(self, game_id: str, invite_hash: str, *, until: float) -> None:
@@ -60,14 +61,21 @@ class FriendSeats:
 
     def accept(self, invite_hash: str, guest_hash: str, *, now: float) -> bool:
         """Give the second seat to ``guest_hash`` if the invitation is open (not taken, not
-        run out); False otherwise (then nothing changed)."""
-        with self.engine.begin() as conn:
-            done = conn.execute(update(friend_seats)
-                                .where(friend_seats.c.invite_hash == invite_hash,
-                                       friend_seats.c.guest_hash.is_(None),
-                                       friend_seats.c.until >= now)
-                                .values(guest_hash=guest_hash, accepted=now))
-            return done.rowcount == 1
+        run out); False otherwise (then nothing changed). An acceptance is announced as a
+        change of its game, as a move is (``NOTIFY``, or Redis after the commit), so the
+        inviter's table waiting on any server of a deployment hears it at once."""
+        with self.store._writing(), self.engine.begin() as conn:
+            taken = conn.execute(update(friend_seats)
+                                 .where(friend_seats.c.invite_hash == invite_hash,
+                                        friend_seats.c.guest_hash.is_(None),
+                                        friend_seats.c.until >= now)
+                                 .values(guest_hash=guest_hash, accepted=now)
+                                 .returning(friend_seats.c.game_id)).first()
+            if taken is None:
+                return False
+            self.store._notify(conn, f"{taken.game_id} seated")
+        self.store._announced(f"{taken.game_id} seated")
+        return True
 
     def find(self, invite_hash: str) -> FriendSeat | None:
         return self._one(friend_seats.c.invite_hash == invite_hash)

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from parlor.rules.view import view
+from parlor.web.app import create_app
 from parlor.web.friends import INVITE_SECONDS, Friends
 from parlor.web.games import Games, view_payload
 
+from .helpers import config_for, until
 from .test_privacy import hidden_cards
 
 
@@ -258,3 +262,39 @@ def test_no_abort_once_both_have_decided(client: TestClient) -> None:
                     json={"version": r.json()["version"]})
     assert r.status_code == 409 and r.json()["error"] == "no_abort", r.text
     assert "resign instead" in r.json()["message"]
+
+
+@pytest.mark.slow
+def test_the_inviter_waiting_on_one_server_hears_the_friend_sit_down_on_another(
+        pg_url: str) -> None:
+    """Two server processes' apps on one PostgreSQL: the acceptance is announced as a change
+    of the game (NOTIFY, as a move is), so the inviter's long poll on the other server ends
+    with it."""
+    import psycopg
+
+    from parlor.store import CHANNEL, libpq_url
+
+    with TestClient(create_app(config_for(pg_url))) as a, \
+            TestClient(create_app(config_for(pg_url))) as b, \
+            psycopg.connect(libpq_url(pg_url), autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        inv = invite(a, seat=1)
+        gid = inv["id"]
+        first = a.get(f"/api/friends/{gid}", headers=as_seat(inv["token"])).json()
+        assert not first["friend"]["seated"]
+        got: dict[str, Any] = {}
+
+        def wait() -> None:
+            got.update(a.get(f"/api/friends/{gid}", headers=as_seat(inv["token"]),
+                             params={"after": first["version"], "wait": 30}).json())
+
+        poll = threading.Thread(target=wait)
+        poll.start()
+        conductor = a.app.state.conductor  # type: ignore[attr-defined]
+        until(lambda: gid in conductor._events)  # the poll has read, and waits
+        accept(b, inv)
+        # the announcement every server listens to (a generous bound for a missing one)
+        heard = [n.payload for n in listener.notifies(timeout=20, stop_after=1)]
+        poll.join()  # before any assertion: the app cannot stop with the poll in flight
+        assert heard == [f"{gid} seated"]
+        assert got["friend"]["seated"] and got["friend"]["to_decide"] in (0, 1)
