@@ -969,7 +969,7 @@ class Games:
                 "kind": live.row.kind,
                 "version": live.row.version,
                 "settings": live.row.settings,
-                "status": _status(s),
+                "status": ABORTED if live.row.status == ABORTED else _status(s),
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,

@@ -338,7 +338,7 @@ class Spectated(_Open):
     kind: str
     version: int
     settings: str
-    status: Literal["live", "over"]
+    status: Literal["live", "over", "aborted"]  # aborted: a friend game (issue 45)
     title: str
     you: int
     your_turn: bool

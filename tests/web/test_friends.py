@@ -224,7 +224,7 @@ def test_a_player_resigns_and_the_other_wins(client: TestClient) -> None:
 
 
 def test_abort_before_both_have_decided_ends_without_a_result(client: TestClient) -> None:
-    gid, tokens, _ = seated_game(client, seat=1)
+    gid, tokens, watch = seated_game(client, seat=1)
     snap = client.get(f"/api/friends/{gid}", headers=as_seat(tokens[0])).json()
     assert snap["friend"]["can_abort"]
     actor = snap["friend"]["to_decide"]
@@ -244,6 +244,8 @@ def test_abort_before_both_have_decided_ends_without_a_result(client: TestClient
     r = client.post(f"/api/friends/{gid}/actions", headers=as_seat(tokens[1 - actor]),
                     json={"action": "pass", "version": seen["version"]})
     assert r.status_code == 409 and r.json()["error"] == "game_over"
+    spectator = TestClient(client.app).get("/api/watch/" + watch.split("/watch/", 1)[1])
+    assert spectator.json()["status"] == "aborted"
 
 
 def test_no_abort_once_both_have_decided(client: TestClient) -> None:
