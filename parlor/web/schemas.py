@@ -611,6 +611,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, 422, *_SERVER), Act),
     ("post", "/api/friends/{game_id}/preview"): Route(
         200, PreviewReply, (*_WRITE, *_GAME, 409, 422, *_SERVER), Preview),
+    ("get", "/api/friends/{game_id}/hint"): Route(
+        200, Hint, (400, *_GAME, *_SERVER),
+        query={"version": _int(0, BIG, "the move number the table showed")}),
     ("post", "/api/friends/{game_id}/resign"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
     ("post", "/api/friends/{game_id}/abort"): Route(

@@ -169,6 +169,9 @@ def test_the_computer_never_moves_for_a_seat_nor_advises_one(client: TestClient)
     host = tokens[live.human]
     r = client.get(f"/api/games/{gid}/hint", headers=as_seat(host))
     assert r.status_code == 400 and "no hints" in r.json()["message"], r.text
+    for token in tokens.values():  # the friend table's Hint button
+        r = client.get(f"/api/friends/{gid}/hint", headers=as_seat(token))
+        assert r.status_code == 400 and "no hints" in r.json()["message"], r.text
 
 
 def test_an_invitation_seats_its_first_opener_and_shows_the_next_the_spectators_view(

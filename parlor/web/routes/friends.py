@@ -254,6 +254,15 @@ async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response
     return Reply(snap)
 
 
+@router.get("/api/friends/{game_id}/hint")
+async def api_hint(request: Request, game_id: str, site: SiteDep,
+                   version: str | None = None) -> Response:
+    """The table's Hint button: refused, in words (the computer advises neither player)."""
+    live, _ = await seat_for(request, site, game_id)
+    raise BadAction("no hints in a game between two people: the computer does not advise "
+                    "either player", version=live.row.version)
+
+
 @router.post("/api/friends/{game_id}/resign")
 async def api_resign(request: Request, game_id: str, site: SiteDep) -> Response:
     live, seat = await seat_for(request, site, game_id)
