@@ -41,6 +41,7 @@ from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics, Timing
 from parlor.web.routes import accounts, analysis, health, learning, pages, records, spectators
+from parlor.web.routes import friends as friend_routes
 from parlor.web.routes import games as games_routes
 from parlor.web.routes import tournaments as tournament_routes
 from parlor.web.routes.errors import install as install_errors
@@ -50,7 +51,7 @@ from parlor.web.tournaments import Tournaments
 HERE = Path(__file__).resolve().parent
 #: The app's routes, by concern (parlor/web/routes); a form and its API twin share a module.
 ROUTERS = (pages, spectators, games_routes, records, health, learning, analysis,
-           tournament_routes, accounts)
+           tournament_routes, accounts, friend_routes)
 
 
 def _json_script(data: Any) -> str:

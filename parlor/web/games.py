@@ -57,6 +57,10 @@ log = logging.getLogger("parlor.web")
 
 #: A game's status once its computer player failed: stored, shown, never played on.
 FAILED = "failed"
+#: The kind of a game between two people (parlor.web.friends): no computer ever moves in it.
+FRIEND = "friend"
+#: A friend game's status once a player aborted it before both had decided: no result.
+ABORTED = "aborted"
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -237,6 +241,10 @@ class LiveGame:
         return self.row.kind == "play"
 
     @property
+    def is_friend(self) -> bool:
+        return self.row.kind == FRIEND
+
+    @property
     def failed(self) -> bool:
         """The computer player failed: the game stops (its row keeps the sentence)."""
         return self.row.status == FAILED
@@ -266,6 +274,13 @@ class HintJob:
     view: View
     legal: list[str]
     takebacks: int = 0
+
+
+def _wait_for(live: LiveGame, actor: int) -> str:
+    """Why a seat cannot decide now: whose decision it is."""
+    if live.is_friend:
+        return f"it is Rlr {actor + 1}'s decision: wait for it"
+    return "it is the computer's decision: wait for it"
 
 
 def _status(s: State) -> str:
@@ -953,10 +968,13 @@ class Games:
         with live.lock:
             return self._snapshot(live, log_from)
 
-    def _snapshot(self, live: LiveGame, log_from: int,
-                  state: State | None = None) -> dict[str, Any]:
+    def _snapshot(self, live: LiveGame, log_from: int, state: State | None = None,
+                  seat: int | None = None) -> dict[str, Any]:
+        """The table as the person at ``seat`` sees it (default: the human's seat; a friend
+        game has a person at each)."""
         s = live.state if state is None else state
-        parts = position(live, s, live.human)
+        me = live.human if seat is None else seat
+        parts = position(live, s, me)
         over = s.is_over
         return {
             "id": live.id,
@@ -965,18 +983,18 @@ class Games:
             "takebacks": live.row.takebacks,  # with "version": the table's position (R30)
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": FAILED if live.failed else _status(s),
+            "status": live.row.status if live.row.status in (FAILED, ABORTED) else _status(s),
             "failure": live.row.result if live.failed else None,
-            "you": live.human,
+            "you": me,
             "seed": seed_json(seed_of(live.row)) if over else None,  # secret until the end
             "practice": is_practice(live.row),
             "thinking": live.computer_to_act(),
-            "your_turn": not over and s.actor == live.human,
+            "your_turn": not over and s.actor == me,
             "takeback": self._can_take_back(live),
             "task": parts["task"],
             "view": parts["view"],
             "choices": parts["choices"],
-            "log": log_since(live, s, live.human, log_from, live.human),
+            "log": log_since(live, s, me, log_from, me),
             "log_total": len(s.log or ()),
             "result_text": parts["result_text"],
             "costs": parts["costs"],
@@ -996,7 +1014,7 @@ class Games:
                 "kind": live.row.kind,
                 "version": live.row.version,
                 "settings": live.row.settings,
-                "status": _status(s),
+                "status": ABORTED if live.row.status == ABORTED else _status(s),
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
@@ -1012,7 +1030,8 @@ class Games:
     # -- acting --------------------------------------------------------------------------------
 
     def act(self, live: LiveGame, version: int, text: str | list[str],
-            log_from: int = 0, takebacks: int | None = None) -> dict[str, Any]:
+            log_from: int = 0, takebacks: int | None = None,
+            seat: int | None = None) -> dict[str, Any]:
         """Apply the human's action if ``version`` (and ``takebacks``, when the client sends
         it: the table it clicked was not taken back since) is current and the action legal;
         commit it to the store, then return the new snapshot. Refusals change nothing.
@@ -1022,6 +1041,7 @@ class Games:
         and committed together, or not at all."""
         texts = [text] if isinstance(text, str) else text
         actions = self._parse_all(texts)
+        me = live.human if seat is None else seat
         with live.lock:
             s = self._current(live, version, takebacks)
             trial = s.clone()
@@ -1029,19 +1049,19 @@ class Games:
                 if action.verb == "resign":
                     if len(actions) > 1:
                         raise BadAction("resign alone, not within a declaration")
-                    if action.target not in (NONE, live.human):
-                        raise WrongSeat(f"R17: you are Rlr {live.human + 1}: you can resign "
+                    if action.target not in (NONE, me):
+                        raise WrongSeat(f"R17: you are Rlr {me + 1}: you can resign "
                                         f"for yourself ('resign'), not for Rlr "
                                         f"{action.target + 1}", version=live.row.version)
                     action = Action("resign")
-                elif trial.actor != live.human:
-                    raise WrongTurn("it is the computer's decision: wait for it",
-                                    version=live.row.version)
-                self._apply(live, trial, action, i, len(actions))
+                elif trial.actor != me:
+                    raise WrongTurn(_wait_for(live, trial.actor), version=live.row.version)
+                self._apply(live, trial, action, i, len(actions), me)
             self._commit(live, trial)
-            return self._snapshot(live, log_from)
+            return self._snapshot(live, log_from, seat=me)
 
-    def preview(self, live: LiveGame, version: int, texts: list[str]) -> dict[str, Any]:
+    def preview(self, live: LiveGame, version: int, texts: list[str],
+                seat: int | None = None) -> dict[str, Any]:
         """The table after declarations not yet final (R8 attackers, R10 blockers, 1003.2 a
         split, 1003.3/1004.1 bonus points), so that the page can show them and take them back
         before they are sent. Nothing is stored and nothing changes.
@@ -1051,24 +1071,24 @@ class Games:
         ``{"final": True}`` and no table, since what comes next may show what the player
         has not yet seen; the page then sends them all with :meth:`act`."""
         actions = self._parse_all(texts)
+        me = live.human if seat is None else seat
         with live.lock:
             s = self._current(live, version)
-            if s.actor != live.human:
-                raise WrongTurn("it is the computer's decision: wait for it",
-                                version=live.row.version)
+            if s.actor != me:
+                raise WrongTurn(_wait_for(live, s.actor), version=live.row.version)
             trial = s.clone()
             for i, action in enumerate(actions):
                 if action.verb not in DECLARATIONS:
                     raise BadAction(f"'{action}' is decided at once: only "
                                     f"{', '.join(sorted(DECLARATIONS))} are declared before "
                                     "they are final", version=live.row.version)
-                self._apply(live, trial, action, i, len(actions))
-                if trial.actor != live.human or trial.phase is not s.phase:
+                self._apply(live, trial, action, i, len(actions), me)
+                if trial.actor != me or trial.phase is not s.phase:
                     if i != len(actions) - 1:
                         raise BadAction(f"'{action}' completes the declaration: send it",
                                         version=live.row.version)
                     return {"final": True, "version": live.row.version}
-            snap = self._snapshot(live, len(trial.log or ()), trial)
+            snap = self._snapshot(live, len(trial.log or ()), trial, seat=me)
             snap["staged"] = list(texts)
             return snap
 
@@ -1089,7 +1109,7 @@ class Games:
     def _current(self, live: LiveGame, version: int, takebacks: int | None = None) -> State:
         """The live state, if the page's ``version`` (and ``takebacks``, when it says) is
         current and the game can be played."""
-        if not live.is_play:
+        if not live.is_play and not live.is_friend:
             raise BadAction("this is an imported record: it can be replayed, not played")
         if self.store.shared and not self._at_table(live, version, takebacks):
             self._refresh_locked(live)  # another server may have moved the game on
@@ -1101,16 +1121,18 @@ class Games:
                 "to date.", version=live.row.version)
         if s.is_over:
             raise GameOver(f"the game is over: {s.result}", version=live.row.version)
-        if live.failed:
+        if live.failed or live.row.status == ABORTED:
             raise GameOver(live.row.result, version=live.row.version)
         return s
 
     @staticmethod
-    def _apply(live: LiveGame, trial: State, action: Action, i: int, n: int) -> None:
-        """Apply the ``i``-th of ``n`` actions to ``trial``; a refusal names which one."""
+    def _apply(live: LiveGame, trial: State, action: Action, i: int, n: int,
+               seat: int | None = None) -> None:
+        """Apply the ``i``-th of ``n`` actions to ``trial`` for ``seat`` (default: the
+        human's); a refusal names which one."""
         where = f"'{action}' (decision {i + 1} of {n}): " if n > 1 else ""
         try:
-            apply(trial, action, player=live.human)
+            apply(trial, action, player=live.human if seat is None else seat)
         except GameOverError as exc:
             raise GameOver(f"{where}{exc}", version=live.row.version) from None
         except EngineWrongTurn as exc:
@@ -1350,6 +1372,9 @@ class Games:
         ``version`` (and ``takebacks``, when given: a worker answering a server's request)."""
         with live.lock:
             s = live.state
+            if live.is_friend:
+                raise BadAction("no hints in a game between two people: the computer does "
+                                "not advise either player", version=live.row.version)
             if not live.is_play or s.is_over or live.failed:
                 raise GameOver("the game is over", version=live.row.version)
             if (version is not None and version != live.row.version) or \
@@ -1418,7 +1443,9 @@ class Games:
 
 
 __all__ = [
+    "ABORTED",
     "FAILED",
+    "FRIEND",
     "BadAction",
     "ComputerFailed",
     "ComputerJob",

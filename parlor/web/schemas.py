@@ -338,7 +338,7 @@ class Spectated(_Open):
     kind: str
     version: int
     settings: str
-    status: Literal["live", "over"]
+    status: Literal["live", "over", "aborted"]  # aborted: a friend game (issue 45)
     title: str
     you: int
     your_turn: bool
@@ -480,6 +480,49 @@ class Report(_Open):
     """The finished tournament's report (``parlor.tournament.report``)."""
 
 
+# -- games between two people (issue 45: parlor.web.routes.friends) ----------------------------
+
+
+class FriendInvite(_Open):
+    mode: Literal["casual", "match"] = "casual"
+    seat: Literal[1, 2, "1", "2", "random"] | None = Field(
+        None, description="the inviter's seat; default: random")
+    max_turns: Annotated[int, Field(ge=2, le=1000)] = 200
+
+
+class Invited(_Open):
+    id: str
+    token: str = Field(description="the inviter's secret: send it as X-Parlor-Token")
+    url: str
+    seat: int
+    invitation_url: str = Field(description="send it to the friend: the first to open it "
+                                "takes the other seat")
+    invitation_until: float
+    invitation_seconds: int
+    watch_url: str
+
+
+class Accepted(_Open):
+    id: str
+    spectator: bool
+    token: str | None = None
+    url: str | None = None
+    seat: int | None = None
+    watch_url: str | None = None
+
+
+class FriendVersion(_Open):
+    version: int = Field(description="the move number the table showed")
+
+
+class FriendSnapshot(Snapshot):
+    """A friend game as one of its players sees it, with ``friend``: the seats, whose
+    decision it is and what the other is doing in words."""
+
+    status: Literal["live", "over", "failed", "aborted"]  # type: ignore[assignment]
+    friend: dict[str, Any]
+
+
 # -- the routes ---------------------------------------------------------------------------------
 
 #: What every route may answer: a store that cannot be read (503), a stored game that does
@@ -558,6 +601,26 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("get", "/api/tournaments/{tid}/tables/{table}"): Route(
         200, Spectated, (400, *_GAME, *_SERVER),
         query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM}),
+    # games between two people (issue 45)
+    ("post", "/api/friends"): Route(201, Invited, (*_WRITE, *_SERVER), FriendInvite),
+    ("post", "/api/invitations/{code}"): Route(
+        200, Accepted, (*_WRITE, 404, 410, *_SERVER), Empty),
+    ("get", "/api/friends/{game_id}"): Route(
+        200, FriendSnapshot, (400, *_GAME, *_SERVER),
+        query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM,
+               "seated": _int(0, 1, "1 if the client's table has the friend seated: "
+                              "otherwise news, answered at once")}),
+    ("post", "/api/friends/{game_id}/actions"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, 422, *_SERVER), Act),
+    ("post", "/api/friends/{game_id}/preview"): Route(
+        200, PreviewReply, (*_WRITE, *_GAME, 409, 422, *_SERVER), Preview),
+    ("get", "/api/friends/{game_id}/hint"): Route(
+        200, Hint, (400, *_GAME, *_SERVER),
+        query={"version": _int(0, BIG, "the move number the table showed")}),
+    ("post", "/api/friends/{game_id}/resign"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
+    ("post", "/api/friends/{game_id}/abort"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
 }
 
 _REASONS = {400: "Bad request: the message names what is wrong", 403: "Not yours, or sent "
@@ -565,6 +628,7 @@ _REASONS = {400: "Bad request: the message names what is wrong", 403: "Not yours
             405: "Method not allowed (see Allow)", 409: "Not now: the table changed, the "
             "game is over, or it is not your decision", 413: "Body too large",
             415: "Not application/json", 422: "Refused by the rules: the message says which",
+            410: "The invitation ran out before anyone accepted it",
             429: "Too many hints: ask again after Retry-After seconds",
             500: "A stored game that does not replay, or the computer failed",
             503: "The store cannot answer, or the service is busy (analyses: see "

@@ -31,6 +31,8 @@ async def home(request: Request, site: SiteDep) -> Response:
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, site: SiteDep) -> Response:
     live = await site.load(request, game_id)
+    if live.is_friend:  # a game between two people has its own table (routes/friends.py)
+        return RedirectResponse(f"/f/{game_id}", status_code=303)
     if not live.is_play:
         return RedirectResponse(f"/replay/{game_id}", status_code=303)
     snap = site.games.snapshot(live, 0)

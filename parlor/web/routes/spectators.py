@@ -20,7 +20,7 @@ async def watched(site: Site, game_id: str, k: str | None) -> LiveGame:
     """The game whose spectator key this is (a wrong key is refused like a wrong token)."""
     live = await site.live_game(game_id)
     if not k or not hmac.compare_digest(k.encode(), watch_key(live.token_hash).encode()) \
-            or not live.is_play:
+            or not (live.is_play or live.is_friend):
         raise NotYourGame("this spectator link is not valid for this game")
     return live
 

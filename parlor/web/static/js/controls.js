@@ -33,7 +33,7 @@ export function renderStatus() {
   }
   const who = snap.your_turn
     ? '<strong class="you-decide">Your decision</strong>'
-    : '<strong class="cpu-decides"><span class="spinner" aria-hidden="true"></span>The computer is thinking…</strong>';
+    : `<strong class="cpu-decides"><span class="spinner" aria-hidden="true"></span>${hooks.opponent ? `${esc(hooks.opponent)} is deciding…` : "The computer is thinking…"}</strong>`;
   phaseEl.innerHTML = `<span class="turn">Turn ${v.turn}${v.settings ? ` of ${esc(String(v.settings).replace(/.*max_turns=(\d+).*/, "$1"))}` : ""}</span> · ` +
     `${richText(phase)} — ${who}`;
 }
@@ -58,7 +58,7 @@ export function renderControls() {
     return;
   }
   if (!snap.your_turn || state.busy) {
-    controlsEl.innerHTML = state.busy ? '<span class="muted">Sending…</span>' : '<span class="muted">Wait for the computer.</span>';
+    controlsEl.innerHTML = state.busy ? '<span class="muted">Sending…</span>' : `<span class="muted">Wait for ${esc(hooks.opponent || "the computer")}.</span>`;
     return;
   }
   controlsEl.innerHTML = decisionControls() +

@@ -62,7 +62,7 @@ function pickPayment(key) {
 
 function clickKey(key) {
   if (state.busy || state.snap.status !== "live") return null;
-  if (!state.snap.your_turn) return say("Wait: it is the computer's decision.", "info");
+  if (!state.snap.your_turn) return say(`Wait: it is ${hooks.opponent ? `${hooks.opponent}'s` : "the computer's"} decision.`, "info");
   if (state.pay) return pickPayment(key);
   const selected = state.selected;
   if (selected && key !== selected) {

@@ -5,4 +5,5 @@ export const hooks = {
   onSnapshot: null, // (snapshot) after each render
   onRefusal: null, // (body) when the server refuses a move
   outcome: null, // (snapshot) -> the words for the end of the game
+  opponent: null, // the other side's name ("Rlr 2" across a friend); default: the computer
 };

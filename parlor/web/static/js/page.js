@@ -19,7 +19,7 @@ const baseTitle = document.title.replace(/^Parlor Magic — /, "Parlor Magic: ")
 
 let rendered = false; // the page has been drawn once
 
-const names = () => (me() === 0 ? ["You", "Computer"] : ["Computer", "You"]);
+const names = () => { const o = hooks.opponent || "Computer"; return me() === 0 ? ["You", o] : [o, "You"]; };
 
 export function render() {
   const snap = state.snap;
@@ -50,7 +50,7 @@ export function render() {
   }
   rendered = true;
   if (snap.status === "over" && !state.overShown) showOver();
-  document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : "The computer's move")} — ${baseTitle}`;
+  document.title = `${snap.status === "over" ? outcome() : (snap.your_turn ? "Your move" : `${hooks.opponent || "The computer"}'s move`)} — ${baseTitle}`;
 }
 
 // The news strip shows its newest line, whatever a redrawn status strip did to its width.

@@ -9,6 +9,8 @@ import { dropStaged, markShown, nextPoll, setBusy, setHint, showPreview, state, 
 import { describe, esc, richText } from "./text.js";
 
 const gameId = document.getElementById("app").dataset.game;
+// where the table's requests go: a game between two people has its own (friend.html)
+const API = document.getElementById("app").dataset.api || "/api/games";
 const JSON_POST = { method: "POST", headers: { "Content-Type": "application/json" } };
 
 async function api(path, opts = {}) {
@@ -23,7 +25,7 @@ const refusal = (r) => `Refused: ${(r.body && r.body.message) || `the server sai
 // After a refusal: bring the table up to date, keeping the refusal's message.
 async function refresh() {
   if (hooks.transport) return;
-  const r = await api(`/api/games/${gameId}?log_from=${state.logCount}`);
+  const r = await api(`${API}/${gameId}?log_from=${state.logCount}`);
   if (r.ok) applySnapshot(r.body, { fromAction: true });
 }
 
@@ -37,7 +39,7 @@ export async function send(action) {
   const snap = state.snap;
   try {
     const r = hooks.transport ? await hooks.transport.act(action, snap.version, state.logCount)
-      : await api(`/api/games/${gameId}/actions`, {
+      : await api(`${API}/${gameId}/actions`, {
         ...JSON_POST,
         body: JSON.stringify({ ...(state.staged.length ? { actions: [...state.staged, action] } : { action }), version: snap.version, takebacks: snap.takebacks, log_from: state.logCount }),
       });
@@ -69,7 +71,7 @@ export async function declare(action) {
   const version = (state.base || state.snap).version;
   let r;
   try {
-    r = await api(`/api/games/${gameId}/preview`, { ...JSON_POST, body: JSON.stringify({ actions: [...state.staged, action], version }) });
+    r = await api(`${API}/${gameId}/preview`, { ...JSON_POST, body: JSON.stringify({ actions: [...state.staged, action], version }) });
   } catch (e) {
     setBusy(false);
     say("The server cannot be reached: nothing was done. Try again in a moment.", "error");
@@ -93,7 +95,7 @@ export async function takeBack() {
   if (state.busy) return;
   setBusy(true);
   render();
-  const r = await api(`/api/games/${gameId}/takeback`, {
+  const r = await api(`${API}/${gameId}/takeback`, {
     ...JSON_POST,
     body: JSON.stringify({ version: state.snap.version, takebacks: state.snap.takebacks, log_from: 0 }),
   });
@@ -112,7 +114,7 @@ export async function takeBack() {
 export async function askHint() {
   hintEl.hidden = false;
   hintEl.innerHTML = '<p><span class="spinner" aria-hidden="true"></span> The expert is thinking…</p>';
-  const r = await api(`/api/games/${gameId}/hint?version=${state.snap.version}`);
+  const r = await api(`${API}/${gameId}/hint?version=${state.snap.version}`);
   if (!r.ok) {
     hintEl.innerHTML = `<p class="error">${richText((r.body && r.body.message) || "No hint now.")}</p>`;
     return;
@@ -139,7 +141,7 @@ export async function poll() {
   const id = nextPoll();
   while (id === state.pollId && state.snap.status === "live") {
     try {
-      const r = await api(`/api/games/${gameId}?after=${state.snap.version}&wait=20&log_from=${state.logCount}`);
+      const r = await api(`${API}/${gameId}?after=${state.snap.version}&wait=20&log_from=${state.logCount}`);
       if (id !== state.pollId) return;
       if (r.ok) {
         const moved = r.body.version !== state.snap.version || r.body.status !== state.snap.status;

@@ -1,0 +1,335 @@
+"""Games between two people (issue 45): one person invites a friend, and the first person to
+open the invitation takes the other seat. No HTTP here: :mod:`parlor.web.routes.friends`
+calls these methods.
+
+A friend game is an ordinary saved game of kind :data:`~parlor.web.games.FRIEND`: its record,
+its version and its store are those of every game, and :class:`~parlor.web.games.Games`
+acts for the seat a request's token holds. The computer never moves in it (``computer_to_act``
+is for games of kind "play" only). Its first seat's token hash is the game's own; the second
+seat (the invitation, then the guest's token hash) is a row of
+:mod:`parlor.store.friends`, so any server of a deployment seats the guest, exactly once.
+
+Each seat is sent only its own view (``Games._snapshot`` for that seat), with words on what
+the other is doing ("Rlr 2 is choosing blockers": :mod:`parlor.present.activity`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parlor.present.activity import doing
+from parlor.rules.actions import Action
+from parlor.rules.engine import apply, new_game
+from parlor.rules.seeds import KEY_BYTES, DealKey
+from parlor.rules.state import Settings
+from parlor.store import StoreConflict
+from parlor.store.friends import FriendSeat, FriendSeats
+from parlor.web.games import (
+    ABORTED,
+    FRIEND,
+    GameError,
+    GameNotFound,
+    GameOver,
+    Games,
+    LiveGame,
+    NotYourGame,
+    StaleVersion,
+    hash_token,
+    seed_of,
+)
+
+#: An invitation nobody accepted can no longer be accepted after this many seconds (a day):
+#: the link was meant for one friend, soon.
+INVITE_SECONDS = 24 * 3600
+
+
+class InvitationGone(GameError):
+    """An invitation that ran out before anyone accepted it."""
+
+    status, code = 410, "invitation_expired"
+
+
+class NotSeated(GameError):
+    """The invitation is not accepted yet: nobody sits across the table."""
+
+    status, code = 409, "waiting_for_friend"
+
+
+class NoAbort(GameError):
+    status, code = 409, "no_abort"
+
+
+def invite_hash(code: str) -> str:
+    """The stored name of an invitation code (the code itself is never kept)."""
+    return hashlib.sha256(b"invite/" + code.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """A new friend game, its first player's token, and the code of its invitation link."""
+
+    live: LiveGame
+    token: str
+    code: str
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What opening an invitation gave: the seat and its token, or (``token`` None) nothing:
+    the seat was taken, so the opener is a spectator."""
+
+    game_id: str
+    token: str | None
+
+
+def renamed(text: str, name: str) -> str:
+    """``text`` with the other player called ``name`` instead of "the computer".
+
+    The log's prose (:class:`parlor.present.prose.Words`), the result and the coach name a
+    reader's opponent "the computer", and nothing else in them says "computer"; a proper
+    ``Words`` parameter threaded through ``Games.log_since`` is left for when that code's
+    other changes have landed.
+
+    >>> renamed("The computer keeps a card; you play on the computer's 10♣", "Rlr 2")
+    "Rlr 2 keeps a card; you play on Rlr 2's 10♣"
+    """
+    return text.replace("The computer", name).replace("the computer", name)
+
+
+def _name_the_other(snap: dict[str, Any], name: str) -> None:
+    """The other player's name in ``snap``'s words (copies: the log entries and the coach
+    are the cached position's, shared with other replies)."""
+    snap["log"] = [{**e, "text": renamed(e["text"], name),
+                    **({"why": {**e["why"], "text": renamed(e["why"]["text"], name)}}
+                       if isinstance(e.get("why"), dict) and "text" in e["why"] else {})}
+                   for e in snap["log"]]
+    if snap.get("result_text"):
+        snap["result_text"] = renamed(snap["result_text"], name)
+    snap["coach"] = {k: renamed(v, name) for k, v in snap["coach"].items()}
+
+
+class Friends:
+    """The friend games of one server (their state is the store's and :class:`Games`')."""
+
+    def __init__(self, games: Games, seats: FriendSeats) -> None:
+        self.games = games
+        self.seats = seats
+        #: game id -> its accepted second seat: it never changes once accepted
+        self._seated: dict[str, FriendSeat] = {}
+        #: games where both seats have decided: that stays so (no takeback between people)
+        self._both_decided: set[str] = set()
+
+    # -- inviting and accepting -------------------------------------------------------------
+
+    def invite(self, *, seat: int | None, match_play: bool, max_turns: int = 200,
+               now: float | None = None) -> Invitation:
+        """A new friend game with its inviter at ``seat`` (None: a seat drawn at random, as
+        the rules draw the first turn), dealt from a fresh key (R31)."""
+        at = time.time() if now is None else now
+        host = random.SystemRandom().randrange(2) if seat is None else seat
+        token = secrets.token_urlsafe(24)
+        code = secrets.token_urlsafe(18)
+        title = "A game between friends" + (" (match)" if match_play else "")
+        with self.games.durable():
+            live = self.games.create_contest(
+                kind=FRIEND, level="-", seed=DealKey(secrets.token_bytes(KEY_BYTES)),
+                settings=Settings(max_turns=max_turns, match_play=match_play), human=host,
+                title=title, token_hash=hash_token(token))
+            self.seats.invite(live.id, invite_hash(code), until=at + INVITE_SECONDS)
+        return Invitation(live, token, code, at + INVITE_SECONDS)
+
+    def open(self, code: str, now: float | None = None) -> Opened:
+        """Take the second seat with the invitation ``code``: its token if this call took
+        it; a spectator's :class:`Opened` if someone took it before; InvitationGone if it ran
+        out; GameNotFound if there is no such invitation."""
+        at = time.time() if now is None else now
+        found = self.seats.find(invite_hash(code)) if len(code) <= 64 else None
+        if found is None:
+            raise GameNotFound("there is no such invitation: check the link you were sent")
+        if found.guest_hash is not None:
+            return Opened(found.game_id, None)
+        token = secrets.token_urlsafe(24)
+        with self.games.durable():
+            taken = self.seats.accept(found.invite_hash, hash_token(token), now=at)
+        if taken:
+            return Opened(found.game_id, token)
+        again = self.seats.find(found.invite_hash)
+        if again is not None and again.guest_hash is not None:
+            return Opened(found.game_id, None)  # someone else was a moment quicker
+        raise InvitationGone(f"this invitation ran out unaccepted (an invitation is good for "
+                             f"{INVITE_SECONDS // 3600} hours): ask your friend for a new "
+                             "one")
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def seat(self, game_id: str) -> FriendSeat | None:
+        """The game's second seat (cached once accepted: it never changes then)."""
+        kept = self._seated.get(game_id)
+        if kept is not None:
+            return kept
+        found = self.seats.of_game(game_id)
+        if found is not None and found.guest_hash is not None:
+            self._seated[game_id] = found
+        return found
+
+    def seat_of(self, live: LiveGame, token: str | None) -> int:
+        """The seat ``token`` holds in the friend game ``live``; NotYourGame for any other
+        token (a spectator's link holds no token)."""
+        if not live.is_friend:
+            raise GameNotFound(f"there is no game between friends {live.id!r}")
+        if token:
+            h = hash_token(token)
+            if hmac.compare_digest(h, live.token_hash):
+                return live.human
+            second = self.seat(live.id)
+            if second is not None and second.guest_hash is not None \
+                    and hmac.compare_digest(h, second.guest_hash):
+                return 1 - live.human
+        raise NotYourGame("this token holds no seat at this game: only its two players may "
+                          "act, each with the token their browser was given (a spectator "
+                          "link only watches)")
+
+    # -- what each seat sees ----------------------------------------------------------------
+
+    def snapshot(self, live: LiveGame, seat: int, log_from: int = 0) -> dict[str, Any]:
+        second = self.seat(live.id)
+        with live.lock:
+            snap = self.games._snapshot(live, log_from, seat=seat)
+            return self._dressed(live, seat, snap, second)
+
+    def _dressed(self, live: LiveGame, seat: int, snap: dict[str, Any],
+                 second: FriendSeat | None) -> dict[str, Any]:
+        """``snap`` with what a friend game adds: who sits where, whose decision it is in
+        words, and whether the game can be aborted. Under ``live.lock``."""
+        s = live.state
+        seated = second is not None and second.guest_hash is not None
+        other = 1 - seat
+        if live.row.status == ABORTED:
+            snap["result_text"] = live.row.result
+            activity = live.row.result
+        elif s.is_over:
+            activity = snap["result_text"] or "The game is over."
+        elif not seated:
+            activity = "Waiting for your friend to open the invitation."
+        elif s.actor == seat:
+            activity = f"Your decision: {snap['task']}."
+        else:
+            activity = doing(s.phase.name.lower(), other) + "."
+        _name_the_other(snap, f"Rlr {other + 1}")
+        snap["your_turn"] = snap["your_turn"] and seated and live.row.status != ABORTED
+        snap["friend"] = {
+            "seat": seat,
+            "opponent": other,
+            "seated": seated,
+            "invitation_until": None if seated or second is None else second.until,
+            "to_decide": None if s.is_over or live.row.status == ABORTED else s.actor,
+            "activity": activity,
+            "can_abort": self._abort_refusal(live) is None,
+        }
+        return snap
+
+    # -- acting -------------------------------------------------------------------------------
+
+    def act(self, live: LiveGame, seat: int, version: int, action: str | list[str],
+            log_from: int = 0) -> dict[str, Any]:
+        self._seated_or_refuse(live)
+        self.games.act(live, version, action, log_from, seat=seat)
+        return self.snapshot(live, seat, log_from)
+
+    def preview(self, live: LiveGame, seat: int, version: int,
+                actions: list[str]) -> dict[str, Any]:
+        self._seated_or_refuse(live)
+        snap = self.games.preview(live, version, actions, seat=seat)
+        if snap.get("final"):
+            return snap
+        with live.lock:
+            return self._dressed(live, seat, snap, self.seat(live.id))
+
+    def resign(self, live: LiveGame, seat: int, version: int,
+               log_from: int = 0) -> dict[str, Any]:
+        """``seat`` resigns (1204): the other wins. Allowed at any decision, either's."""
+        self.games.act(live, version, "resign", log_from, seat=seat)
+        return self.snapshot(live, seat, log_from)
+
+    def _seated_or_refuse(self, live: LiveGame) -> None:
+        second = self.seat(live.id)
+        if second is None or second.guest_hash is None:
+            raise NotSeated("your friend has not opened the invitation yet: the game starts "
+                            "when they take their seat", version=live.row.version)
+
+    # -- aborting -------------------------------------------------------------------------------
+
+    def abort(self, live: LiveGame, seat: int, version: int) -> dict[str, Any]:
+        """End the game without a result: either player may, until both have made a
+        decision (and also while the invitation is unaccepted)."""
+        with live.lock:
+            if self.games.store.shared:
+                self.games._refresh_locked(live)
+            if live.row.version != version:
+                raise StaleVersion("the table has changed: look again before aborting",
+                                   version=live.row.version)
+            refusal = self._abort_refusal(live)
+            if refusal is not None:
+                raise refusal
+            words = (f"Aborted by Rlr {seat + 1} before both players had made a decision: "
+                     "no result.")
+            try:
+                with self.games.durable():
+                    self.games.store.mark(live.id, live.row.version, status=ABORTED,
+                                          result=words, takebacks=live.row.takebacks)
+            except StoreConflict:
+                self.games._refresh_locked(live)
+                raise StaleVersion("the game moved on meanwhile: nothing was aborted",
+                                   version=live.row.version) from None
+            live.row = replace(live.row, status=ABORTED, result=words, updated=time.time())
+            live.changed_at = time.monotonic()
+        return self.snapshot(live, seat)
+
+    def _abort_refusal(self, live: LiveGame) -> GameError | None:
+        """Why the game cannot be aborted now, or None. Under ``live.lock``."""
+        if live.row.status == ABORTED:
+            return GameOver("the game was aborted already", version=live.row.version)
+        if live.state.is_over:
+            return GameOver(f"the game is over: {live.state.result}",
+                            version=live.row.version)
+        if self._both_have_decided(live):
+            return NoAbort("both players have made a decision: the game can no longer be "
+                           "aborted (resign instead)", version=live.row.version)
+        return None
+
+    def _both_have_decided(self, live: LiveGame) -> bool:
+        """Whether the record holds a decision of each seat's: replayed until it does, then
+        remembered (the record only grows: no takeback between people)."""
+        if live.id in self._both_decided:
+            return True
+        s = new_game(seed_of(live.row), Settings.parse(live.row.settings))
+        deciders: set[int] = set()
+        for text in live.actions:
+            action = Action.parse(text)
+            deciders.add(action.target if action.verb == "resign" and action.target >= 0
+                         else s.actor)
+            apply(s, action)
+        if deciders >= {0, 1}:
+            self._both_decided.add(live.id)
+            return True
+        return False
+
+
+__all__ = [
+    "INVITE_SECONDS",
+    "Friends",
+    "Invitation",
+    "InvitationGone",
+    "NoAbort",
+    "NotSeated",
+    "Opened",
+    "invite_hash",
+    "renamed",
+]

@@ -1,0 +1,290 @@
+"""A game between two people (issue 45): invite a friend (the home page's form or the JSON
+API), open an invitation (the first person takes the other seat, anyone later watches), and
+each player's table: read it (waiting for a change, as the game against the computer's
+table does), act, preview declarations, resign, abort. See :mod:`parlor.web.friends`.
+
+Each request's seat is the one its token holds (the cookie ``pm_<game id>`` of the browser,
+or the ``X-Parlor-Token`` header): a token acts for its own seat only, and a spectator link
+holds none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from parlor.rules.state import Settings
+from parlor.store.friends import FriendSeats
+from parlor.web import schemas
+from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
+from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame, watch_key
+from parlor.web.routes.games import version_of
+from parlor.web.routes.site import (
+    GAME_ID,
+    Reply,
+    Site,
+    SiteDep,
+    int_param,
+    json_of,
+    match_of,
+    set_token,
+    token_for,
+)
+
+router = APIRouter()
+
+
+def friends_of(request: Request) -> Friends:
+    """The app's :class:`Friends`, made on first use (no await between the look and the
+    set: the event loop cannot interleave two requests here)."""
+    app_state = request.app.state
+    found: Friends | None = getattr(app_state, "friends", None)
+    if found is None:
+        site: Site = app_state.site
+        found = Friends(site.games, FriendSeats(site.store))
+        app_state.friends = found
+    return found
+
+
+def seat_choice(data: dict[str, Any]) -> int | None:
+    """The inviter's seat: "1" or "2", or "random" (the default)."""
+    raw = data.get("seat")
+    if raw in (None, "", "random"):
+        return None
+    if raw in (1, 2, "1", "2") and not isinstance(raw, bool):
+        return int(raw) - 1
+    raise BadAction(f"seat is 1, 2 or \"random\", not {str(raw)[:20]!r}")
+
+
+def max_turns_of(data: dict[str, Any]) -> int:
+    raw = data.get("max_turns", 200)
+    if isinstance(raw, bool) or not str(raw).isdigit() or not 2 <= int(str(raw)) <= 1000:
+        raise BadAction("max_turns must be a whole number between 2 and 1000")
+    return int(str(raw))
+
+
+async def make_invitation(request: Request, data: dict[str, Any]) -> Invitation:
+    friends = friends_of(request)
+    seat, match, turns = seat_choice(data), match_of(data), max_turns_of(data)
+    return await asyncio.to_thread(friends.invite, seat=seat, match_play=match,
+                                   max_turns=turns)
+
+
+def invitation_json(inv: Invitation) -> dict[str, Any]:
+    gid = inv.live.id
+    return {"id": gid, "token": inv.token, "url": f"/f/{gid}", "seat": inv.live.human + 1,
+            "invitation_url": f"/i/{inv.code}", "invitation_until": inv.until,
+            "invitation_seconds": INVITE_SECONDS,
+            "watch_url": f"/watch/{gid}?k={watch_key(inv.live.token_hash)}"}
+
+
+async def seat_for(request: Request, site: Site, game_id: str) -> tuple[LiveGame, int]:
+    """The friend game and the seat this request's token holds in it."""
+    if not GAME_ID.match(game_id):
+        raise GameNotFound(f"there is no game {game_id!r}")
+    live = await site.live_game(game_id)
+    friends = friends_of(request)
+    seat = await asyncio.to_thread(friends.seat_of, live, token_for(request, game_id))
+    return live, seat
+
+
+# -- inviting -------------------------------------------------------------------------------------
+
+
+@router.post("/friends")
+async def invite_form(request: Request, site: SiteDep) -> Response:
+    inv = await make_invitation(request, await site.form_of(request))
+    # the invitation's code rides in the fragment: the browser shows it, no server logs it
+    resp = RedirectResponse(f"/f/{inv.live.id}#invite={inv.code}", status_code=303)
+    set_token(resp, inv.live.id, inv.token)
+    return resp
+
+
+@router.post("/api/friends", status_code=201)
+async def api_invite(request: Request, site: SiteDep) -> Response:
+    data = await json_of(request)
+    schemas.checked(schemas.FriendInvite, data)
+    inv = await make_invitation(request, data)
+    resp = JSONResponse(invitation_json(inv), status_code=201)
+    set_token(resp, inv.live.id, inv.token)
+    return resp
+
+
+# -- opening an invitation ----------------------------------------------------------------------
+
+
+@router.get("/i/{code}", response_class=HTMLResponse)
+async def invitation_page(request: Request, code: str, site: SiteDep) -> Response:
+    """The invitation: a button takes the seat (a GET takes nothing: a chat's link preview
+    must not sit down in the friend's place); a player of the game goes to its table, anyone
+    else once the seat is taken to the spectator's view."""
+    friends = friends_of(request)
+    found = await asyncio.to_thread(friends.seats.find, invite_hash(code)) \
+        if len(code) <= 64 else None
+    if found is None:
+        raise GameNotFound("there is no such invitation: check the link you were sent")
+    live = await site.live_game(found.game_id)
+    with contextlib.suppress(NotYourGame):
+        await asyncio.to_thread(friends.seat_of, live, token_for(request, live.id))
+        return RedirectResponse(f"/f/{live.id}", status_code=303)  # a player: the table
+    if found.guest_hash is not None:
+        return RedirectResponse(_watch(live), status_code=303)
+    expired = found.until < time.time()
+    return site.page(request, "invite.html", status=410 if expired else 200, code=code,
+                     expired=expired, seat=2 - live.human, title="An invitation to play",
+                     hours=INVITE_SECONDS // 3600,
+                     match=Settings.parse(live.row.settings).match_play)
+
+
+@router.post("/i/{code}")
+async def accept_form(request: Request, code: str, site: SiteDep) -> Response:
+    await site.form_of(request)
+    opened = await asyncio.to_thread(friends_of(request).open, code)
+    if opened.token is None:
+        live = await site.live_game(opened.game_id)
+        return RedirectResponse(_watch(live), status_code=303)
+    site.conductor.notify(opened.game_id)  # the inviter's table waits for this
+    resp = RedirectResponse(f"/f/{opened.game_id}", status_code=303)
+    resp.headers["Cache-Control"] = "no-store"
+    set_token(resp, opened.game_id, opened.token)
+    return resp
+
+
+@router.post("/api/invitations/{code}")
+async def api_accept(request: Request, code: str, site: SiteDep) -> Response:
+    """The seat's token for the first caller; the spectator link for anyone after."""
+    await json_of(request)
+    opened = await asyncio.to_thread(friends_of(request).open, code)
+    live = await site.live_game(opened.game_id)
+    if opened.token is None:
+        return JSONResponse({"id": live.id, "spectator": True, "watch_url": _watch(live),
+                             "message": "the seat was taken already: you can watch"})
+    site.conductor.notify(live.id)  # the inviter's table waits for this
+    resp = JSONResponse({"id": live.id, "token": opened.token, "url": f"/f/{live.id}",
+                         "seat": 2 - live.human, "spectator": False})
+    set_token(resp, live.id, opened.token)
+    return resp
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+
+@router.get("/f/{game_id}", response_class=HTMLResponse)
+async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response:
+    live, seat = await seat_for(request, site, game_id)
+    snap = await asyncio.to_thread(friends_of(request).snapshot, live, seat)
+    return site.page(request, "friend.html", snapshot=snap,
+                     title=f"Parlor Magic — {live.row.title}", watch_url=_watch(live))
+
+
+@router.get("/api/friends/{game_id}")
+async def api_state(request: Request, game_id: str, site: SiteDep, after: str | None = None,
+                    wait: str | None = None, log_from: str | None = None,
+                    seated: str | None = None) -> Response:
+    """The table as this seat sees it; with ``after`` and ``wait``, once the game moved past
+    ``after`` (the other's play, the invitation accepted, an abort) or ``wait`` seconds.
+    ``seated`` (0 or 1) is whether the client's table has the friend seated: when the game
+    says otherwise that is news, answered at once (an acceptance between two polls)."""
+    after_v = int_param(after, "after", -1, -1, 10**7)
+    seated_q = int_param(seated, "seated", -1, 0, 1)
+    wait_s = float(int_param(wait, "wait", 0, 0, 30))
+    start = int_param(log_from, "log_from", 0, 0, 10**7)
+    friends, conductor = friends_of(request), site.conductor
+    with conductor.watch(game_id):
+        changed = conductor.changed_event(game_id)  # before reading: a change wakes us
+        live, seat = await seat_for(request, site, game_id)
+        snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
+        news = seated_q not in (-1, int(snap["friend"]["seated"]))
+        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live" \
+                and not news:
+            seen = _where(snap)
+            end = time.monotonic() + wait_s
+            while (left := end - time.monotonic()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=left)
+                changed = conductor.changed_event(game_id)
+                if site.store.shared:  # the change may be another process's: read it
+                    await asyncio.to_thread(site.games.refresh, live)
+                snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
+                if _where(snap) != seen:
+                    break
+    return Reply(snap)
+
+
+def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
+    """What a waiting table is told about: a move, a status, the friend sitting down."""
+    return snap["version"], snap["status"], snap["friend"]["seated"]
+
+
+@router.post("/api/friends/{game_id}/actions")
+async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    action = data.get("action")
+    if "actions" in data and action is None:  # a declaration, sent whole
+        action = data["actions"]
+        if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
+            raise BadAction("'actions' must be a list of actions in the game's notation")
+    elif not isinstance(action, str):
+        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
+    version = version_of(data)
+    start = schemas.checked(schemas.Act, data).log_from
+    snap = await asyncio.to_thread(friends_of(request).act, live, seat, version, action, start)
+    site.metrics.actions.labels("human").inc()
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/preview")
+async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response:
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
+                        "so far, in the game's notation")
+    schemas.checked(schemas.Preview, data)
+    snap = await asyncio.to_thread(friends_of(request).preview, live, seat, version_of(data),
+                                   actions)
+    return Reply(snap)
+
+
+@router.get("/api/friends/{game_id}/hint")
+async def api_hint(request: Request, game_id: str, site: SiteDep,
+                   version: str | None = None) -> Response:
+    """The table's Hint button: refused, in words (the computer advises neither player)."""
+    live, _ = await seat_for(request, site, game_id)
+    raise BadAction("no hints in a game between two people: the computer does not advise "
+                    "either player", version=live.row.version)
+
+
+@router.post("/api/friends/{game_id}/resign")
+async def api_resign(request: Request, game_id: str, site: SiteDep) -> Response:
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    schemas.checked(schemas.FriendVersion, data)
+    snap = await asyncio.to_thread(friends_of(request).resign, live, seat, version_of(data))
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/abort")
+async def api_abort(request: Request, game_id: str, site: SiteDep) -> Response:
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    schemas.checked(schemas.FriendVersion, data)
+    snap = await asyncio.to_thread(friends_of(request).abort, live, seat, version_of(data))
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _watch(live: LiveGame) -> str:
+    return f"/watch/{live.id}?k={watch_key(live.token_hash)}"

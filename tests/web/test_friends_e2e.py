@@ -1,0 +1,170 @@
+"""Two people play each other in real Chromium (issue 45): one invites from the home page,
+the other opens the link in another browser context and takes the seat, and they make
+decisions in turn through the table's controls, each seeing the other's move arrive by the
+long poll and what the other is doing in words; a third context follows as a spectator.
+Every game reply each context received is checked, against the game replayed to that
+version, for the other seat's hidden cards (none)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlor.rules.engine import apply, new_game
+from parlor.rules.state import Settings
+from parlor.store import GameStore
+from parlor.web.games import seed_of
+
+from .test_privacy import hidden_cards
+from .ui import CHROMIUM, ROOT, Server, act_through_ui, snapshot, wait_for_decision
+
+pytestmark = pytest.mark.slow  # Debian's chromium
+
+if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run may not have it
+    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api")
+
+OUT = ROOT / "test-output"
+#: Decisions made through the pages, alternating between the two people as the game asks.
+DECISIONS = 10
+
+
+def simple(legal: list[str], rng: random.Random) -> str:
+    """A decision made with one click on the player's own Hand or drawn cards, or a button:
+    keep a card, trim, play a card on nothing, or pass, end, done (no attack, so no combat's
+    point handing, whose keys name a seat)."""
+    cards = [a for a in legal if a.split()[0] in ("keep", "trim")
+             or (a.startswith("play ") and len(a.split()) == 2)]
+    if cards and rng.random() < 0.8:
+        return rng.choice(cards)
+    for bare in ("pass", "end", "done"):
+        if bare in legal:
+            return bare
+    assert cards, legal
+    return rng.choice(cards)
+
+
+def recorder(page: Any, into: list[tuple[str, dict[str, Any]]]) -> None:
+    """Keep every game reply the page receives: API JSON and the table page's snapshot."""
+    def keep(response: Any) -> None:
+        url = response.url
+        try:
+            if "/api/friends/" in url or "/api/watch/" in url:
+                into.append((url, response.json()))
+            elif re.search(r"/(f|watch)/[^/?]+", url) and response.status == 200:
+                m = re.search(r'<script type="application/json" id="snapshot">(.*?)</script>',
+                              response.text(), re.S)
+                if m:
+                    into.append((url, json.loads(m.group(1))))
+        except Exception:  # a reply the page dropped (a navigation): no body to check
+            return
+    page.on("response", keep)
+
+
+def check_replies(db: str, gid: str, replies: list[tuple[str, dict[str, Any]]],
+                  seat: int | None) -> int:
+    """Each reply holds none of the other seat's hidden cards at its version (for a
+    spectator: neither seat's)."""
+    stored = GameStore(db).load(gid)
+    assert stored is not None
+    checked = 0
+    for url, reply in replies:
+        if "view" not in reply:  # a preview's {"final": true}, an error
+            continue
+        s = new_game(seed_of(stored.row), Settings.parse(stored.row.settings))
+        for text in stored.actions[:reply["version"]]:
+            apply(s, text)
+        whole = json.dumps(reply)
+        for q in ((0, 1) if seat is None else (1 - seat,)):
+            side = json.dumps(reply["view"]["sides"][q])
+            leaked = {c for c in hidden_cards(s, q)
+                      if f'"{c}"' in side or f'"{q + 1}:{c}"' in whole}
+            assert not leaked, (url, seat, q, leaked)
+            assert reply["view"]["sides"][q]["hand"] is None, url
+        checked += 1
+    return checked
+
+
+def seen_by(page: Any, replies: list[tuple[str, dict[str, Any]]], version: int) -> None:
+    """Wait until ``page`` has received a reply at ``version`` or later (its long poll)."""
+    for _ in range(300):  # 30 s: a bound for a stuck page, not a measured time
+        if any(r.get("version", -1) >= version for _, r in replies):
+            return
+        page.wait_for_timeout(100)  # lets the page's events (its replies) be handled
+    raise AssertionError(f"the spectator never saw version {version}")
+
+
+def test_two_people_play_each_other_in_two_browsers(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    server = Server(db).start()
+    try:
+        contexts = [browser.new_context(viewport={"width": 1280, "height": 800})
+                    for _ in range(3)]
+        pages = [ctx.new_page() for ctx in contexts]
+        replies: list[list[tuple[str, dict[str, Any]]]] = [[], [], []]
+        errors: list[str] = []
+        for page, into in zip(pages, replies, strict=True):
+            recorder(page, into)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        host, guest, watcher = pages
+
+        # -- the invitation -------------------------------------------------------------------
+        host.goto(server.url + "/")
+        host.select_option("#friend-seat", "1")
+        host.select_option("#friend-turns", "20")
+        host.click("#invite")
+        host.wait_for_url("**/f/*")
+        gid = host.url.split("/f/", 1)[1].split("#", 1)[0]
+        link = host.input_value("#invite-link")
+        assert "/i/" in link and host.is_visible("#friend-invite")
+        assert "Waiting for your friend" in host.inner_text("#friend-status")
+        guest.goto(link)
+        assert "You would be <strong>Rlr 2</strong>" in guest.content()
+        guest.click("#take-seat")
+        guest.wait_for_url(f"**/f/{gid}")
+        # the inviter's table hears that the friend sat down
+        host.wait_for_function("() => window.parlor.snapshot().friend.seated")
+        host.wait_for_selector("#friend-invite", state="hidden")
+        watcher.goto(server.url + host.get_attribute("#watch", "href"))
+
+        seats = {0: host, 1: guest}
+        rng = random.Random(45)
+        for _ in range(DECISIONS):
+            actor = snapshot(host)["friend"]["to_decide"]
+            if actor is None:
+                break
+            me, other = seats[actor], seats[1 - actor]
+            snap = wait_for_decision(me)
+            assert snap["you"] == actor
+            other.wait_for_function(f"() => window.parlor.snapshot().version >= "
+                                    f"{snap['version']}")
+            assert not snapshot(other)["your_turn"]
+            assert re.match(rf"Rlr {actor + 1} is \w+", other.inner_text("#friend-status"))
+            assert me.inner_text("#friend-status").startswith("Your decision")
+            act_through_ui(me, simple(snap["view"]["legal"], rng))
+            me.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
+            moved = snapshot(me)["version"]
+            # the other seat's table sees the move (its log grew with it), and so does the
+            # spectator's
+            other.wait_for_function(f"() => window.parlor.snapshot().version >= {moved}")
+            seen_by(watcher, replies[2], moved)
+        assert snapshot(host)["version"] >= DECISIONS
+        OUT.mkdir(exist_ok=True)
+        for name, page in (("host", host), ("guest", guest), ("spectator", watcher)):
+            page.screenshot(path=str(OUT / f"friend-{name}.png"))
+        assert snapshot(guest)["version"] == snapshot(host)["version"]
+        assert not errors, errors
+
+        checked = sum(check_replies(db, gid, replies[p], p) for p in (0, 1))
+        checked += check_replies(db, gid, replies[2], None)
+        assert checked > 2 * DECISIONS
+        assert any("/api/watch/" in url for url, _ in replies[2])
+        for ctx in contexts:
+            ctx.close()
+    finally:
+        server.stop()
