@@ -106,6 +106,13 @@ def cap_stats() -> tuple[int, int]:
     short) in this process since it started: parlor/web/metrics.py exports them."""
     return _STATS.searches, _STATS.capped
 
+
+def add_cap_stats(searches: int, capped: int) -> None:
+    """Add another process's counts to this one's (a worker pool's searches, reported back
+    with their answers by parlor.web.computer.counted): one process's /metrics shows them."""
+    _STATS.searches += searches
+    _STATS.capped += capped
+
 #: A leaf evaluation: a win estimate in [0, 1] of a state for a Rlr.
 Evaluator = Callable[[State, int], float]
 #: Another source of determinizations than the sampler, given a decision's view and the
@@ -557,5 +564,5 @@ class SearchAgent(BaseAgent):
             edge.w += v if player == me else 1.0 - v
 
 
-__all__ = ["SAMPLERS", "CapStats", "Deals", "Evaluator", "SearchAgent", "cap_stats",
-           "epsilon_action"]
+__all__ = ["SAMPLERS", "CapStats", "Deals", "Evaluator", "SearchAgent", "add_cap_stats",
+           "cap_stats", "epsilon_action"]

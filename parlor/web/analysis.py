@@ -23,11 +23,12 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypeVar
 
 from parlor.ai.analysis import ITERATIONS, THRESHOLDS, Decision, analyse_decision, decision_plies
 from parlor.rules.state import Settings
 from parlor.store import GameStore
+from parlor.web.computer import counted, tally
 from parlor.web.conductor import watch_parent
 from parlor.web.config import WebConfig
 from parlor.web.games import (
@@ -39,6 +40,7 @@ from parlor.web.games import (
 )
 
 log = logging.getLogger("parlor.web")
+T = TypeVar("T")
 NICE = 10
 #: Seconds an analysis may go without progress before it counts as stopped.
 STALLED = 300.0
@@ -93,6 +95,7 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
         settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
         actions = list(live.actions)
         line = {"takebacks": live.row.takebacks, "version": live.row.version}
+    futures: list[asyncio.Future[Decision]] = []
     try:
         plies = await asyncio.to_thread(decision_plies, Settings.parse(settings), deal_seed,
                                         actions, player)
@@ -100,9 +103,9 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
             store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
             status="running", done=0, total=len(plies), result="", error="", **line))
         loop = asyncio.get_running_loop()
-        futures = [loop.run_in_executor(pool, analyse_decision, settings, deal_seed, actions,
-                                        ply, player, seed, iterations)
-                   for ply in plies]
+        futures = [asyncio.ensure_future(_counted_in(
+            loop, pool, analyse_decision, settings, deal_seed, actions, ply, player, seed,
+            iterations)) for ply in plies]
         done = 0
         for f in asyncio.as_completed(futures):
             await f
@@ -114,6 +117,8 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
         await asyncio.to_thread(store.put_analysis, gid, status="done", done=done,
                                 result=json.dumps(decisions))
     except asyncio.CancelledError:
+        for f in futures:  # the decisions not yet started leave the pool's queue
+            f.cancel()
         raise
     except Exception as exc:
         log.exception("the analysis of game %s failed", gid)
@@ -121,6 +126,12 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
             await asyncio.to_thread(functools.partial(
                 store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
                 status="failed", error=f"{type(exc).__name__}: {exc}", **line))
+
+
+async def _counted_in(loop: asyncio.AbstractEventLoop, pool: Executor,
+                     task: Callable[..., T], *args: Any) -> T:
+    """``task(*args)`` in ``pool``, the searches it ran counted in this process (issue 46)."""
+    return tally(await loop.run_in_executor(pool, counted, task, *args))
 
 
 #: Asks a ``parlor worker`` to analyse a game (PostgreSQL): game id, seed, takebacks, version.

@@ -17,16 +17,20 @@ the operator's log. Nothing plays in its place, and a hint never comes from anot
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from parlor.ai.base import Agent, Choice
 from parlor.ai.failure import AgentFailed, decide
 from parlor.ai.levels import LEVEL_NAMES, NAMES, make_agent
-from parlor.ai.search import SearchAgent
+from parlor.ai.search import SearchAgent, add_cap_stats, cap_stats
 from parlor.rules.actions import Action
 from parlor.rules.view import View
+
+T = TypeVar("T")
 
 #: The level that gives hints.
 HINT_LEVEL = "expert"
@@ -96,5 +100,33 @@ def alternative(c: Choice) -> dict[str, Any]:
     return {"action": str(c.action), "score": round(c.value, 3), "note": c.describe()}
 
 
-__all__ = ["HINT_LEVEL", "Advice", "accepted_levels", "advise", "available_levels",
-           "default_level", "make", "think"]
+@dataclass(frozen=True, slots=True)
+class Counted(Generic[T]):
+    """A pool task's answer and the capped searches it ran (issue 46): a worker process's
+    counts would never reach the serving process's /metrics otherwise."""
+
+    value: T
+    pid: int  # the process that searched
+    searches: int
+    capped: int
+
+
+def counted(task: Callable[..., T], *args: Any) -> Counted[T]:
+    """``task(*args)`` with the searches it ran under a cap and those the cap cut short.
+    A pool process runs one task at a time, so the difference is the task's own."""
+    searches, capped = cap_stats()
+    value = task(*args)
+    after_searches, after_capped = cap_stats()
+    return Counted(value, os.getpid(), after_searches - searches, after_capped - capped)
+
+
+def tally(answer: Counted[T]) -> T:
+    """The task's answer, its searches added to this process's counts when another process
+    ran them (a thread pool's searches are this process's own, already counted)."""
+    if answer.pid != os.getpid():
+        add_cap_stats(answer.searches, answer.capped)
+    return answer.value
+
+
+__all__ = ["HINT_LEVEL", "Advice", "Counted", "accepted_levels", "advise", "available_levels",
+           "counted", "default_level", "make", "tally", "think"]

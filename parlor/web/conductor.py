@@ -34,7 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from parlor.ai.failure import AgentFailed
-from parlor.web.computer import Advice, advise, think
+from parlor.web.computer import Advice, advise, counted, tally, think
 from parlor.web.config import WebConfig
 from parlor.web.games import ComputerJob, GameError, Games, LiveGame
 
@@ -298,8 +298,9 @@ class Conductor:
             if self.pool is None:
                 break
             try:
-                return await self.loop.run_in_executor(
-                    self.pool, think, level, seed, view, legal, self.config.think_budget or None)
+                return tally(await self.loop.run_in_executor(
+                    self.pool, counted, think, level, seed, view, legal,
+                    self.config.think_budget or None))
             except BrokenProcessPool:
                 log.warning("the computer's worker pool broke; starting a new one")
                 self.pool = self._new_pool()
@@ -327,8 +328,8 @@ class Conductor:
             wait = self._hint_rate.take(quota_key)
             if wait > 0:
                 await self._refuse(quota_key, "that is many hints in a short time", round(wait))
-            future = self.loop.run_in_executor(self.hint_pool, advise, job.seed, job.view,
-                                               job.legal, self.config.hint_budget or None)
+            future: asyncio.Future[Advice] = asyncio.ensure_future(
+                self._advise(job.seed, job.view, job.legal))
             self._hinting[live.id] = (decision, future)
             self._hints_open += 1
         else:  # the same decision asked again: wait for the same answer
@@ -349,6 +350,13 @@ class Conductor:
                 if self._hinting.get(live.id, ((0, 0), None))[1] is future:
                     del self._hinting[live.id]
                 self._hints_open -= 1
+
+    async def _advise(self, seed: int, view: Any, legal: list[str]) -> Advice:
+        """The expert's hint from the hints' pool, its capped searches counted here (once,
+        however many requests wait for the same hint)."""
+        assert self.loop is not None and self.hint_pool is not None
+        return tally(await self.loop.run_in_executor(
+            self.hint_pool, counted, advise, seed, view, legal, self.config.hint_budget or None))
 
     async def _refuse(self, quota_key: str, why: str, retry_after: int) -> None:
         """Refuse a hint (429) after a pause of up to two seconds: a client asking again at

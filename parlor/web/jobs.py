@@ -50,6 +50,7 @@ from parlor.web.analysis import new_pool, run_analysis
 from parlor.web.computer import Advice, advise, think
 from parlor.web.config import WebConfig
 from parlor.web.games import GameError, Games
+from parlor.web.metrics import CapCollector
 
 if TYPE_CHECKING:
     from parlor.web.reconcile import Work
@@ -143,6 +144,8 @@ REAPED = Counter("parlor_worker_orphans_reaped", "Computer jobs found left 'doin
                  "and ended (reap_orphans)", registry=REGISTRY)
 RECONNECTS = Counter("parlor_worker_reconnects", "Times the worker lost its database and "
                      "connected again", registry=REGISTRY)
+# parlor_search_capped_total: this worker's searches cut short by their cap (issue 46)
+REGISTRY.register(CapCollector())
 
 #: The computer jobs this process runs now (procrastinate's job ids), and the worker ids its
 #: jobs were fetched under: what :func:`reap_orphans` compares the queue's ``doing`` with.

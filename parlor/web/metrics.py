@@ -8,8 +8,10 @@ long its replies took, and, read at each scrape, the games waiting on the comput
     parlor_computer_jobs{queue,state}  work waiting (todo) or running (doing): the queue's
                                        jobs on PostgreSQL, this server's own on SQLite
     parlor_computer_wait_seconds{queue} the oldest such job's age (0: none)
-    parlor_search_capped_total{result} this process's searches under a wall-clock cap
-                                       (result: capped, the cap cut it short; or full)
+    parlor_search_capped_total{result} searches under a wall-clock cap, this process's and
+                                       its worker pools' (result: capped, the cap cut it
+                                       short; or full); a ``parlor worker`` shows its own
+                                       on its health port's /metrics
 
 The numbers carry no game id and no card: nothing a scrape shows is anyone's secret. Still,
 a deployment keeps the endpoint to its own network (deploy/: the nginx file refuses it)."""
@@ -57,17 +59,22 @@ class _Live(Collector):
             oldest.add_metric([queue], age)
         yield jobs
         yield oldest
-        yield _capped()
+        yield from CapCollector().collect()
 
 
-def _capped() -> Metric:
-    """The levels' searches that their wall-clock cap cut short (issue 46, parlor.ai.search)."""
-    searches, capped = cap_stats()
-    family = CounterMetricFamily("parlor_search_capped", "Searches under a wall-clock cap: "
-                                 "cut short by it (capped) or run in full", labels=["result"])
-    family.add_metric(["capped"], capped)
-    family.add_metric(["full"], searches - capped)
-    return family
+class CapCollector(Collector):
+    """The levels' searches that their wall-clock cap cut short (issue 46, parlor.ai.search):
+    this process's own and those its worker pools ran (parlor.web.computer.counted). A
+    ``parlor worker`` registers one on its health port's /metrics."""
+
+    def collect(self) -> Iterable[Metric]:
+        searches, capped = cap_stats()
+        family = CounterMetricFamily("parlor_search_capped", "Searches under a wall-clock "
+                                     "cap: cut short by it (capped) or run in full",
+                                     labels=["result"])
+        family.add_metric(["capped"], capped)
+        family.add_metric(["full"], searches - capped)
+        yield family
 
 
 class Metrics:
@@ -107,4 +114,4 @@ class Timing:
             self.metrics.replies.labels(template, kind).observe(time.perf_counter() - start)
 
 
-__all__ = ["Metrics", "Timing", "Waiting"]
+__all__ = ["CapCollector", "Metrics", "Timing", "Waiting"]
