@@ -225,3 +225,16 @@ def test_the_account_and_profile_pages_pass_axe(browser: Any, server: Server) ->
     problems += axe_problems(page)
     assert not problems, "\n".join(problems)
     ctx.close()
+
+
+def test_the_account_page_fits_a_phone_without_scrolling_sideways(browser: Any,
+                                                                  server: Server) -> None:
+    """At 390 px the sign-up form's labels (with their long hints) stand above their fields:
+    side by side they pushed the page to 587 px."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(server.url + "/account")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#signup-password").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    ctx.close()
