@@ -31,8 +31,11 @@ export function renderStatus() {
     phaseEl.innerHTML = `<strong class="failed">${esc(snap.failure)}</strong>`;
     return;
   }
+  // a game between friends before the other seat is taken: nobody is deciding yet
+  const unseated = snap.friend && !snap.friend.seated;
   const who = snap.your_turn
     ? '<strong class="you-decide">Your decision</strong>'
+    : unseated ? '<strong class="cpu-decides">Waiting for your friend to take the other seat</strong>'
     : `<strong class="cpu-decides"><span class="spinner" aria-hidden="true"></span>${hooks.opponent ? `${esc(hooks.opponent)} is deciding…` : "The computer is thinking…"}</strong>`;
   phaseEl.innerHTML = `<span class="turn">Turn ${v.turn}${v.settings ? ` of ${esc(String(v.settings).replace(/.*max_turns=(\d+).*/, "$1"))}` : ""}</span> · ` +
     `${richText(phase)} — ${who}`;
@@ -58,7 +61,8 @@ export function renderControls() {
     return;
   }
   if (!snap.your_turn || state.busy) {
-    controlsEl.innerHTML = state.busy ? '<span class="muted">Sending…</span>' : `<span class="muted">Wait for ${esc(hooks.opponent || "the computer")}.</span>`;
+    const whom = snap.friend && !snap.friend.seated ? "your friend to take the other seat" : (hooks.opponent || "the computer");
+    controlsEl.innerHTML = state.busy ? '<span class="muted">Sending…</span>' : `<span class="muted">Wait for ${esc(whom)}.</span>`;
     return;
   }
   controlsEl.innerHTML = decisionControls() +
