@@ -149,6 +149,10 @@ def test_two_people_play_each_other_in_two_browsers(browser: Any, tmp_path: Path
             assert not snapshot(other)["your_turn"]
             assert re.match(rf"Rlr {actor + 1} is \w+", other.inner_text("#friend-status"))
             assert me.inner_text("#friend-status").startswith("Your decision")
+            # no computer's advice between two people: no Hint button, and H asks nothing
+            assert me.locator("#controls [data-act=hint]").count() == 0
+            me.keyboard.press("h")
+            assert me.locator("#hint").is_hidden()
             act_through_ui(me, simple(snap["view"]["legal"], rng))
             me.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
             moved = snapshot(me)["version"]

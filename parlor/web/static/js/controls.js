@@ -101,7 +101,7 @@ function decisionControls() {
   if (L.some((a) => a.text === "end")) html += button("end", "Don't attack", "E");
   if (L.some((a) => a.text === "redraw")) html += button("redraw", "Redraw", "R");
   else if (L.some((a) => a.verb === "redraw")) html += button("redraw-mode", "Redraw…", "R");
-  if (!hooks.transport) html += button("hint", "Hint", "H", "ghost");
+  if (!hooks.transport && hooks.hints) html += button("hint", "Hint", "H", "ghost");
   if (state.snap.takeback) html += button("takeback", "Take back", "U", "ghost");
   return html;
 }

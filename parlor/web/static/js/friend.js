@@ -26,6 +26,7 @@ function show(s) {
 
 hooks.onSnapshot = show;
 hooks.opponent = `Rlr ${2 - current.you}`;
+hooks.hints = false; // the server refuses the computer's advice between two people
 hooks.outcome = (s) => (s.status === "aborted" ? "Aborted" : null);
 
 async function post(path) {

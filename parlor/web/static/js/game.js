@@ -224,7 +224,7 @@ document.addEventListener("keydown", (ev) => {
   if (k === "e" && has("end")) return send("end");
   if (k === "r" && has("redraw")) return clickAct("redraw");
   if (k === "r" && legal().some((a) => a.verb === "redraw")) return clickAct("redraw-mode");
-  if (k === "h") return askHint();
+  if (k === "h" && hooks.hints) return askHint();
   if (k === "u" && state.snap.takeback) return takeBack();
   return null;
 });
