@@ -23,7 +23,7 @@ from parlor.store.friends import FriendSeats
 from parlor.web import schemas
 from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
 from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame, watch_key
-from parlor.web.routes.games import version_of
+from parlor.web.routes.games import action_of, declarations_of, version_of
 from parlor.web.routes.site import (
     GAME_ID,
     Reply,
@@ -225,13 +225,7 @@ def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
 async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
     live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
-    action = data.get("action")
-    if "actions" in data and action is None:  # a declaration, sent whole
-        action = data["actions"]
-        if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
-            raise BadAction("'actions' must be a list of actions in the game's notation")
-    elif not isinstance(action, str):
-        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
+    action = action_of(data)
     version = version_of(data)
     start = schemas.checked(schemas.Act, data).log_from
     snap = await asyncio.to_thread(friends_of(request).act, live, seat, version, action, start)
@@ -244,10 +238,7 @@ async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
 async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response:
     live, seat = await seat_for(request, site, game_id)
     data = await json_of(request)
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
-                        "so far, in the game's notation")
+    actions = declarations_of(data)
     schemas.checked(schemas.Preview, data)
     snap = await asyncio.to_thread(friends_of(request).preview, live, seat, version_of(data),
                                    actions)

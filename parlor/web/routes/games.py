@@ -137,13 +137,7 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
 async def api_act(request: Request, game_id: str, site: SiteDep) -> Response:
     live = await site.load(request, game_id)
     data = await json_of(request)
-    action = data.get("action")
-    if "actions" in data and action is None:  # a declaration, sent whole (Games.act)
-        action = data["actions"]
-        if not isinstance(action, list) or not all(isinstance(a, str) for a in action):
-            raise BadAction("'actions' must be a list of actions in the game's notation")
-    elif not isinstance(action, str):
-        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
+    action = action_of(data)
     version = version_of(data)
     line = takebacks_of(data)
     start = schemas.checked(schemas.Act, data).log_from
@@ -163,10 +157,7 @@ async def api_preview(request: Request, game_id: str, site: SiteDep) -> Response
     """The table after declarations not yet sent (Games.preview): nothing is stored."""
     live = await site.load(request, game_id)
     data = await json_of(request)
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
-                        "so far, in the game's notation")
+    actions = declarations_of(data)
     schemas.checked(schemas.Preview, data)
     return JSONResponse(site.games.preview(live, version_of(data), actions))
 
@@ -279,6 +270,29 @@ def takebacks_of(data: dict[str, Any]) -> int | None:
     if not isinstance(found, int) or isinstance(found, bool) or found < 0:
         raise BadAction("'takebacks', when sent, is the number the table showed")
     return found
+
+
+def action_of(data: dict[str, Any]) -> str | list[str]:
+    """The action a request's JSON body sends: one in the game's notation, or a
+    declaration sent whole (``actions``: Games.act)."""
+    action = data.get("action")
+    if "actions" in data and action is None:
+        actions = data["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise BadAction("'actions' must be a list of actions in the game's notation")
+        return actions
+    if not isinstance(action, str):
+        raise BadAction("send {\"action\": \"...\", \"version\": N}: 'action' is missing")
+    return action
+
+
+def declarations_of(data: dict[str, Any]) -> list[str]:
+    """The declarations so far that a preview request's JSON body sends."""
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise BadAction("send {\"actions\": [...], \"version\": N}: the declarations "
+                        "so far, in the game's notation")
+    return actions
 
 
 def version_of(data: dict[str, Any]) -> int:
