@@ -349,8 +349,9 @@ class Chaos:
     def live_games(self) -> dict[str, int]:
         r = self.players.record
         with r.lock:
+            # a player names its new game (current) just before it records what it saw
             return {gid: r.games[gid].version for gid in r.current.values()
-                    if not r.games[gid].over}
+                    if gid in r.games and not r.games[gid].over}
 
     def wait_for_every_player(self, timeout: float = 60.0) -> None:
         end = time.monotonic() + timeout

@@ -124,7 +124,7 @@ def test_two_people_play_each_other_in_two_browsers(browser: Any, tmp_path: Path
         assert "/i/" in link and host.is_visible("#friend-invite")
         assert "Waiting for your friend" in host.inner_text("#friend-status")
         # nobody decides before the other seat is taken, whichever seat moves first
-        assert "Waiting for your friend to take the other seat" in host.inner_text("#phase")
+        host.wait_for_selector("#phase:has-text('Waiting for your friend to take the other seat')")
         assert "is deciding" not in host.inner_text("#phase")
         guest.goto(link)
         assert "You would be <strong>Rlr 2</strong>" in guest.content()
