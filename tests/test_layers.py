@@ -29,20 +29,22 @@ LAYERS: dict[str, frozenset[str]] = {
     "parlor.ai": frozenset({"parlor.rules"}),
     "parlor.present": frozenset({"parlor.rules"}),
     "parlor.learn": frozenset({"parlor.rules"}),
+    # puzzles mined from games by the computer's search (issue 44); Ray when asked
+    "parlor.puzzles": frozenset({"parlor.rules", "parlor.ai", "parlor.cluster"}),
     "parlor.settings": frozenset(),  # numbers from the environment, refused when unreadable
     "parlor.store": frozenset({"parlor.rules", "parlor.settings"}),
     # render_mode="human" prints the terminal's picture of the spread (parlor.terminal.spread)
     "parlor.research": frozenset({"parlor.rules", "parlor.ai", "parlor.terminal"}),
     "parlor.web": frozenset({"parlor.rules", "parlor.ai", "parlor.present", "parlor.store",
-                             "parlor.learn", "parlor.settings"}),
+                             "parlor.learn", "parlor.puzzles", "parlor.settings"}),
     "parlor.terminal": frozenset({"parlor.rules", "parlor.ai", "parlor.present",
-                                  "parlor.cluster", "parlor.learn"}),
+                                  "parlor.cluster", "parlor.learn", "parlor.puzzles"}),
     "parlor.cluster": frozenset(),  # runs jobs on Ray (the cluster extra); no game code
     "parlor.build": frozenset(),  # which build runs: looks at files, imports nothing
     # self-play data and the fit of the learned evaluation (numpy: the train extra)
     "parlor.training": frozenset({"parlor.rules", "parlor.ai"}),
     "parlor.cli": frozenset({"parlor.build", "parlor.terminal", "parlor.web",
-                             "parlor.training", "parlor.settings"}),
+                             "parlor.training", "parlor.puzzles", "parlor.settings"}),
 }
 FRONT_ENDS = ("parlor.web", "parlor.terminal")
 
