@@ -39,8 +39,11 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
+from parlor.build import describe  # noqa: E402
 from parlor.research import env, spiel  # noqa: E402
+from parlor.research.petting import observe_state  # noqa: E402
 from parlor.rules.engine import apply, legal_actions, new_game  # noqa: E402
+from parlor.rules.state import Settings, State  # noqa: E402
 from parlor.rules.view import view  # noqa: E402
 
 
@@ -93,6 +96,44 @@ def pettingzoo(seeds: range) -> int:
     return n
 
 
+def observed_positions(early: int, late: int, span: int, games: int,
+                       max_turns: int = 2000) -> tuple[list[State], list[State]]:
+    """The positions at steps ``early`` … ``early + span - 1`` and ``late`` … of ``games``
+    random games (the first seeds whose game runs past ``late + span`` steps)."""
+    first: list[State] = []
+    second: list[State] = []
+    seed = 0
+    while len(first) < games * span:
+        s = new_game(seed, Settings(max_turns=max_turns))
+        s.log = None  # as both environments play
+        rng = random.Random(seed)
+        kept: list[State] = []
+        for step in range(late + span):
+            if s.is_over:
+                break
+            if early <= step < early + span or late <= step:
+                kept.append(s.clone())
+            apply(s, rng.choice(legal_actions(s)))
+        else:
+            first += kept[:span]
+            second += kept[span:]
+        seed += 1
+    return first, second
+
+
+def observation_cpu(positions: list[State], calls: int) -> float:
+    """Process CPU seconds of ``calls`` observations of the actor at each position: the
+    tensor and the action mask, as PettingZoo's ``observe`` and Gymnasium's ``step``
+    return them (petting.observe_state)."""
+    total = 0.0
+    for s in positions:
+        t0 = time.process_time()
+        for _ in range(calls):
+            observe_state(s, s.actor)
+        total += time.process_time() - t0
+    return total
+
+
 WORKLOADS: dict[str, Callable[[range], int]] = {
     "native": native,
     "openspiel": openspiel,
@@ -102,41 +143,79 @@ WORKLOADS: dict[str, Callable[[range], int]] = {
 }
 
 
+#: The three targets of issue 42: (wrapper, base, most wrapper cost) for the decisions/s.
+TARGETS = (("openspiel", "native", 2.0), ("pettingzoo", "native bare", 10.0))
+OBSERVATION_TARGET = 1.1  # an observation's cost at step 500 / at step 5
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--early", type=int, default=5)
+    p.add_argument("--late", type=int, default=500)
+    p.add_argument("--span", type=int, default=10,
+                   help="observed positions from each step on, per game")
+    p.add_argument("--observed-games", type=int, default=4)
+    p.add_argument("--calls", type=int, default=20, help="observations timed per position")
     args = p.parse_args(argv)
-    print(f"Python {platform.python_version()}; {args.games} random games per workload, "
-          f"{args.repeats} interleaved repeats, process CPU time")
+    early, late = observed_positions(args.early, args.late, args.span, args.observed_games)
+    print(f"{describe()}; Python {platform.python_version()}; {args.games} random games per "
+          f"workload, {args.repeats} interleaved repeats, process CPU time; observations at "
+          f"steps {args.early}-{args.early + args.span - 1} and {args.late}-"
+          f"{args.late + args.span - 1} of {args.observed_games} random games "
+          f"({args.calls} a position)")
     rates: dict[str, list[float]] = {k: [] for k in WORKLOADS}
+    observation: list[tuple[float, float]] = []  # (early, late) microseconds, per repeat
+    span = args.span
     for r in range(args.repeats):
         # interleaved game by game, so that a change in the machine's load hits every
-        # workload alike
+        # workload alike; the observations' two steps likewise, a game's worth at a time
         count = dict.fromkeys(WORKLOADS, 0)
         cpu = dict.fromkeys(WORKLOADS, 0.0)
+        at = [0.0, 0.0]
         for seed in range(args.games):
             for name, run in WORKLOADS.items():
                 t0 = time.process_time()
                 count[name] += run(range(seed, seed + 1))
                 cpu[name] += time.process_time() - t0
+            g = seed % args.observed_games
+            for i, positions in enumerate((early, late)):
+                at[i] += observation_cpu(positions[g * span:(g + 1) * span], args.calls)
         for name in WORKLOADS:
             rates[name].append(count[name] / cpu[name])
             print(f"  repeat {r + 1}: {name:<12} {count[name]:6d} decisions {cpu[name]:6.2f} s "
                   f"{count[name] / cpu[name]:9.0f}/s", flush=True)
+        calls = args.games * span * args.calls
+        observation.append((at[0] / calls * 1e6, at[1] / calls * 1e6))
+        print(f"  repeat {r + 1}: observation  {observation[-1][0]:6.1f} us at step "
+              f"{args.early}+, {observation[-1][1]:6.1f} us at step {args.late}+", flush=True)
     print()
     print("decisions/s (median of the repeats):")
     med = {k: statistics.median(v) for k, v in rates.items()}
     for k, v in med.items():
         print(f"  {k:<12} {v:9.0f}")
     print()
-    print("cost of the wrapper (native rate / wrapper rate, per repeat; goal < 2x):")
+    print("cost of the wrapper (native rate / wrapper rate, per repeat):")
     for wrapper, base in (("openspiel", "native"), ("pettingzoo", "native+view"),
                           ("pettingzoo", "native bare")):
         ratios = [b / w for b, w in zip(rates[base], rates[wrapper], strict=True)]
         print(f"  {wrapper} vs {base:<12} " + "  ".join(f"{x:.2f}x" for x in ratios)
               + f"   median {statistics.median(ratios):.2f}x")
+    print()
+    print("issue 42's three ratios (median of the repeats; each repeat's in brackets):")
+    for wrapper, base, target in TARGETS:
+        ratios = [b / w for b, w in zip(rates[base], rates[wrapper], strict=True)]
+        _verdict(f"{wrapper} / {base} step", ratios, target)
+    _verdict(f"observation at step {args.late} / at step {args.early}",
+             [hi / lo for lo, hi in observation], OBSERVATION_TARGET)
     return 0
+
+
+def _verdict(name: str, ratios: list[float], target: float) -> None:
+    m = statistics.median(ratios)
+    print(f"  {'ok' if m <= target else 'OVER':4} {name}: {m:.2f}x (target <= {target}x; "
+          + ", ".join(f"{x:.2f}" for x in ratios) + ")")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ Registered as ``ParlorMagic-v0`` on import of :mod:`parlor.research`
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, SupportsFloat, cast
 
 import gymnasium
@@ -57,7 +58,8 @@ from parlor.research.petting import RENDER_MODES, observation_space, observe_sta
 from parlor.rules.actions import IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
-from parlor.rules.view import view
+from parlor.rules.trail import PublicStep, public_step
+from parlor.rules.view import View, view
 
 Obs = dict[str, Any]
 Policy = Callable[[Obs], int]
@@ -139,6 +141,8 @@ class ParlorGymEnv(gymnasium.Env[Any, Any]):
         self.game: State | None = None
         self.seat = 0
         self.opponent: Agent | None = None
+        #: The opponent's reading of the trail so far (:meth:`_opponent_view`).
+        self._trail: list[PublicStep] = []
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -153,6 +157,7 @@ class ParlorGymEnv(gymnasium.Env[Any, Any]):
             self.opponent = self.opponent_agent
         self.game = new_game(deal, self.settings)
         self.game.log = None
+        self._trail = []
         self._opponent_moves()
         return self._observe(), {"deal": deal, "seat": self.seat}
 
@@ -194,8 +199,23 @@ class ParlorGymEnv(gymnasium.Env[Any, Any]):
             else:
                 agent = self.opponent
                 assert agent is not None
-                action = agent.act(view(s, other, log=False), legal_actions(s), agent.budget)
+                action = agent.act(self._opponent_view(), legal_actions(s), agent.budget)
             apply(s, action)
+
+    def _opponent_view(self) -> View:
+        """``view(s, other, log=False)``, what an agent reads (with the public trail of the
+        decisions so far, 107.1), each step of the trail written once an episode and kept:
+        the reference writes the whole trail at each decision, a cost growing with the
+        game (parlor.web.games.live_agent_view keeps a live game's likewise).
+        tests/research/test_observation_cost.py holds the two equal."""
+        s = self.game
+        assert s is not None
+        other = 1 - self.seat
+        if not s.trail or s.settings.match_play:
+            return view(s, other, log=False)  # no trail to keep (match play shows none, 109)
+        steps = self._trail
+        steps.extend(public_step(st, other) for st in s.trail[len(steps):])
+        return replace(view(s, other, log=False, trail=False), trail=tuple(steps))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now as booleans (sb3-contrib's MaskablePPO reads this method;

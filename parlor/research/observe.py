@@ -46,13 +46,14 @@ and :func:`private_string` show them alone.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from parlor.rules.cards import CARDS
-from parlor.rules.state import ref_text
+from parlor.rules.state import PWR_OF, TGH_OF, Combat, State, ref_text
 from parlor.rules.view import SPECTATOR, SideView, TableCard, View
 
 CARD_FEATURES = 28
@@ -150,6 +151,133 @@ def fill_tensor(v: View, out: Tensor) -> None:
     _fill_globals(v, out[104 * CARD_FEATURES:])
 
 
+# -- the fast path: the same tensor read from the state ---------------------------------------
+
+#: What divides each column's small integer into the tensor's number (the reference's
+#: ``x / 10``, ``(face + 1) / 52``): the fast path writes integers and divides once, in
+#: float32, which gives the reference's numbers for every int8 (checked for all 256 by
+#: tests/research/test_observe_fast.py).
+_DIVISOR = np.ones((CARD_FEATURES, 1), np.float32)
+_DIVISOR[[DAMAGE, PWR, TGH, STACK_POS]] = 10.0
+_DIVISOR[HOST_FACE] = 52.0
+_PWR_OF = np.array(PWR_OF, np.int8)  # Pwr and Tgh printed on each card, cid order
+_TGH_OF = np.array(TGH_OF, np.int8)
+#: A status byte read as a flag (the reference's ``bool``), and a taxed byte (the taxing
+#: Rlr, 0xFF for none) as "taxed on the viewer's turn" / "on the opponent's", by viewer.
+_FLAG = bytes([0] + [1] * 255)
+_TAXED_ON = tuple(bytes(1 if b == q else 0 for b in range(256)) for q in (0, 1))
+_OVER = PHASES.index("over")
+
+
+def fill_state_tensor(s: State, player: int, out: Tensor,
+                      shown: tuple[bool, bool]) -> None:
+    """The tensor :func:`fill_tensor` writes, read from the state: ``player`` (0/1) is the
+    orientation (mine first) and ``shown[q]`` says whether Rlr ``q``'s private cards (its
+    Hand, its drawn cards, the face-down cards of its Recycle pile) show. ``shown`` with
+    only ``player``'s is ``fill_tensor(view(s, player))``; none is the public observation
+    (the spectator's view oriented to ``player``); both, everything but the Draw piles.
+
+    The fast path beside the reference: tests/research/test_observe_fast.py holds the two
+    equal at every step of random games, for each ``shown``, so privacy is the view's
+    (R30). Its cost does not grow with the game: each of the 104 cards has its zone written
+    once, wherever it lies (the hidden ones too), and the status columns are copied whole
+    from the state's per-card lists (C-level byte copies) and masked to the table in numpy,
+    rather than written card by card for the cards on the table (which a late game has many
+    of). The cells are small integers in a byte matrix, a row per column in card order,
+    turned into the tensor's numbers by one division."""
+    cells = bytearray(CARD_FEATURES * 104)  # cells[col * 104 + cid]
+    _zones(s, player, shown, cells)
+    for col, flags in ((INACTIVE, s.inactive), (TERMINAL, s.terminal)):
+        cells[col * 104:(col + 1) * 104] = bytes(flags).translate(_FLAG)
+    cells[DAMAGE * 104:(DAMAGE + 1) * 104] = bytes(s.damage)
+    # the taxing Rlr (-1 for none) and the Sally/Harry changes may be negative: signed bytes
+    taxed = array("b", s.taxed).tobytes()
+    cells[TAXED_MINE * 104:(TAXED_MINE + 1) * 104] = taxed.translate(_TAXED_ON[player])
+    cells[TAXED_OPP * 104:(TAXED_OPP + 1) * 104] = taxed.translate(_TAXED_ON[1 - player])
+    for col, values in ((PWR, s.pwr_mod), (TGH, s.tgh_mod)):
+        cells[col * 104:(col + 1) * 104] = array("b", values).tobytes()
+    if s.combat is not None:
+        _combat_cells(s.combat, cells)
+    m = np.frombuffer(cells, np.int8).reshape(CARD_FEATURES, 104)
+    m[PWR] += _PWR_OF
+    m[TGH] += _TGH_OF
+    m[TAXED_MINE:TGH + 1] *= m[HOME] | m[FIELD]  # status shows on the table only
+    rows = out[:104 * CARD_FEATURES].reshape(2, 52, CARD_FEATURES)
+    if player == 1:
+        rows = rows[::-1]  # the viewer's own cards first
+    rows[...] = (m / _DIVISOR).T.reshape(2, 52, CARD_FEATURES)
+    _fill_state_globals(s, player, out[104 * CARD_FEATURES:])
+
+
+def _zones(s: State, player: int, shown: tuple[bool, bool], cells: bytearray) -> None:
+    """Each card's zone (columns 0-10, one-hot) and the columns written with it: face up
+    (11), the Trumps position (27), the host of an Enh (25-26)."""
+    for q in (0, 1):
+        own = HAND if shown[q] else HIDDEN
+        for c in s.hand[q]:
+            cells[own * 104 + c] = 1
+        for c in s.draw[q]:
+            cells[HIDDEN * 104 + c] = 1
+        public = s.public_recycle[q]
+        down = RECYCLE if shown[q] else HIDDEN
+        for c in s.recycle[q]:
+            if c in public:
+                cells[RECYCLE * 104 + c] = cells[FACE_UP * 104 + c] = 1
+            else:
+                cells[down * 104 + c] = 1
+        zone = HIDDEN if s.settings.match_play else DISCARD
+        for c in s.discard[q]:
+            cells[zone * 104 + c] = 1
+        for c in s.home[q]:
+            cells[HOME * 104 + c] = 1
+        for c in s.field[q]:
+            cells[FIELD * 104 + c] = 1
+        zone = MY_DOMAIN if q == player else OPP_DOMAIN
+        for c in s.domain[q]:
+            cells[zone * 104 + c] = 1
+    zone = DRAWN if shown[s.phasing] else HIDDEN
+    for c in s.drawn:
+        cells[zone * 104 + c] = 1
+    for host, enhs in s.enhs.items():
+        for e in enhs:
+            cells[ON_HOST * 104 + e] = 1
+            cells[HOST_MINE * 104 + e] = host // 52 == player
+            cells[HOST_FACE * 104 + e] = host % 52 + 1
+    for i, c in enumerate(s.stack):
+        cells[STACK * 104 + c] = 1
+        cells[STACK_POS * 104 + c] = i + 1
+
+
+def _combat_cells(cb: Combat, cells: bytearray) -> None:
+    """Columns 19-24: a handful of cards in one attack, whatever the game's length."""
+    for col, cids in ((ATTACKING, cb.attackers), (BLOCKING, cb.blocking), (BLOCKED, cb.blocked),
+                      (USED, cb.used), (BONUS_TO, cb.bonus_to), (SPLIT, cb.split_queue)):
+        for c in cids:
+            cells[col * 104 + c] = 1
+
+
+def _fill_state_globals(s: State, player: int, g: Tensor) -> None:
+    """:func:`_fill_globals` of the state (the same 48 numbers)."""
+    values: list[float] = []
+    for q in (player, 1 - player):
+        pool = s.pool[q]
+        values += (s.life[q] / 20, pool[0] / 10, pool[1] / 10, pool[2] / 10, pool[3] / 10,
+                   len(s.hand[q]) / 52, len(s.draw[q]) / 52, len(s.recycle[q]) / 52,
+                   len(s.discard[q]) / 52)
+    values.append(s.turn / s.settings.max_turns)
+    values += _PHASE_HOT[int(s.phase)]
+    values += (float(s.actor == player), float(s.phasing == player))
+    values += _TRUMP_HOT[4 if s.trump is None else s.trump]
+    cb = s.combat
+    values += (len(s.drawn) / 2, float(s.lnd_played), float(s.redrawn),
+               (cb.split_left if cb else 0) / 10, (cb.bonus_left if cb else 0) / 10,
+               float(cb.o_dealt if cb else False))
+    over = int(s.phase) == _OVER
+    values += (float(over and s.winner == player), float(over and s.winner == 1 - player),
+               float(over and s.winner is None), float(s.settings.match_play))
+    g[:] = values
+
+
 def private_cards(v: View) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """What only ``v``'s Rlr sees of its own cards (R30): its Hand, its drawn cards (while it
     is the phasing Rlr) and the face-down cards of its Recycle pile."""
@@ -225,6 +353,11 @@ def _one_hot(i: int, n: int) -> list[float]:
     return [1.0 if j == i else 0.0 for j in range(n)]
 
 
+#: The one-hot phase (12) and trump suit (``C D H S`` or none, 5) of the globals.
+_PHASE_HOT = tuple(tuple(_one_hot(i, len(PHASES))) for i in range(len(PHASES)))
+_TRUMP_HOT = tuple(tuple(_one_hot(i, 5)) for i in range(5))
+
+
 # -- strings --------------------------------------------------------------------------------
 
 
@@ -285,6 +418,7 @@ def information_state_string(v: View, earlier: Sequence[str] = ()) -> str:
     return "\n".join((*earlier, *v.log, "--", observation_string(v)))
 
 
-__all__ = ["GLOBAL_FEATURES", "OBS_SIZE", "fill_private_tensor", "fill_tensor",
+__all__ = ["GLOBAL_FEATURES", "OBS_SIZE", "fill_private_tensor", "fill_state_tensor",
+           "fill_tensor",
            "information_state_string", "new_tensor", "observation_string", "private_cards",
            "private_string"]

@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode, encode
-from parlor.research.observe import OBS_SIZE, fill_tensor, new_tensor, observation_string
+from parlor.research.observe import OBS_SIZE, fill_state_tensor, new_tensor, observation_string
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
 from parlor.rules.view import View, view
@@ -40,13 +41,24 @@ def observation_space() -> spaces.Dict:
 
 
 def observe_state(s: State, player: int) -> dict[str, Any]:
-    """The observation dict of ``player`` (from ``view`` only) with its action mask."""
+    """The observation dict of ``player``: the tensor of its view (the state read by
+    :func:`~parlor.research.observe.fill_state_tensor`, held equal to the view's by
+    tests/research/test_observe_fast.py) with its action mask."""
     tensor = new_tensor()
-    fill_tensor(view(s, player, log=False, trail=False), tensor)
+    fill_state_tensor(s, player, tensor, OWN_CARDS[player])
+    return {"observation": tensor, "action_mask": action_mask(s, player)}
+
+
+#: ``shown`` of fill_state_tensor for a Rlr's own view: its private cards, not the other's.
+OWN_CARDS = ((True, False), (False, True))
+
+
+def action_mask(s: State, player: int) -> npt.NDArray[np.int8]:
+    """1 at the number of each legal action when ``player`` decides now, else all zero."""
     mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
     if s.actor == player and s.phase is not Phase.OVER:
         mask[[encode(a) for a in legal_actions(s)]] = 1
-    return {"observation": tensor, "action_mask": mask}
+    return mask
 
 
 def render_view(v: View, mode: str, names: tuple[str, str]) -> str | None:
@@ -81,6 +93,9 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(NUM_DISTINCT_ACTIONS)
         self.game: State | None = None
         self._rng = np.random.default_rng()
+        #: Each agent's observation of the position now, made when first asked for:
+        #: ``last()`` and ``observe()`` of one step share it; a step or a reset clears it.
+        self._observed: dict[str, dict[str, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._obs_space
@@ -94,6 +109,7 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
         deal = int(self._rng.integers(2**63))
         self.game = new_game(deal, self.settings)
         self.game.log = None  # observations come from views, never from the log
+        self._observed = {}
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -104,8 +120,11 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
         self._settle()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.game is not None
-        return observe_state(self.game, AGENTS.index(agent))
+        obs = self._observed.get(agent)
+        if obs is None:
+            assert self.game is not None
+            obs = self._observed[agent] = observe_state(self.game, AGENTS.index(agent))
+        return obs
 
     def step(self, action: int | None) -> None:
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
@@ -115,6 +134,7 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         apply(self.game, decode(int(action)))
+        self._observed = {}
         self._settle()
 
     def _settle(self) -> None:
@@ -146,4 +166,5 @@ def env(max_turns: int = 200, render_mode: str | None = None) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(ParlorAECEnv(max_turns, render_mode))
 
 
-__all__ = ["AGENTS", "ParlorAECEnv", "env", "observation_space", "observe_state"]
+__all__ = ["AGENTS", "OWN_CARDS", "ParlorAECEnv", "action_mask", "env", "observation_space",
+           "observe_state"]

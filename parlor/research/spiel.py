@@ -36,7 +36,7 @@ from parlor.research.observe import (
     OBS_SIZE,
     Tensor,
     fill_private_tensor,
-    fill_tensor,
+    fill_state_tensor,
     information_state_string,
     new_tensor,
     observation_string,
@@ -319,6 +319,16 @@ class ParlorObserver:
             v = replace(v, sides=(sides[0], sides[1]), drawn=drawn)
         return v
 
+    def _shown(self, player: int) -> tuple[bool, bool]:
+        """Whose private cards the type with public information shows: the tensor of
+        :meth:`_public_view` is ``fill_state_tensor`` with these (the fast path;
+        tests/research/test_observe_fast.py holds them equal)."""
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return (False, False)
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return (True, True)
+        return (player == 0, player == 1)
+
     def _private_parts(self, s: State, player: int) -> list[View]:
         """The views whose owners' private cards this private-only type shows."""
         if self.private == pyspiel.PrivateInfoType.NONE:
@@ -332,7 +342,7 @@ class ParlorObserver:
         if s is None:
             self.tensor.fill(0.0)
         elif self.public:
-            fill_tensor(self._public_view(s, player), self.tensor)
+            fill_state_tensor(s, player, self.tensor, self._shown(player))
         else:
             fill_private_tensor(player, self._private_parts(s, player), self.tensor)
 

@@ -103,3 +103,32 @@ def test_gymnasium_observations_render_no_history(monkeypatch: pytest.MonkeyPatc
     made = views.take()
     _no_history([m for m in made if m[2].player == env.seat])
     assert any(m[2].player != env.seat for m in made), "the opponent decided"
+
+
+def test_the_gymnasium_opponent_reads_each_step_of_the_trail_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opponent's view is the reference's (``view(s, other, log=False)``, the trail
+    included), its trail's steps each written once an episode, not at every decision."""
+    written = 0
+    real_step = gym_env.public_step
+
+    def counted(step: Any, viewer: int) -> Any:
+        nonlocal written
+        written += 1
+        return real_step(step, viewer)
+
+    monkeypatch.setattr(gym_env, "public_step", counted)
+    env = ParlorGymEnv(opponent="random", seat=1, max_turns=2000)
+    env.reset(seed=6)
+    game = env.game
+    assert game is not None
+    rng = random.Random(6)
+    decisions = 0
+    while not game.is_over and decisions < 400:
+        other = env._opponent_view()
+        reference = real_view(game, 1 - env.seat, log=False)
+        assert other == reference and other.trail == reference.trail
+        decisions += 1
+        env.step(encode(rng.choice(legal_actions(game))))
+    assert game.trail is not None and len(game.trail) > 300
+    assert written <= len(game.trail)

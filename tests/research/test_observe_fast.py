@@ -1,0 +1,60 @@
+"""The fast path of the observation tensor (``fill_state_tensor``, read from the state)
+equals its reference (``fill_tensor`` of the view, which holds only what the viewer may see,
+R30) at every step of random games, for every viewer and each observation type that shows
+public information: the house rule for a fast path, and how the fast path keeps the view's
+privacy (the OpenSpiel observers' privacy tests run on the fast path too)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+from parlor.research import petting
+from parlor.research.observe import fill_state_tensor, fill_tensor, new_tensor
+from parlor.research.spiel import ParlorObserver
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.state import Settings, State
+from parlor.rules.view import view
+
+PRIVATE = pyspiel.PrivateInfoType
+OBSERVERS = [ParlorObserver(True, private, False)
+             for private in (PRIVATE.NONE, PRIVATE.SINGLE_PLAYER, PRIVATE.ALL_PLAYERS)]
+
+
+def _differ(fast: np.ndarray, ref: np.ndarray) -> str:
+    cells = np.flatnonzero(fast != ref)[:10]
+    return (f"cells (row, col) {[divmod(int(c), 28) for c in cells]}: fast "
+            f"{fast[cells].tolist()}, reference {ref[cells].tolist()}")
+
+
+def _check(s: State) -> None:
+    for player in (0, 1):
+        for observer in OBSERVERS:
+            fast, ref = new_tensor(), new_tensor()
+            fast[:] = 7.0  # every cell is written
+            fill_state_tensor(s, player, fast, observer._shown(player))
+            fill_tensor(observer._public_view(s, player), ref)
+            assert np.array_equal(fast, ref), f"{observer.private} {player}: " + _differ(fast, ref)
+        # the environments' observation: the Rlr's own view
+        fill_tensor(view(s, player, log=False, trail=False), ref)
+        obs = petting.observe_state(s, player)["observation"]
+        assert np.array_equal(obs, ref), f"observe_state {player}: " + _differ(obs, ref)
+
+
+@pytest.mark.parametrize("match_play", [False, True])
+def test_the_fast_tensor_equals_the_views_at_every_step_of_random_games(
+        match_play: bool) -> None:
+    steps = 0
+    for seed in range(4):
+        s = new_game(seed, Settings(max_turns=120, match_play=match_play))
+        rng = random.Random(seed)
+        while True:
+            _check(s)
+            steps += 1
+            if s.is_over:
+                break
+            apply(s, rng.choice(legal_actions(s)))
+    assert steps > 800
