@@ -255,6 +255,7 @@ class Observed:
                 self.spiel.observation_string(self.player))
 
     def pettingzoo(self) -> Any:
+        self.aec._observed.clear()  # made anew, as after a step (not the step's kept one)
         return self.aec.observe(self.agent)
 
     def gymnasium(self) -> Any:
