@@ -58,3 +58,14 @@ def test_the_fast_tensor_equals_the_views_at_every_step_of_random_games(
                 break
             apply(s, rng.choice(legal_actions(s)))
     assert steps > 800
+
+
+def test_the_fast_paths_float32_division_gives_the_references_numbers_for_every_byte() -> None:
+    """The fast path divides its small integers in float32; the reference divides in
+    Python (float64) and stores the float32 nearest: the same number for every int8."""
+    cells = np.arange(-128, 128).astype(np.int8)
+    for divisor in (10, 52):
+        fast = cells / np.float32(divisor)
+        assert fast.dtype == np.float32
+        assert np.array_equal(fast, np.array([x / divisor for x in range(-128, 128)],
+                                             np.float32))
