@@ -190,20 +190,15 @@ def fill_state_tensor(s: State, player: int, out: Tensor,
     turned into the tensor's numbers by one division."""
     cells = bytearray(CARD_FEATURES * 104)  # cells[col * 104 + cid]
     _zones(s, player, shown, cells)
-    # a list with no mark on any card (most of them, most of the time) is skipped: any()
-    # stops at the first mark, and the cells are zero already
     for col, flags in ((INACTIVE, s.inactive), (TERMINAL, s.terminal)):
-        if any(flags):
-            cells[col * 104:(col + 1) * 104] = bytes(flags).translate(_FLAG)
-    if any(s.damage):
-        cells[DAMAGE * 104:(DAMAGE + 1) * 104] = bytes(s.damage)
+        cells[col * 104:(col + 1) * 104] = bytes(flags).translate(_FLAG)
+    cells[DAMAGE * 104:(DAMAGE + 1) * 104] = bytes(s.damage)
     # the taxing Rlr (-1 for none) and the Sally/Harry changes may be negative: signed bytes
     taxed = array("b", s.taxed).tobytes()
     cells[TAXED_MINE * 104:(TAXED_MINE + 1) * 104] = taxed.translate(_TAXED_ON[player])
     cells[TAXED_OPP * 104:(TAXED_OPP + 1) * 104] = taxed.translate(_TAXED_ON[1 - player])
     for col, values in ((PWR, s.pwr_mod), (TGH, s.tgh_mod)):
-        if any(values):
-            cells[col * 104:(col + 1) * 104] = array("b", values).tobytes()
+        cells[col * 104:(col + 1) * 104] = array("b", values).tobytes()
     if s.combat is not None:
         _combat_cells(s.combat, cells)
     m = np.frombuffer(cells, np.int8).reshape(CARD_FEATURES, 104)
@@ -219,38 +214,42 @@ def fill_state_tensor(s: State, player: int, out: Tensor,
 
 def _zones(s: State, player: int, shown: tuple[bool, bool], cells: bytearray) -> None:
     """Each card's zone (columns 0-10, one-hot) and the columns written with it: face up
-    (11), the Trumps position (27), the host of an Enh (25-26)."""
+    (11), the Trumps position (27), the host of an Enh (25-26). Every card costs the same
+    one write, wherever it lies (a zone's offset is worked out once, not per card)."""
+    hidden, home, field, recycle = HIDDEN * 104, HOME * 104, FIELD * 104, RECYCLE * 104
+    face_up = FACE_UP * 104
+    discard = hidden if s.settings.match_play else DISCARD * 104
     for q in (0, 1):
-        own = HAND if shown[q] else HIDDEN
+        off = HAND * 104 if shown[q] else hidden
         for c in s.hand[q]:
-            cells[own * 104 + c] = 1
+            cells[off + c] = 1
         for c in s.draw[q]:
-            cells[HIDDEN * 104 + c] = 1
-        public = s.public_recycle[q]
-        down = RECYCLE if shown[q] else HIDDEN
+            cells[hidden + c] = 1
+        off = recycle if shown[q] else hidden
         for c in s.recycle[q]:
-            if c in public:
-                cells[RECYCLE * 104 + c] = cells[FACE_UP * 104 + c] = 1
-            else:
-                cells[down * 104 + c] = 1
-        zone = HIDDEN if s.settings.match_play else DISCARD
+            cells[off + c] = 1
+        # the face-up cards still there (known to both): a set operation, not a test a card
+        for c in s.public_recycle[q].intersection(s.recycle[q]):
+            cells[off + c] = 0
+            cells[recycle + c] = cells[face_up + c] = 1
         for c in s.discard[q]:
-            cells[zone * 104 + c] = 1
+            cells[discard + c] = 1
         for c in s.home[q]:
-            cells[HOME * 104 + c] = 1
+            cells[home + c] = 1
         for c in s.field[q]:
-            cells[FIELD * 104 + c] = 1
-        zone = MY_DOMAIN if q == player else OPP_DOMAIN
+            cells[field + c] = 1
+        off = (MY_DOMAIN if q == player else OPP_DOMAIN) * 104
         for c in s.domain[q]:
-            cells[zone * 104 + c] = 1
-    zone = DRAWN if shown[s.phasing] else HIDDEN
+            cells[off + c] = 1
+    off = DRAWN * 104 if shown[s.phasing] else hidden
     for c in s.drawn:
-        cells[zone * 104 + c] = 1
+        cells[off + c] = 1
     for host, enhs in s.enhs.items():
+        mine, face = host // 52 == player, host % 52 + 1
         for e in enhs:
             cells[ON_HOST * 104 + e] = 1
-            cells[HOST_MINE * 104 + e] = host // 52 == player
-            cells[HOST_FACE * 104 + e] = host % 52 + 1
+            cells[HOST_MINE * 104 + e] = mine
+            cells[HOST_FACE * 104 + e] = face
     for i, c in enumerate(s.stack):
         cells[STACK * 104 + c] = 1
         cells[STACK_POS * 104 + c] = i + 1
