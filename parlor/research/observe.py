@@ -244,23 +244,31 @@ def _zones(s: State, player: int, shown: tuple[bool, bool], cells: bytearray) ->
     off = DRAWN * 104 if shown[s.phasing] else hidden
     for c in s.drawn:
         cells[off + c] = 1
+    on_host, host_mine, host_face = ON_HOST * 104, HOST_MINE * 104, HOST_FACE * 104
     for host, enhs in s.enhs.items():
         mine, face = host // 52 == player, host % 52 + 1
         for e in enhs:
-            cells[ON_HOST * 104 + e] = 1
-            cells[HOST_MINE * 104 + e] = mine
-            cells[HOST_FACE * 104 + e] = face
-    for i, c in enumerate(s.stack):
-        cells[STACK * 104 + c] = 1
-        cells[STACK_POS * 104 + c] = i + 1
+            cells[on_host + e] = 1
+            cells[host_mine + e] = mine
+            cells[host_face + e] = face
+    stack, stack_pos = STACK * 104, STACK_POS * 104
+    for i, c in enumerate(s.stack, 1):
+        cells[stack + c] = 1
+        cells[stack_pos + c] = i
 
 
 def _combat_cells(cb: Combat, cells: bytearray) -> None:
     """Columns 19-24: a handful of cards in one attack, whatever the game's length."""
-    for col, cids in ((ATTACKING, cb.attackers), (BLOCKING, cb.blocking), (BLOCKED, cb.blocked),
-                      (USED, cb.used), (BONUS_TO, cb.bonus_to), (SPLIT, cb.split_queue)):
+    lists = (cb.attackers, cb.blocking, cb.blocked, cb.used, cb.bonus_to, cb.split_queue)
+    for off, cids in zip(_COMBAT_OFFSETS, lists, strict=True):
         for c in cids:
-            cells[col * 104 + c] = 1
+            cells[off + c] = 1
+
+
+#: Where each combat list's column starts in the fast path's cells (attackers, blockers,
+#: blocked, used an ability, may take bonus points, waits for its Pwr to be split).
+_COMBAT_OFFSETS = tuple(col * 104 for col in (ATTACKING, BLOCKING, BLOCKED, USED, BONUS_TO,
+                                              SPLIT))
 
 
 def _fill_state_globals(s: State, player: int, g: Tensor) -> None:
