@@ -54,7 +54,13 @@ from parlor.research.numbering import (
     factor,
     unfactor,
 )
-from parlor.research.petting import RENDER_MODES, observation_space, observe_state, render_view
+from parlor.research.petting import (
+    RENDER_MODES,
+    observation_space,
+    observe_state,
+    observe_tensor,
+    render_view,
+)
 from parlor.rules.actions import IllegalActionError
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
@@ -163,8 +169,9 @@ class ParlorGymEnv(gymnasium.Env[Any, Any]):
 
     def _observe(self) -> Any:
         assert self.game is not None
-        obs = observe_state(self.game, self.seat)
-        return obs if self.observation == "dict" else obs["observation"]
+        if self.observation == "dict":
+            return observe_state(self.game, self.seat)
+        return observe_tensor(self.game, self.seat)  # the mask comes from action_masks()
 
     def _number(self, action: Any) -> int:
         """The flat number of an action of this environment's action space."""

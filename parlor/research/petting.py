@@ -44,9 +44,14 @@ def observe_state(s: State, player: int) -> dict[str, Any]:
     """The observation dict of ``player``: the tensor of its view (the state read by
     :func:`~parlor.research.observe.fill_state_tensor`, held equal to the view's by
     tests/research/test_observe_fast.py) with its action mask."""
+    return {"observation": observe_tensor(s, player), "action_mask": action_mask(s, player)}
+
+
+def observe_tensor(s: State, player: int) -> npt.NDArray[np.float32]:
+    """The tensor of ``player``'s view alone (no mask)."""
     tensor = new_tensor()
     fill_state_tensor(s, player, tensor, OWN_CARDS[player])
-    return {"observation": tensor, "action_mask": action_mask(s, player)}
+    return tensor
 
 
 #: ``shown`` of fill_state_tensor for a Rlr's own view: its private cards, not the other's.
@@ -193,4 +198,4 @@ def env(max_turns: int = 200, render_mode: str | None = None) -> AECEnv:
 
 
 __all__ = ["AGENTS", "OWN_CARDS", "ParlorAECEnv", "action_mask", "env", "observation_space",
-           "observe_state"]
+           "observe_state", "observe_tensor"]
