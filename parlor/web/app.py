@@ -30,7 +30,6 @@ from parlor import __version__
 from parlor.store import GameStore, TournamentStore
 from parlor.store.handovers import Handovers
 from parlor.store.keys import shared_secret
-from parlor.store.puzzles import PuzzleRatings
 from parlor.web import schemas
 from parlor.web.accounts import Players
 from parlor.web.analysis import Analyst
@@ -121,8 +120,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                         analyst=analyst, tournaments=tournaments,
                         tournament_store=tournament_store, templates=templates, levels=levels,
                         accepted=accepted, secret=secret, handovers=handovers, metrics=metrics,
-                        lessons=Lessons(),
-                        puzzles=PuzzleRoom.from_file(config.puzzles_file, PuzzleRatings(store))))
+                        lessons=Lessons(), puzzles=PuzzleRoom.of(config.puzzles_file, store)))
     return app
 
 

@@ -31,8 +31,10 @@ from parlor.present.prose import card_words, prose
 from parlor.puzzles.model import GOALS, Puzzle, PuzzleError, load_puzzles
 from parlor.rules.actions import Action, ActionParseError
 from parlor.rules.engine import apply, legal_actions
+from parlor.rules.events import Event
 from parlor.rules.glicko import Rating
 from parlor.rules.state import State, card_text
+from parlor.store import GameStore
 from parlor.store.puzzles import PuzzleRatings, Rated
 from parlor.web.computer import think
 from parlor.web.games import (
@@ -144,10 +146,11 @@ class PuzzleRoom:
         self.ratings = ratings
 
     @classmethod
-    def from_file(cls, path: str, ratings: PuzzleRatings) -> PuzzleRoom:
-        """The puzzles of the JSON-lines file ``path`` ("": the shipped set)."""
+    def of(cls, path: str, store: GameStore) -> PuzzleRoom:
+        """The puzzles of the JSON-lines file ``path`` ("": the shipped set), rated in
+        ``store``."""
         text = Path(path).read_text(encoding="utf-8") if path else None
-        return cls(load_puzzles(text), ratings)
+        return cls(load_puzzles(text), PuzzleRatings(store))
 
     def get(self, puzzle_id: str) -> Prepared:
         found = self.by_id.get(puzzle_id)
@@ -285,7 +288,7 @@ class PuzzleRoom:
         me = prep.puzzle.solver
         if s.is_over and s.winner == me:
             return self.snapshot(prep, p, result="solved", rated=self._rate(prep, solver, True))
-        said = [prose(e, me, me) for e in (s.log or [])[first:]]
+        said = [prose(e, me, me) for e in until_next_turn((s.log or [])[first:])]
         return self.snapshot(prep, p, result="failed", rated=self._rate(prep, solver, False),
                              explanation=[*said, verdict(prep.puzzle.goal, s, me)])
 
@@ -390,15 +393,25 @@ class PuzzleRoom:
 
 
 RESULT_WORDS = {
-    "solved": "Solved: that is the puzzle's solution.",
-    "failed": "Not the solution: see what happens, then the solution.",
-    "solution": "The solution, one decision at a time.",
+    "solved": "That is the puzzle's solution.",
+    "failed": "Your move does not reach the goal: see what happens, then the solution.",
+    "solution": "Step through it with Next step.",
 }
 
 
 def rating_json(r: Rating) -> dict[str, float]:
     return {"rating": round(r.rating, 2), "rd": round(r.rd, 2),
             "volatility": round(r.volatility, 6)}
+
+
+def until_next_turn(events: Sequence[Event]) -> list[Event]:
+    """The events of this turn: the next turn's start and draws say nothing of the move."""
+    out = []
+    for e in events:
+        if e.kind == "turn":
+            break
+        out.append(e)
+    return out
 
 
 def verdict(goal: str, s: State, me: int) -> str:

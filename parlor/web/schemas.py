@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from parlor.puzzles.model import GOALS, THEMES
 from parlor.web.games import BadAction
 
 #: The largest number a move, log position or seed counter reaches in a query.
@@ -644,8 +645,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, LessonSnapshot, (*_WRITE, 404, 422), LessonMove),
     # puzzles (issue 44)
     ("get", "/api/puzzles"): Route(200, PuzzleIndex, (400,), query={
-        "theme": {"type": "string", "maxLength": 20}, "goal": {"type": "string",
-                                                             "maxLength": 20}}),
+        "theme": {"type": "string", "enum": ["", *THEMES]},
+        "goal": {"type": "string", "enum": ["", *GOALS]}}),
     ("post", "/api/puzzles/{puzzle_id}"): Route(
         200, PuzzleSnapshot, (*_WRITE, 404, 422, *_SERVER), PuzzleMove),
     ("post", "/api/puzzles/{puzzle_id}/hint"): Route(

@@ -101,8 +101,12 @@ hooks.onSnapshot = (s) => {
   feedbackEl.textContent = "";
   over = s.status === "over";
   showRating(P.rated);
-  if (P.result === "solution") showSolutionStep(s);
-  else showStatus(s);
+  if (P.result === "solution") {
+    showSolutionStep(s);
+    statusEl.innerHTML = '<p class="failed">Not the solution.</p><p class="small">Here is the line, one decision at a time.</p>';
+  } else {
+    showStatus(s);
+  }
   hintBtn.hidden = over;
   showBtn.hidden = !(P.result === "failed") || step !== null;
   $("over-solution").hidden = P.result !== "failed" || step !== null;
