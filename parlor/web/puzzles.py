@@ -279,8 +279,9 @@ class PuzzleRoom:
         first = len(s.log or ())
         apply(s, action)
         p.moves.append(action)
-        for k in range(REPLIES):
-            if s.is_over or s.actor == prep.puzzle.solver:
+        turn = s.turn
+        for k in range(REPLIES):  # the computer's answer, within this turn
+            if s.is_over or s.actor == prep.puzzle.solver or s.turn != turn:
                 break
             legal = [str(a) for a in legal_actions(s)]
             apply(s, think(ANSWER, k, agent_view(s, s.actor), legal, None))

@@ -200,3 +200,15 @@ def test_no_reply_carries_a_card_the_solver_cannot_see(c: TestClient) -> None:
         for hidden in ("JD", "9C", "Jack of Diamonds", "9♣", '"position"', "2.hand",
                        '"line"'):
             assert hidden not in text, (hidden, text[:400])
+
+
+def test_without_puzzles_the_pages_say_so(tmp_path: Path) -> None:
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("# no puzzles\n")
+    app = create_app(config_for(tmp_path / "games.db", puzzles_file=str(empty)))
+    with TestClient(app) as c:
+        assert "daily-puzzle" not in c.get("/").text
+        r = c.get("/puzzles", follow_redirects=False)
+        assert r.status_code == 200 and "No puzzles are installed yet" in r.text
+        assert c.get("/api/puzzles").json() == {"puzzles": []}
+        assert c.post("/api/puzzles/t001", json={}).status_code == 404

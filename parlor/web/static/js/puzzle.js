@@ -60,6 +60,7 @@ function showRating(rated) {
   if (!rated) return;
   if (!signedIn) saveRating({ ...myPuzzleRating(), ...rated.player });
   $("my-rating").textContent = String(Math.round(rated.player.rating));
+  setNext(); // near the new rating
   $("puzzle-rating").textContent = String(Math.round(rated.puzzle.rating));
 }
 
@@ -149,8 +150,12 @@ document.addEventListener("keydown", (ev) => {
   hint();
 });
 
-const next = nextHref(signedIn, puzzleId);
-$("puzzle-next").href = next;
-$("over-next").href = next;
+function setNext() {
+  const next = nextHref(signedIn, puzzleId);
+  $("puzzle-next").href = next;
+  $("over-next").href = next;
+}
+
+setNext();
 if (!signedIn) $("my-rating").textContent = String(Math.round(myPuzzleRating().rating));
 await import("./game.js");
