@@ -212,3 +212,23 @@ def test_without_puzzles_the_pages_say_so(tmp_path: Path) -> None:
         assert r.status_code == 200 and "No puzzles are installed yet" in r.text
         assert c.get("/api/puzzles").json() == {"puzzles": []}
         assert c.post("/api/puzzles/t001", json={}).status_code == 404
+
+
+@pytest.mark.parametrize("pid", sorted(PUZZLES))
+def test_every_step_of_every_puzzle_is_the_solvers_view(c: TestClient, pid: str) -> None:
+    """Along each puzzle's solution, each reply's table is exactly ``view(state, solver)``
+    and its log the solver's sentences; the solution's steps too."""
+    puzzle = PUZZLES[pid]
+    states = puzzle.states()
+    moves: list[str] = []
+    for i in puzzle.solver_moves():
+        snap = move(c, pid, moves, puzzle.line[i])
+        moves = snap["moves"]
+        s = _replay_state(pid, snap)
+        assert snap["view"] == json.loads(json.dumps(view_payload(view(s, puzzle.solver))))
+        assert [e["notation"] for e in snap["log"]] == [
+            e.text_for(puzzle.solver) for e in s.log or []]
+    for k, s in enumerate(states):
+        snap = c.post(f"/api/puzzles/{pid}/solution", json={"step": k}).json()
+        assert snap["view"] == json.loads(json.dumps(view_payload(view(s, puzzle.solver))))
+        assert snap["view"]["sides"][1 - puzzle.solver]["hand"] is None
