@@ -24,6 +24,7 @@ let hintLevel = 0;
 let step = null; // the solution's step shown, once it is shown
 let steps = 0;
 let over = false;
+let found = 0; // the solver's moves found so far
 
 const player = () => (signedIn ? {} : { player: myPuzzleRating() });
 
@@ -108,7 +109,13 @@ hooks.onSnapshot = (s) => {
   } else {
     showStatus(s);
   }
+  if (P.found !== found && hintLevel === 2) { // a new move to find: its card may be asked
+    hintLevel = 1;
+    hintBtn.disabled = false;
+  }
+  found = P.found;
   hintBtn.hidden = over;
+  if (over) hintBox.hidden = true; // the themes are said with the result
   showBtn.hidden = !(P.result === "failed") || step !== null;
   $("over-solution").hidden = P.result !== "failed" || step !== null;
   if (P.result === "failed") $("over-result").innerHTML = `${esc(s.result_text)}${explanation(P)}`;
@@ -133,8 +140,8 @@ async function hint() {
   hintLevel += 1;
   const r = await post(`/api/puzzles/${puzzleId}/hint`, { moves, level: hintLevel });
   hintBox.hidden = false;
-  hintBox.innerHTML = r.ok ? `<p><strong>Hint ${hintLevel}:</strong> ${richText(r.body.text)}</p>`
-    : `<p>${esc((r.body && r.body.message) || "No hint now.")}</p>`;
+  hintBox.insertAdjacentHTML("beforeend", r.ok ? `<p><strong>Hint ${hintLevel}:</strong> ${richText(r.body.text)}</p>`
+    : `<p>${esc((r.body && r.body.message) || "No hint now.")}</p>`);
   hintBtn.innerHTML = hintLevel < 2 ? "Another hint <kbd>H</kbd>" : "Hint <kbd>H</kbd>";
   hintBtn.disabled = hintLevel >= 2;
 }
