@@ -152,15 +152,18 @@ def test_a_wrong_move_is_explained_then_the_solution_is_shown(browser: Any,
     ctx.close()
 
 
-@pytest.mark.parametrize("path", ["/puzzles/t001", "/puzzles/all", "/puzzles/t002"])
+@pytest.mark.parametrize("path", ["/puzzles/t001", "/puzzles/all", "/puzzles/t002", "/"])
 def test_the_puzzle_pages_have_no_serious_axe_violation(browser: Any, server: Server,
                                                         path: str) -> None:
     for width, height in VIEWPORTS:
         ctx, page = page_for(browser, width, height, touch=width < 500)
         page.goto(server.url + path)
-        if path != "/puzzles/all":
+        if path.startswith("/puzzles/t"):
             wait_for_decision(page)
-        name = path.strip("/").replace("/", "-")
+        if path == "/":  # the home page with its daily puzzle
+            assert page.locator("#daily-puzzle a.btn").get_attribute("href").startswith(
+                "/puzzles/t00")
+        name = path.strip("/").replace("/", "-") or "home"
         page.screenshot(path=str(OUT / f"{name}-{width}.png"), full_page=True)
         assert axe_problems(page) == [], (path, width)
         assert overflow(page)["scroll"] <= width, (path, width)
