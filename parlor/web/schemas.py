@@ -152,7 +152,7 @@ class PuzzlePlayer(_Open):
     (a result counts once per id); ignored for a signed-in account (kept on the server)."""
 
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,40}$")]
-    rating: Annotated[float, Field(ge=0, le=4000)]
+    rating: Annotated[float, Field(ge=-2000, le=6000)]
     rd: Annotated[float, Field(ge=0, le=350)]
     volatility: Annotated[float, Field(gt=0, le=1)]
 
