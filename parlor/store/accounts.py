@@ -511,6 +511,7 @@ class Accounts:
         anonymised (they stay, held by no one) or, with ``games_too``, deleted with their
         actions and analyses; a tournament's contest is only anonymised (the tournament's
         other players keep its record). Returns the ids of the games deleted."""
+        from parlor.store.puzzles import forget_account
         from parlor.store.tournaments import contests as tournament_games
 
         with self.store._writing(), self.engine.begin() as conn:
@@ -521,6 +522,7 @@ class Accounts:
                 select(tournament_games.c.game_id)
                 .where(tournament_games.c.game_id.in_(held))).scalars()} if held else set()
             gone = [g for g in held if g not in in_tournaments] if games_too else []
+            forget_account(conn, account_id)  # issue 44: the account's puzzle rating
             for table in (account_games, rating_history, ratings, sessions, credentials):
                 conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))

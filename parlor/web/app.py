@@ -40,9 +40,11 @@ from parlor.web.games import Games
 from parlor.web.guard import Guard
 from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics, Timing
+from parlor.web.puzzles import PuzzleRoom
 from parlor.web.routes import accounts, analysis, health, learning, pages, records, spectators
 from parlor.web.routes import friends as friend_routes
 from parlor.web.routes import games as games_routes
+from parlor.web.routes import puzzles as puzzle_routes
 from parlor.web.routes import tournaments as tournament_routes
 from parlor.web.routes.errors import install as install_errors
 from parlor.web.routes.site import Site
@@ -51,7 +53,7 @@ from parlor.web.tournaments import Tournaments
 HERE = Path(__file__).resolve().parent
 #: The app's routes, by concern (parlor/web/routes); a form and its API twin share a module.
 ROUTERS = (pages, spectators, games_routes, records, health, learning, analysis,
-           tournament_routes, accounts, friend_routes)
+           tournament_routes, accounts, friend_routes, puzzle_routes)
 
 
 def _json_script(data: Any) -> str:
@@ -118,7 +120,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                         analyst=analyst, tournaments=tournaments,
                         tournament_store=tournament_store, templates=templates, levels=levels,
                         accepted=accepted, secret=secret, handovers=handovers, metrics=metrics,
-                        lessons=Lessons()))
+                        lessons=Lessons(), puzzles=PuzzleRoom.of(config.puzzles_file, store)))
     return app
 
 

@@ -42,6 +42,7 @@ class WebConfig:
     # PostgreSQL: wake-ups ("game changed", "answer ready") on this Redis instead of NOTIFY,
     # which holds PostgreSQL's global notify lock through each commit (parlor.web.wakeups)
     redis_url: str = ""  # e.g. "redis://127.0.0.1:6379/0"; "": NOTIFY / LISTEN
+    puzzles_file: str = ""  # the puzzles' JSON-lines file; "": the shipped set (issue 44)
 
     @property
     def uses_queue(self) -> bool:
@@ -55,7 +56,7 @@ class WebConfig:
         ``PARLOR_AI_WORKERS``, ``PARLOR_AI_KIND``, ``PARLOR_COMPUTER``,
         ``PARLOR_EMBEDDED_WORKER``, ``PARLOR_QUEUE_POOL``, ``PARLOR_ANALYSIS_WORKERS``,
         ``PARLOR_ANALYSIS_ITERATIONS``, ``PARLOR_ANALYSIS_QUEUE``, ``PARLOR_TRUSTED_PROXIES``,
-        ``PARLOR_PUBLIC_ORIGIN``, ``PARLOR_REDIS_URL`` (docs/deploy.md)."""
+        ``PARLOR_PUBLIC_ORIGIN``, ``PARLOR_REDIS_URL``, ``PARLOR_PUZZLES`` (docs/deploy.md)."""
         return WebConfig(
             database_url=default_url(),
             pace=env_number("PARLOR_PACE", 0.9),
@@ -73,6 +74,7 @@ class WebConfig:
             trusted_proxies=os.environ.get("PARLOR_TRUSTED_PROXIES", ""),
             public_origin=os.environ.get("PARLOR_PUBLIC_ORIGIN", ""),
             redis_url=os.environ.get("PARLOR_REDIS_URL", ""),
+            puzzles_file=os.environ.get("PARLOR_PUZZLES", ""),
         )
 
 

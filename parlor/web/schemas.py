@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from parlor.puzzles.model import GOALS, THEMES
 from parlor.web.games import BadAction
 
 #: The largest number a move, log position or seed counter reaches in a query.
@@ -144,6 +145,33 @@ class LessonMove(_Open):
     moves: Annotated[list[str], Field(max_length=60)] = Field(
         default_factory=list, description="the learner's accepted moves so far")
     action: Notation | None = Field(None, description="the next move; none: the lesson's table")
+
+
+class PuzzlePlayer(_Open):
+    """An anonymous browser's puzzle rating, kept in its localStorage, and its random id
+    (a result counts once per id); ignored for a signed-in account (kept on the server)."""
+
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,40}$")]
+    rating: Annotated[float, Field(ge=-2000, le=6000)]
+    rd: Annotated[float, Field(ge=0, le=350)]
+    volatility: Annotated[float, Field(gt=0, le=1)]
+
+
+class PuzzleMove(_Open):
+    moves: Annotated[list[str], Field(max_length=40)] = Field(
+        default_factory=list, description="the solver's accepted moves so far")
+    action: Notation | None = Field(None, description="the next move; none: the table now")
+    player: PuzzlePlayer | None = None
+
+
+class PuzzleHintAsk(_Open):
+    moves: Annotated[list[str], Field(max_length=40)] = Field(default_factory=list)
+    level: Annotated[int, Field(ge=1, le=2, description="1: the theme, 2: the card")] = 1
+
+
+class PuzzleSolutionAsk(_Open):
+    step: Annotated[int, Field(ge=0, le=40, description="decisions of the line shown")] = 0
+    player: PuzzlePlayer | None = None
 
 
 class Team(_Open):
@@ -454,6 +482,30 @@ class LessonSnapshot(_Open):
     lesson: dict[str, Any]
 
 
+class PuzzleSnapshot(_Open):
+    id: str
+    kind: Literal["puzzle"]
+    version: int
+    status: Literal["live", "over"]
+    you: int
+    your_turn: bool
+    view: TableView
+    choices: list[Choice] = Field(description="view.legal, parsed: what the page offers")
+    log: list[LogEntry]
+    moves: list[str]
+    puzzle: dict[str, Any]
+
+
+class PuzzleIndex(_Open):
+    puzzles: list[dict[str, Any]]
+
+
+class PuzzleHint(_Open):
+    level: int
+    text: str
+    card: str | None = None
+
+
 class TournamentState(_Open):
     id: str
     title: str
@@ -591,6 +643,16 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("get", "/api/lessons"): Route(200, LessonIndex, ()),
     ("post", "/api/lessons/{lesson_id}"): Route(
         200, LessonSnapshot, (*_WRITE, 404, 422), LessonMove),
+    # puzzles (issue 44)
+    ("get", "/api/puzzles"): Route(200, PuzzleIndex, (400,), query={
+        "theme": {"type": "string", "enum": ["", *THEMES]},
+        "goal": {"type": "string", "enum": ["", *GOALS]}}),
+    ("post", "/api/puzzles/{puzzle_id}"): Route(
+        200, PuzzleSnapshot, (*_WRITE, 404, 422, *_SERVER), PuzzleMove),
+    ("post", "/api/puzzles/{puzzle_id}/hint"): Route(
+        200, PuzzleHint, (*_WRITE, 404), PuzzleHintAsk),
+    ("post", "/api/puzzles/{puzzle_id}/solution"): Route(
+        200, PuzzleSnapshot, (*_WRITE, 404, *_SERVER), PuzzleSolutionAsk),
     ("post", "/api/tournaments"): Route(201, Created, (*_WRITE, *_SERVER), NewTournament),
     ("get", "/api/tournaments/{tid}"): Route(
         200, TournamentState, (400, *_GAME, *_SERVER),

@@ -8,6 +8,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from parlor.puzzles.model import GOALS
 from parlor.rules.state import Settings
 from parlor.web.games import watch_key
 from parlor.web.routes.site import SiteDep, row_dict, tokens_of
@@ -23,9 +24,12 @@ async def home(request: Request, site: SiteDep) -> Response:
     rows = await asyncio.to_thread(site.games.owned, tokens_of(request))
     # the home page starts a newcomer at the weakest level, where the coach is on (the API's
     # default stays the middle one)
+    daily = site.puzzles.daily()  # issue 44: the same puzzle all day (UTC), for everybody
     return site.page(request, "home.html", levels=site.levels, default_level=site.levels[0],
                      games=[row_dict(r) for r in rows],
-                     turn_choices=MAX_TURNS_CHOICES)
+                     turn_choices=MAX_TURNS_CHOICES,
+                     daily=None if daily is None else {"id": daily.id,
+                                                       "goal_words": GOALS[daily.goal]})
 
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)

@@ -43,6 +43,7 @@ from parlor.web.games import (
 from parlor.web.guard import MAX_JSON_DEPTH, too_deep
 from parlor.web.learning import Lessons
 from parlor.web.metrics import Metrics
+from parlor.web.puzzles import PuzzleRoom
 from parlor.web.rulesdoc import GLOSSARY
 from parlor.web.tournaments import Tournaments
 
@@ -80,6 +81,7 @@ class Site:
     handovers: Handovers  # in the database: any server redeems any server's code
     metrics: Metrics
     lessons: Lessons
+    puzzles: PuzzleRoom  # issue 44: the puzzle set (PARLOR_PUZZLES, else the shipped one)
 
     # -- games and their players --------------------------------------------------------------
 

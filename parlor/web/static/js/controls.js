@@ -52,7 +52,7 @@ function optionButtons(moves) {
 export function renderControls() {
   const snap = state.snap;
   if (snap.status === "over") {
-    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">${hooks.transport ? "Lesson complete…" : "Game over…"}</button>` +
+    controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">${hooks.overLabel || (hooks.transport ? "Lesson complete…" : "Game over…")}</button>` +
       (snap.takeback ? button("takeback", "Take back", "U") : "");
     return;
   }

@@ -6,5 +6,6 @@ export const hooks = {
   onRefusal: null, // (body) when the server refuses a move
   outcome: null, // (snapshot) -> the words for the end of the game
   opponent: null, // the other side's name ("Rlr 2" across a friend); default: the computer
+  overLabel: null, // the over button's words (a puzzle's own); default: the lesson's or the game's
   hints: true, // the computer's advice is offered (never between two people: the server refuses it)
 };
