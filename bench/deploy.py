@@ -11,7 +11,8 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   computer action (``Games.apply_computer``), counted on the engine;
 - committed actions per second from ``--threads`` threads through the real commit path
   (``GameStore.append``: the versioned UPDATE, the action's INSERT and the NOTIFY that wakes
-  other servers), through the same path without the NOTIFY, and plain one-row UPDATE
+  other servers, one statement between BEGIN and COMMIT), through the same path without the
+  NOTIFY, and plain one-row UPDATE
   commits (pgbench's simple case), interleaved, ``--repeats`` rounds; the ratios to the
   plain figure. A notifying commit holds PostgreSQL's global notify lock through its WAL
   flush, so commits stop sharing flushes: that ratio is the design's ceiling. The same path
@@ -131,7 +132,7 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
 
     store = GameStore(url, pool_size=threads + 2)
     quiet = GameStore(url, pool_size=threads + 2)
-    quiet.is_postgres = False  # the same commit, without its NOTIFY
+    quiet.announce = lambda _payload: None  # the same commit, without its NOTIFY
     redised = GameStore(url, pool_size=threads + 2)
     # no NOTIFY; the payload goes to Redis after the commit (issue 38)
     publisher = attach(redised, redis_url)
