@@ -84,6 +84,8 @@ def fails_key(game_id: str, takebacks: int, version: int) -> str:
     return f"{PREFIX}:fails:{game_id}:{takebacks}:{version}"
 
 
+#: A marker's time is at least this (ms since 1970: 2001): an older server set '1'.
+MARKED_SINCE = 10**12
 #: KEYS: queued, lease, queue; ARGV: game id, the marker's expiry (ms). 1 when pushed.
 #: The marker holds the time of the push (Redis's clock, ms: one clock for every server).
 _ENQUEUE = """
@@ -210,12 +212,13 @@ class RedisQueue:
         now_ms = clock[0] * 1000 + clock[1] / 1000
         out = {}
         for queue, n, name, mark in zip(LISTS, lengths, names, marks, strict=True):
+            at = int(mark) if mark is not None and mark.isdigit() else 0
             if not n or name is None:
                 age = 0.0
-            elif mark is None or not mark.isdigit():  # expired (or a marker of before)
+            elif at < MARKED_SINCE:  # expired, or set by an older server (its value: '1')
                 age = self.marker_ms / 1000
             else:
-                age = max(0.0, (now_ms - int(mark)) / 1000)
+                age = max(0.0, (now_ms - at) / 1000)
             out[queue] = (int(n), age)
         return out
 

@@ -130,5 +130,8 @@ def test_metrics_on_redis_give_the_oldest_waiting_entrys_age(
         lease = c.app.state.conductor.redis_queue.marker_ms / 1000  # type: ignore[attr-defined]
         text = c.get("/metrics").text
         assert sample(text, "parlor_computer_wait_seconds", queue="computer") == lease
+        watcher.set(marker, "1")  # as a server of before set it (a rolling upgrade)
+        text = c.get("/metrics").text
+        assert sample(text, "parlor_computer_wait_seconds", queue="computer") == lease
     watcher.close()
     assert g["id"] not in text
