@@ -11,7 +11,9 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   computer action (``Games.apply_computer``), counted on the engine;
 - committed actions per second from ``--threads`` threads through the real commit path
   (``GameStore.append``: the versioned UPDATE, the action's INSERT and the NOTIFY that wakes
-  other servers), through the same path without the NOTIFY, and plain one-row UPDATE
+  other servers, one statement between BEGIN and COMMIT), through the same path without the
+  NOTIFY (and without it with the UPDATE and the INSERT as two statements, as on SQLite:
+  what the one statement saves), and plain one-row UPDATE
   commits (pgbench's simple case), interleaved, ``--repeats`` rounds; the ratios to the
   plain figure. A notifying commit holds PostgreSQL's global notify lock through its WAL
   flush, so commits stop sharing flushes: that ratio is the design's ceiling. The same path
@@ -131,7 +133,11 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
 
     store = GameStore(url, pool_size=threads + 2)
     quiet = GameStore(url, pool_size=threads + 2)
-    quiet.is_postgres = False  # the same commit, without its NOTIFY
+    quiet.announce = lambda _payload: None  # the same commit, without its NOTIFY
+    # the same without the NOTIFY, its UPDATE and INSERT apart (SQLite's path, as PostgreSQL's
+    # was before they became one statement): the statement saved, paired in one run
+    apart = GameStore(url, pool_size=threads + 2)
+    apart.is_postgres, apart.announce = False, quiet.announce
     redised = GameStore(url, pool_size=threads + 2)
     # no NOTIFY; the payload goes to Redis after the commit (issue 38)
     publisher = attach(redised, redis_url)
@@ -240,6 +246,7 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
     opened: list[tuple[asyncio.AbstractEventLoop, object]] = []
     kinds = {"plain UPDATE commits": plain, "actions, real commit path": appending(store),
              "actions without the NOTIFY": appending(quiet),
+             "the same, UPDATE, INSERT apart": appending(apart),
              "actions, wake-ups on Redis": appending(redised),
              "actions + job (procrastinate)": with_job,
              "actions + turn on Redis queue": with_redis_queue}
@@ -252,7 +259,7 @@ def commit_rates(url: str, threads: int, seconds: float, repeats: int, redis_url
         loop.close()
     turns.put(None)
     pushing.join(30)
-    for each in (store, quiet, redised):
+    for each in (store, quiet, apart, redised):
         each.close()
     publisher.close()
     return out

@@ -165,7 +165,7 @@ class Setup:
         events = len(live.state.log or ())
         for kept in live.logs.values():  # the entries of the undone actions are not kept
             if len(kept.events) > events:
-                del kept.events[events:], kept.entries[events:]
+                del kept.events[events:], kept.entries[max(0, events - kept.base):]
         snap = self.games.snapshot(live, self.log_from)  # the position's parts kept
         assert snap["version"] == k and snap["your_turn"], snap
 
@@ -178,8 +178,8 @@ class Setup:
         the log entries of the last action not yet written."""
         live = self.live
         live.positions.clear()
-        for kept in live.logs.values():
-            del kept.events[self.log_from:], kept.entries[self.log_from:]
+        for kept in live.logs.values():  # (kept.entries[i] is the entry of event base + i)
+            del kept.events[self.log_from:], kept.entries[max(0, self.log_from - kept.base):]
 
     # -- what is timed ----------------------------------------------------------------------
 

@@ -30,11 +30,13 @@ weights and the same samples for the same seed (tests/ai/test_belief.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from parlor.ai.determinize import Determinizer
 from parlor.rules.actions import Action
 from parlor.rules.cards import COST, KIND, Kind
 from parlor.rules.state import WINDOW1, WINDOW2
+from parlor.rules.trail import PublicStep
 from parlor.rules.view import View
 
 PASS_CRE = 0.35  # a pass while holding a Cre the reachable mnr pays for
@@ -88,17 +90,25 @@ class Belief:
         return w
 
 
+def read_from(trail: Sequence[PublicStep], player: int) -> int:
+    """Where :func:`clues` starts reading ``player``'s trail: the opponent's last ``keep``
+    (``len(trail)`` when there is none: nothing is read). The trail from there on is all
+    that any level reads of it, so a computer's job carries no more (parlor.web.games:
+    the whole trail grows with the game, 650 steps at step 500, pickled at each decision)."""
+    o = 1 - player
+    for i in range(len(trail) - 1, -1, -1):
+        st = trail[i]
+        if st.rlr == o and st.action == "keep":
+            return i
+    return len(trail)
+
+
 def clues(view: View) -> list[Clue]:
     """The opponent's passes since its last keep, read from the view's trail."""
     o = 1 - view.player
     trail = view.trail
-    start = None
-    for i in range(len(trail) - 1, -1, -1):
-        st = trail[i]
-        if st.rlr == o and st.action == "keep":
-            start = i
-            break
-    if start is None:
+    start = read_from(trail, view.player)
+    if start == len(trail):
         return []
     own_turn = trail[start].turn
     out: list[Clue] = []

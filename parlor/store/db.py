@@ -151,6 +151,26 @@ _ADVANCE = (
 _ADD_ACTION = insert(actions).values(game_id=bindparam("game_id"), ply=bindparam("ply"),
                                      action=bindparam("action"), at=bindparam("at"))
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+#: On PostgreSQL, _ADVANCE and _ADD_ACTION (and the NOTIFY, when the changes are announced
+#: by it) in one statement: an action's transaction is BEGIN, this, COMMIT, as plain as a
+#: one-row UPDATE's (issue 38: each statement more is a round trip under the game's row
+#: lock). It returns one row, the actions added, only when the game was at ``old``.
+_ADVANCE_AND_ADD = """
+WITH adv AS (
+  UPDATE games SET version = :new, takebacks = :new_line, turn = :turn, status = :status,
+                   result = :result, updated = :at
+  WHERE id = :gid AND version = :old AND takebacks = :line
+  RETURNING id),
+ins AS (
+  INSERT INTO actions (game_id, ply, action, at)
+  SELECT adv.id, m.ply, m.action, :at
+  FROM adv, unnest(CAST(:plies AS integer[]), CAST(:moves AS text[])) AS m(ply, action)
+  RETURNING 1)
+SELECT (SELECT count(*) FROM ins) AS added{notify} FROM adv
+"""
+_APPEND_PG = text(_ADVANCE_AND_ADD.format(notify=""))
+_APPEND_PG_NOTIFY = text(_ADVANCE_AND_ADD.format(
+    notify=f", pg_notify('{CHANNEL}', :payload) AS notified"))
 
 
 class StoreConflict(RuntimeError):
@@ -313,18 +333,37 @@ class GameStore:
                     status: str, result: str, now: float | None = None,
                     takebacks: int = 0) -> None:
         at = time.time() if now is None else now
+        advance = {"gid": game_id, "old": ply, "new": ply + len(moves), "line": takebacks,
+                   "new_line": takebacks, "turn": turn, "status": status, "result": result,
+                   "at": at}
+        payload = f"{game_id} {ply + len(moves)}"
         with self._writing(), self.engine.begin() as conn:
-            done = conn.execute(_ADVANCE, {"gid": game_id, "old": ply, "new": ply + len(moves),
-                                           "line": takebacks, "new_line": takebacks,
-                                           "turn": turn, "status": status, "result": result,
-                                           "at": at})
-            if done.rowcount != 1:
-                raise StoreConflict(_not_at(game_id, ply, takebacks))
-            conn.execute(_ADD_ACTION, [
-                {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
-                for i, a in enumerate(moves)])
-            self._notify(conn, f"{game_id} {ply + len(moves)}")
-        self._announced(f"{game_id} {ply + len(moves)}")
+            if self.is_postgres:
+                self._append_pg(conn, advance, moves, payload)
+            else:
+                done = conn.execute(_ADVANCE, advance)
+                if done.rowcount != 1:
+                    raise StoreConflict(_not_at(game_id, ply, takebacks))
+                conn.execute(_ADD_ACTION, [
+                    {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
+                    for i, a in enumerate(moves)])
+        self._announced(payload)
+
+    def _append_pg(self, conn: Connection, advance: dict[str, Any], moves: list[str],
+                   payload: str) -> None:
+        """:meth:`append_many`'s writes on PostgreSQL, in one statement (_ADVANCE_AND_ADD:
+        the same UPDATE and INSERT as the two statements on SQLite, and the NOTIFY of
+        :meth:`_notify`)."""
+        notify = self.announce is None
+        ply = advance["old"]
+        values = {**advance, "plies": list(range(ply, ply + len(moves))), "moves": moves}
+        if notify:
+            values["payload"] = payload
+        added = conn.execute(_APPEND_PG_NOTIFY if notify else _APPEND_PG, values).scalar()
+        if added is None:
+            raise StoreConflict(_not_at(advance["gid"], ply, advance["line"]))
+        if added != len(moves):
+            raise AssertionError(f"{added} of {len(moves)} actions stored")
 
     def truncate(self, game_id: str, ply: int, keep: int, *, turn: int, status: str,
                  result: str, now: float | None = None, takebacks: int = 0) -> None:

@@ -7,7 +7,8 @@ long its replies took, and, read at each scrape, the games waiting on the comput
     parlor_games_cached                games this server holds in memory
     parlor_computer_jobs{queue,state}  work waiting (todo) or running (doing): the queue's
                                        jobs on PostgreSQL, this server's own on SQLite
-    parlor_computer_wait_seconds{queue} the oldest such job's age (0: none)
+    parlor_computer_wait_seconds{queue} the oldest such job's age (0: none); on Redis the
+                                       oldest entry's in each list (RedisQueue.depths)
     parlor_search_capped_total{result} searches under a wall-clock cap, this process's and
                                        its worker pools' (result: capped, the cap cut it
                                        short; or full); a ``parlor worker`` shows its own

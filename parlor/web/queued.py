@@ -265,8 +265,8 @@ class QueueConductor(Conductor):
     def waiting(self) -> list[tuple[str, str, int, float]]:
         """The work waiting or running, for /metrics (called in a thread): (queue, state,
         jobs, seconds since the oldest was queued). On Redis, the entries waiting in each
-        list (no ages: a list keeps none), read with this process's own client; else one
-        grouped read of procrastinate's queue."""
+        list and the oldest one's age (:meth:`RedisQueue.depths`), read with this process's
+        own client; else one grouped read of procrastinate's queue."""
         if self.redis_queue is not None:
             assert self.loop is not None
             try:
@@ -274,7 +274,7 @@ class QueueConductor(Conductor):
                     self.redis_queue.depths(), self.loop).result(timeout=3)
             except (redis.RedisError, TimeoutError):
                 return []  # Redis away: no figure rather than a wrong one
-            return [(queue, "todo", n, 0.0) for queue, n in depths.items()]
+            return [(queue, "todo", n, age) for queue, (n, age) in depths.items()]
         sql = sa.text(
             "SELECT j.queue_name AS queue, j.status AS state, count(*) AS n, "
             "coalesce(extract(epoch FROM now() - min(e.at)), 0) AS age "

@@ -9,7 +9,8 @@ contest's decision ``match:G:takebacks:version``, an analysis ``analysis:G``):
   ``parlor:analysis:queue`` (analyses, which a deployment may give workers of their own):
   servers and the reconciler push, workers pop (``BRPOP``, the computer's list first);
 - ``parlor:computer:queued:W``, set (``NX``, with an expiry) while ``W`` is in a list, so a
-  piece of work is in it once however often it is asked for;
+  piece of work is in it once however often it is asked for; its value is the Redis clock
+  (milliseconds) when it was pushed, which /metrics reads as the oldest entry's age;
 - ``parlor:computer:lease:W``, the claim of the worker that does ``W`` now: set ``NX`` with
   an expiry (:attr:`RedisQueue.lease`) and renewed by a heartbeat while it works; a worker
   killed mid-think stops renewing, and the lease runs out.
@@ -83,10 +84,15 @@ def fails_key(game_id: str, takebacks: int, version: int) -> str:
     return f"{PREFIX}:fails:{game_id}:{takebacks}:{version}"
 
 
+#: A marker's time is at least this (ms since 1970: 2001): an older server set '1'.
+MARKED_SINCE = 10**12
 #: KEYS: queued, lease, queue; ARGV: game id, the marker's expiry (ms). 1 when pushed.
+#: The marker holds the time of the push (Redis's clock, ms: one clock for every server).
 _ENQUEUE = """
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[2]) then return 0 end
+local now = redis.call('TIME')
+local at = tostring(now[1] * 1000 + math.floor(now[2] / 1000))
+if not redis.call('SET', KEYS[1], at, 'NX', 'PX', ARGV[2]) then return 0 end
 redis.call('LPUSH', KEYS[3], ARGV[1])
 return 1
 """
@@ -185,13 +191,36 @@ class RedisQueue:
         self.ok = True
         return sum(int(r) for r in results)
 
-    async def depths(self) -> dict[str, int]:
-        """Entries waiting in each list (for /metrics), one round trip."""
+    async def depths(self) -> dict[str, tuple[int, float]]:
+        """Entries waiting in each list and the seconds the oldest has waited (0: none), for
+        /metrics: two round trips. The oldest is the list's tail (servers push at the head,
+        workers pop the tail); its age is read from its marker (:data:`_ENQUEUE`). A marker
+        gone while its entry still waits has outlived its expiry: the entry has waited at
+        least that long, and that is the age given (a lower bound, never a made-up 0)."""
         async with self.client.pipeline(transaction=False) as pipe:
             for key in LISTS.values():
                 pipe.llen(key)
-            lengths = await pipe.execute()
-        return {queue: int(n) for queue, n in zip(LISTS, lengths, strict=True)}
+                pipe.lindex(key, -1)
+            got = await pipe.execute()
+        lengths, tails = got[0::2], got[1::2]
+        names = [_name_of(t) for t in tails]
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.time()
+            for name in names:
+                pipe.get(queued_key(name or ""))
+            clock, *marks = await pipe.execute()
+        now_ms = clock[0] * 1000 + clock[1] / 1000
+        out = {}
+        for queue, n, name, mark in zip(LISTS, lengths, names, marks, strict=True):
+            at = int(mark) if mark is not None and mark.isdigit() else 0
+            if not n or name is None:
+                age = 0.0
+            elif at < MARKED_SINCE:  # expired, or set by an older server (its value: '1')
+                age = self.marker_ms / 1000
+            else:
+                age = max(0.0, (now_ms - at) / 1000)
+            out[queue] = (int(n), age)
+        return out
 
     async def reconciler_role(self, token: str, period: float) -> bool:
         """:class:`parlor.web.reconcile.Claims`: one worker of the deployment reconciles at
@@ -243,6 +272,16 @@ class RedisQueue:
             pipe.expire(key, 3600)
             n, _ = await pipe.execute()
         return int(n)
+
+
+def _name_of(entry: bytes | str | None) -> str | None:
+    """The claim's name of a queue entry (None: no entry, or one no server writes)."""
+    if entry is None:
+        return None
+    try:
+        return Work.parse(entry.decode() if isinstance(entry, bytes) else entry).name
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 #: Starts of one hint, contest decision or analysis (one request) before it is given up: a

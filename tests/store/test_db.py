@@ -106,3 +106,50 @@ def test_each_commit_is_announced_to_listeners(pg_url: str) -> None:
         heard = [n.payload for n in conn.notifies(timeout=2.0)]
     assert heard == ["g1 1"]
     store.close()
+
+
+def test_a_commit_of_several_actions_stores_each_at_its_ply(db_url: str) -> None:
+    """``append_many`` (a declaration and the decision that ends it): every action at its
+    place, or none of them when the game is not at the version the writer expected."""
+    store = GameStore(db_url)
+    store.insert(row(), "h", ["keep 9D"])
+    store.append_many("g1", 1, ["attack 1:KS", "attack 1:QS", "done"], turn=2,
+                      status="live", result="")
+    with pytest.raises(StoreConflict):
+        store.append_many("g1", 1, ["pass", "pass"], turn=2, status="live", result="")
+    got = store.load("g1")
+    assert got is not None and got.row.version == 4 and got.row.turn == 2
+    assert got.actions == ["keep 9D", "attack 1:KS", "attack 1:QS", "done"]
+    store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("announced", ["notify", "redis"])
+def test_an_actions_transaction_on_postgresql_is_one_statement(pg_url: str,
+                                                              announced: str) -> None:
+    """Issue 38 (at most 5 statements an action): BEGIN, the version's UPDATE with the
+    action's INSERT (and the NOTIFY, unless the wake-ups go to Redis), COMMIT; nothing is
+    announced, by NOTIFY or otherwise, for a refused write."""
+    from sqlalchemy import event
+
+    store = GameStore(pg_url)
+    heard: list[str] = []
+    if announced == "redis":
+        store.announce = heard.append
+    store.insert(row(), "h")
+    sent: list[str] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_a: sent.append(statement))
+    event.listen(store.engine, "begin", lambda _c: sent.append("BEGIN"))
+    event.listen(store.engine, "commit", lambda _c: sent.append("COMMIT"))
+    with psycopg.connect(libpq_url(pg_url), autocommit=True) as conn:
+        conn.execute(f"LISTEN {CHANNEL}")
+        store.append("g1", 0, "keep 9D", turn=1, status="live", result="")
+        assert len(sent) == 3 and sent[0] == "BEGIN" and sent[2] == "COMMIT", sent
+        with pytest.raises(StoreConflict):
+            store.append("g1", 0, "keep 3S", turn=1, status="live", result="")
+        notified = [n.payload for n in conn.notifies(timeout=1.0)]
+    assert (notified, heard) == ((["g1 1"], []) if announced == "notify" else ([], ["g1 1"]))
+    got = store.load("g1")
+    assert got is not None and got.actions == ["keep 9D"] and got.row.version == 1
+    store.close()

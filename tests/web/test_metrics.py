@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ..redisserver import RedisServer
-from .helpers import new_game, wait_for_human
+from .helpers import new_game, until, wait_for_human
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -94,3 +94,44 @@ def test_metrics_on_redis_read_the_queues_with_the_servers_own_connection(
     watcher.close()
     assert sample(first, "parlor_computer_jobs", queue="computer", state="todo") == 1
     assert sample(text, "parlor_computer_jobs", queue="analysis", state="todo") == 0
+
+
+@pytest.mark.slow
+def test_metrics_on_redis_give_the_oldest_waiting_entrys_age(
+        pg_url: str, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``parlor_computer_wait_seconds`` on the Redis queue: a game waiting on the computer,
+    queued by the server (no worker runs), is as old as its push, by Redis's clock (the
+    marker set 30 s back stands for 30 s of waiting: no timed assertion); an entry whose
+    marker has expired reads as the marker's expiry, not as 0."""
+    import redis
+
+    from parlor.web import queued, redisqueue
+    from parlor.web.app import create_app
+
+    from .helpers import config_for
+    from .test_computer import first_to_act_computer
+
+    monkeypatch.setattr(queued, "REASK_AFTER", 3600.0)  # the server does not queue it again
+    watcher = redis.Redis.from_url(redis_server.url)
+    with TestClient(create_app(config_for(pg_url, redis_url=redis_server.url,
+                                          embedded_worker=False))) as c:
+        g = new_game(c, seed=first_to_act_computer())
+        until(lambda: watcher.llen(redisqueue.QUEUE_KEY) == 1, timeout=30, every=0.05)
+        marker = redisqueue.queued_key(g["id"])
+        pushed = int(watcher.get(marker) or b"0")
+        seconds, micros = watcher.time()
+        assert 0 <= seconds * 1000 + micros // 1000 - pushed < 60_000  # Redis's clock, ms
+        watcher.set(marker, pushed - 30_000, keepttl=True)
+        text = c.get("/metrics").text
+        assert sample(text, "parlor_computer_jobs", queue="computer", state="todo") == 1
+        assert 30 <= sample(text, "parlor_computer_wait_seconds", queue="computer") < 90
+        assert sample(text, "parlor_computer_wait_seconds", queue="analysis") == 0
+        watcher.delete(marker)  # expired while its entry waits
+        lease = c.app.state.conductor.redis_queue.marker_ms / 1000  # type: ignore[attr-defined]
+        text = c.get("/metrics").text
+        assert sample(text, "parlor_computer_wait_seconds", queue="computer") == lease
+        watcher.set(marker, "1")  # as a server of before set it (a rolling upgrade)
+        text = c.get("/metrics").text
+        assert sample(text, "parlor_computer_wait_seconds", queue="computer") == lease
+    watcher.close()
+    assert g["id"] not in text

@@ -15,7 +15,7 @@ import pytest
 
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.state import State
-from parlor.rules.view import SPECTATOR, view
+from parlor.rules.view import SPECTATOR, View, view
 from parlor.store import GameStore
 from parlor.web.games import Games, LiveGame, _log_entries
 
@@ -96,34 +96,48 @@ def test_a_replay_step_equals_the_full_render() -> None:
 
 
 def test_the_computer_still_reads_the_trail() -> None:
-    """The agents' views keep the trail the browser's table leaves out (107.1)."""
+    """The agents' views keep the trail the browser's table leaves out (107.1): the part
+    that the levels read (from the opponent's last keep, :func:`read_trail`), which gives
+    them the same clues as the whole trail (parlor.ai.belief)."""
+    from parlor.ai.belief import clues as read
+    from parlor.web.games import read_trail
+
+    def clues(v: View) -> list[tuple[object, ...]]:
+        """What the belief reads of a view: each clue's fields (a Clue has no equality)."""
+        return [(c.lnd_open, c.mnr, c.total, c.played_after) for c in read(v)]
+
     games = Games(GameStore("sqlite://"))
     live, _ = games.create("random", 4)
     rng = random.Random(4)
-    seen = 0
+    seen = clued = 0
     for _ in range(80):
         job = games.computer_job(live)
         if job is None:
             if live.state.is_over:
                 break
             hint = games.hint_job(live, None)
-            assert hint.view.trail == view(live.state, live.human).trail
+            whole = view(live.state, live.human)
+            assert hint.view.trail == read_trail(whole).trail
+            assert clues(hint.view) == clues(whole)
             games.act(live, live.row.version,
                       rng.choice([str(a) for a in legal_actions(live.state)]))
             continue
         s = live.state
-        assert job.view.trail == view(s, live.computer).trail
-        assert len(job.view.trail) == len(s.trail or ())
+        whole = view(s, live.computer)
+        assert job.view.trail == read_trail(whole).trail
+        assert whole.trail[len(whole.trail) - len(job.view.trail):] == job.view.trail
+        assert clues(job.view) == clues(whole)
+        clued += bool(clues(whole))
         seen += 1
         games.apply_computer(live, job.version, rng.choice(job.legal), takebacks=job.takebacks)
-    assert seen > 10
+    assert seen > 10 and clued > 0  # (the opponent passed with a card at some decisions)
 
 
 def test_107_1_the_kept_public_trail_equals_the_trail_written_anew(tmp_path: Path) -> None:
     """live_agent_view (each public step written once per seat, kept per line of play) is
-    the reference agent_view at every decision of games with takebacks (R30): for both
-    seats, the table and the trail alike."""
-    from parlor.web.games import agent_view, live_agent_view
+    the reference agent_view, its trail as the levels read it (read_trail), at every
+    decision of games with takebacks (R30): for both seats, the table and the trail alike."""
+    from parlor.web.games import agent_view, live_agent_view, read_trail
 
     games = Games(GameStore(f"sqlite:///{tmp_path / 'kept.db'}"), 10)
     for seed in range(6):
@@ -136,7 +150,7 @@ def test_107_1_the_kept_public_trail_equals_the_trail_written_anew(tmp_path: Pat
                 if seat == live.state.actor and (seat == live.computer or rng.random() < 0.2):
                     with live.lock:
                         kept = live_agent_view(live, seat)
-                    fresh = agent_view(live.state, seat)
+                    fresh = read_trail(agent_view(live.state, seat))
                     assert kept == fresh and kept.trail == fresh.trail
             s = live.state
             if s.actor == live.human and takebacks < 6 and rng.random() < 0.2 \
