@@ -20,16 +20,19 @@ import hmac
 import random
 import secrets
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import sqlalchemy as sa
 
 from parlor.present.activity import doing
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, new_game
 from parlor.rules.seeds import KEY_BYTES, DealKey
-from parlor.rules.state import Settings
+from parlor.rules.state import Settings, State
 from parlor.store import StoreConflict
 from parlor.store.friends import FriendSeat, FriendSeats
+from parlor.web.friendclock import Clocks, Step, TimeControl, clocks
 from parlor.web.games import (
     ABORTED,
     FRIEND,
@@ -43,6 +46,12 @@ from parlor.web.games import (
     hash_token,
     seed_of,
 )
+
+#: The live friend games with a clock and both seats taken, at their heads (the sweep's list).
+_CLOCKED = sa.text("SELECT g.id, g.version, g.takebacks FROM games g "
+                   "JOIN friend_seats f ON f.game_id = g.id "
+                   "WHERE g.kind = 'friend' AND g.status = 'live' "
+                   "AND f.clock_base IS NOT NULL AND f.guest_hash IS NOT NULL")
 
 #: An invitation nobody accepted can no longer be accepted after this many seconds (a day):
 #: the link was meant for one friend, soon.
@@ -115,6 +124,29 @@ def _name_the_other(snap: dict[str, Any], name: str) -> None:
     snap["coach"] = {k: renamed(v, name) for k, v in snap["coach"].items()}
 
 
+@dataclass(slots=True)
+class _Steps:
+    """A game's record as the clocks read it (:class:`~parlor.web.friendclock.Step`: when,
+    and who decided), up to ``version`` of line ``takebacks``, and the state there, so that
+    each new action is replayed once: whose decision an action was is not in the record."""
+
+    takebacks: int
+    version: int
+    state: State
+    steps: list[Step] = field(default_factory=list)
+
+
+def time_control(seat: FriendSeat | None) -> TimeControl | None:
+    if seat is None or seat.clock_base is None:
+        return None
+    return TimeControl(seat.clock_base, seat.clock_increment or 0.0)
+
+
+def flag_words(flagged: int) -> str:
+    return (f"Rlr {flagged + 1}'s clock ran out: Rlr {2 - flagged} wins (a flag is a "
+            "concession, rule 1313).")
+
+
 class Friends:
     """The friend games of one server (their state is the store's and :class:`Games`')."""
 
@@ -123,33 +155,41 @@ class Friends:
         self.seats = seats
         #: game id -> its accepted second seat: it never changes once accepted
         self._seated: dict[str, FriendSeat] = {}
-        #: games where both seats have decided: that stays so (no takeback between people)
-        self._both_decided: set[str] = set()
+        #: game id -> its record's steps as far as read (a few games' worth: see _steps)
+        self._steps: dict[str, _Steps] = {}
+
+    def now(self) -> float:
+        """The wall clock: the games' (tests control it there), the one actions are stored
+        with, so that a clock read and a clock stored agree."""
+        return self.games.now()
 
     # -- inviting and accepting -------------------------------------------------------------
 
     def invite(self, *, seat: int | None, match_play: bool, max_turns: int = 200,
-               now: float | None = None) -> Invitation:
+               now: float | None = None, clock: TimeControl | None = None) -> Invitation:
         """A new friend game with its inviter at ``seat`` (None: a seat drawn at random, as
-        the rules draw the first turn), dealt from a fresh key (R31)."""
-        at = time.time() if now is None else now
+        the rules draw the first turn), dealt from a fresh key (R31), with ``clock`` or
+        none."""
+        at = self.now() if now is None else now
         host = random.SystemRandom().randrange(2) if seat is None else seat
         token = secrets.token_urlsafe(24)
         code = secrets.token_urlsafe(18)
-        title = "A game between friends" + (" (match)" if match_play else "")
+        title = "A game between friends" + (" (match)" if match_play else "") + \
+            (f", {clock}" if clock is not None else "")
         with self.games.durable():
             live = self.games.create_contest(
                 kind=FRIEND, level="-", seed=DealKey(secrets.token_bytes(KEY_BYTES)),
                 settings=Settings(max_turns=max_turns, match_play=match_play), human=host,
                 title=title, token_hash=hash_token(token))
-            self.seats.invite(live.id, invite_hash(code), until=at + INVITE_SECONDS)
+            self.seats.invite(live.id, invite_hash(code), until=at + INVITE_SECONDS,
+                              clock=None if clock is None else (clock.base, clock.increment))
         return Invitation(live, token, code, at + INVITE_SECONDS)
 
     def open(self, code: str, now: float | None = None) -> Opened:
         """Take the second seat with the invitation ``code``: its token if this call took
         it; a spectator's :class:`Opened` if someone took it before; InvitationGone if it ran
         out; GameNotFound if there is no such invitation."""
-        at = time.time() if now is None else now
+        at = self.now() if now is None else now
         found = self.seats.find(invite_hash(code)) if len(code) <= 64 else None
         if found is None:
             raise GameNotFound("there is no such invitation: check the link you were sent")
@@ -199,21 +239,27 @@ class Friends:
     # -- what each seat sees ----------------------------------------------------------------
 
     def snapshot(self, live: LiveGame, seat: int, log_from: int = 0) -> dict[str, Any]:
+        """The table as ``seat`` sees it, after ending the game if the running clock ran
+        out (every read of either player looks: the server's clock is the game's)."""
+        self.flag_if_fallen(live)
         second = self.seat(live.id)
         with live.lock:
-            snap = self.games._snapshot(live, log_from, seat=seat)
+            snap = self.games.seat_snapshot(live, seat, log_from)
             return self._dressed(live, seat, snap, second)
 
     def _dressed(self, live: LiveGame, seat: int, snap: dict[str, Any],
                  second: FriendSeat | None) -> dict[str, Any]:
         """``snap`` with what a friend game adds: who sits where, whose decision it is in
-        words, and whether the game can be aborted. Under ``live.lock``."""
+        words, the clocks, and whether the game can be aborted. Under ``live.lock``."""
         s = live.state
         seated = second is not None and second.guest_hash is not None
         other = 1 - seat
+        clock = self._clocks_locked(live, second)
         if live.row.status == ABORTED:
             snap["result_text"] = live.row.result
             activity = live.row.result
+        elif clock is not None and clock.flagged is not None:
+            snap["result_text"] = activity = flag_words(clock.flagged)
         elif s.is_over:
             activity = snap["result_text"] or "The game is over."
         elif not seated:
@@ -232,20 +278,117 @@ class Friends:
             "to_decide": None if s.is_over or live.row.status == ABORTED else s.actor,
             "activity": activity,
             "can_abort": self._abort_refusal(live) is None,
+            "clock": self._clock_json(time_control(second), clock),
         }
         return snap
+
+    def _clock_json(self, control: TimeControl | None,
+                    clock: Clocks | None) -> dict[str, Any] | None:
+        """The clocks as the reply's moment has them: each seat's seconds left, whose runs
+        (the page counts it down from the reply; the next reply corrects it)."""
+        if control is None:
+            return None
+        left = clock.at(self.now()) if clock is not None else (control.base, control.base)
+        return {"base": control.base, "increment": control.increment, "words": str(control),
+                "left": [round(max(0.0, x), 3) for x in left],
+                "running": None if clock is None else clock.running,
+                "flagged": None if clock is None else clock.flagged}
+
+    # -- clocks (parlor.web.friendclock) ------------------------------------------------------
+
+    def clocks(self, live: LiveGame) -> Clocks | None:
+        """The game's clocks now (None: no clock, or the invitation is not accepted)."""
+        second = self.seat(live.id)
+        with live.lock:
+            return self._clocks_locked(live, second)
+
+    def _clocks_locked(self, live: LiveGame, second: FriendSeat | None) -> Clocks | None:
+        control = time_control(second)
+        if control is None or second is None or second.accepted is None:
+            return None
+        over = live.state.is_over or live.row.status == ABORTED
+        return clocks(control, second.accepted, self._steps_locked(live).steps,
+                      None if over else live.state.actor)
+
+    def _steps_locked(self, live: LiveGame) -> _Steps:
+        """The record's steps up to the live version: the last ones read, extended by the
+        actions since (their times read from the store), or read anew on another line."""
+        row = live.row
+        known = self._steps.get(live.id)
+        if known is None or known.takebacks != row.takebacks or known.version > row.version:
+            known = _Steps(row.takebacks, 0,
+                           new_game(seed_of(row), Settings.parse(row.settings)))
+        if known.version < row.version:
+            times = self.seats.times(live.id, known.version)
+            for text, at in zip(live.actions[known.version:row.version], times, strict=False):
+                action = Action.parse(text)
+                actor = known.state.actor
+                apply(known.state, action)
+                known.steps.append(Step(at, actor,
+                                        action.target if action.verb == "resign" else None))
+                known.version += 1
+        self._steps.pop(live.id, None)
+        self._steps[live.id] = known  # most recent last
+        while len(self._steps) > max(64, self.games.max_cached):
+            del self._steps[next(iter(self._steps))]
+        return known
+
+    def flag_if_fallen(self, live: LiveGame) -> bool:
+        """End the game if the running clock is out: the flagged seat's resignation (rule
+        1313: a flag is a concession, 1204), stored as any action is, so one server ends
+        it and every other reads it. False if the clock is not out, or the game moved on
+        meanwhile (a decision stored in time, or another server's flag)."""
+        second = self.seat(live.id)
+        with live.lock:
+            clock = self._clocks_locked(live, second)
+            fallen = None if clock is None else clock.fallen(self.now())
+            version = live.row.version
+        if fallen is None:
+            return False
+        try:
+            self.games.act(live, version, "resign", seat=fallen)
+        except (StaleVersion, GameOver):
+            return False
+        return True
+
+    def sweep(self) -> list[str]:
+        """Flag every clocked game of the database whose running clock is out, though no
+        one reads it (both players gone): the games flagged. A game whose clocks this server
+        knows at its stored head, with time left, is not read again. Blocking."""
+        with self.games.store.engine.connect() as conn:
+            heads = [(str(r.id), int(r.version), int(r.takebacks))
+                     for r in conn.execute(_CLOCKED)]
+        flagged = []
+        now = self.now()
+        for gid, version, takebacks in heads:
+            live = self.games.cached(gid)
+            if live is not None and (live.row.version, live.row.takebacks) == \
+                    (version, takebacks):
+                clock = self.clocks(live)
+                if clock is None or clock.fallen(now) is None:
+                    continue
+            try:
+                live = self.games.get(gid)
+                self.games.refresh(live)
+                if self.flag_if_fallen(live):
+                    flagged.append(gid)
+            except GameError:
+                continue  # a game that cannot be read: its own reads say why
+        return flagged
 
     # -- acting -------------------------------------------------------------------------------
 
     def act(self, live: LiveGame, seat: int, version: int, action: str | list[str],
             log_from: int = 0) -> dict[str, Any]:
         self._seated_or_refuse(live)
+        self._refuse_if_flagged(live)
         self.games.act(live, version, action, log_from, seat=seat)
         return self.snapshot(live, seat, log_from)
 
     def preview(self, live: LiveGame, seat: int, version: int,
                 actions: list[str]) -> dict[str, Any]:
         self._seated_or_refuse(live)
+        self._refuse_if_flagged(live)
         snap = self.games.preview(live, version, actions, seat=seat)
         if snap.get("final"):
             return snap
@@ -255,8 +398,19 @@ class Friends:
     def resign(self, live: LiveGame, seat: int, version: int,
                log_from: int = 0) -> dict[str, Any]:
         """``seat`` resigns (1204): the other wins. Allowed at any decision, either's."""
+        self._refuse_if_flagged(live)
         self.games.act(live, version, "resign", log_from, seat=seat)
         return self.snapshot(live, seat, log_from)
+
+    def _refuse_if_flagged(self, live: LiveGame) -> None:
+        """A decision that reaches the server after the clock ran out is too late: the
+        game ends on time instead (the server's clock, not the page's, decides)."""
+        if self.flag_if_fallen(live):
+            with live.lock:
+                clock = self._clocks_locked(live, self.seat(live.id))
+            flagged = clock.flagged if clock is not None else None
+            raise GameOver(flag_words(flagged) if flagged is not None else
+                           "the game is over", version=live.row.version)
 
     def _seated_or_refuse(self, live: LiveGame) -> None:
         second = self.seat(live.id)
@@ -271,7 +425,7 @@ class Friends:
         decision (and also while the invitation is unaccepted)."""
         with live.lock:
             if self.games.store.shared:
-                self.games._refresh_locked(live)
+                self.games.refresh_locked(live)
             if live.row.version != version:
                 raise StaleVersion("the table has changed: look again before aborting",
                                    version=live.row.version)
@@ -285,7 +439,7 @@ class Friends:
                     self.games.store.mark(live.id, live.row.version, status=ABORTED,
                                           result=words, takebacks=live.row.takebacks)
             except StoreConflict:
-                self.games._refresh_locked(live)
+                self.games.refresh_locked(live)
                 raise StaleVersion("the game moved on meanwhile: nothing was aborted",
                                    version=live.row.version) from None
             live.row = replace(live.row, status=ABORTED, result=words, updated=time.time())
@@ -305,21 +459,11 @@ class Friends:
         return None
 
     def _both_have_decided(self, live: LiveGame) -> bool:
-        """Whether the record holds a decision of each seat's: replayed until it does, then
-        remembered (the record only grows: no takeback between people)."""
-        if live.id in self._both_decided:
-            return True
-        s = new_game(seed_of(live.row), Settings.parse(live.row.settings))
-        deciders: set[int] = set()
-        for text in live.actions:
-            action = Action.parse(text)
-            deciders.add(action.target if action.verb == "resign" and action.target >= 0
-                         else s.actor)
-            apply(s, action)
-        if deciders >= {0, 1}:
-            self._both_decided.add(live.id)
-            return True
-        return False
+        """Whether the record holds a decision of each seat's (a resignation is the
+        resigner's). Under ``live.lock``."""
+        deciders = {st.actor if st.resign is None else st.resign
+                    for st in self._steps_locked(live).steps}
+        return deciders >= {0, 1}
 
 
 __all__ = [
@@ -330,6 +474,8 @@ __all__ = [
     "NoAbort",
     "NotSeated",
     "Opened",
+    "flag_words",
     "invite_hash",
     "renamed",
+    "time_control",
 ]

@@ -25,7 +25,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -685,6 +685,9 @@ class Games:
         self._loading: dict[str, threading.Lock] = {}
         self._db_file = _sqlite_file(store.url)
         self._db_identity = _identity(self._db_file)
+        #: The wall clock each action is stored with (``actions.at``): a friend game's clocks
+        #: are read from those times (parlor.web.friendclock), so tests set it to control them.
+        self.now: Callable[[], float] = time.time
 
     # -- durability ----------------------------------------------------------------------------
 
@@ -893,6 +896,10 @@ class Games:
             with live.lock:
                 self._refresh_locked(live)
 
+    def refresh_locked(self, live: LiveGame) -> None:
+        """:meth:`refresh` for a caller that holds ``live.lock`` already."""
+        self._refresh_locked(live)
+
     def _refresh_locked(self, live: LiveGame) -> None:
         head = self.store.head(live.id)
         if head is None:
@@ -967,6 +974,11 @@ class Games:
     def snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
         with live.lock:
             return self._snapshot(live, log_from)
+
+    def seat_snapshot(self, live: LiveGame, seat: int, log_from: int = 0) -> dict[str, Any]:
+        """The table as the person at ``seat`` sees it (a friend game has a person at each
+        seat). Under ``live.lock``."""
+        return self._snapshot(live, log_from, seat=seat)
 
     def _snapshot(self, live: LiveGame, log_from: int, state: State | None = None,
                   seat: int | None = None) -> dict[str, Any]:
@@ -1153,7 +1165,7 @@ class Games:
             with self.durable():
                 self.store.append_many(live.id, version, new, turn=trial.turn,
                                        status=_status(trial), result=trial.result,
-                                       takebacks=live.row.takebacks)
+                                       takebacks=live.row.takebacks, now=self.now())
         except StoreConflict:
             # another process committed first: nothing of ours was stored; catch up
             self._refresh_locked(live)

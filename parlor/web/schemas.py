@@ -488,6 +488,10 @@ class FriendInvite(_Open):
     seat: Literal[1, 2, "1", "2", "random"] | None = Field(
         None, description="the inviter's seat; default: random")
     max_turns: Annotated[int, Field(ge=2, le=1000)] = 200
+    clock: str | None = Field(
+        None, max_length=20, examples=["300+3"],
+        description="a Fischer clock: base+increment in seconds (base 10 to 10800, "
+        "increment 0 to 600), kept by the server; absent or \"none\": no clock")
 
 
 class Invited(_Open):

@@ -52,7 +52,7 @@ def test_a_database_at_0008_upgrades_in_place_and_keeps_its_games(db_url: str) -
                              "7, '', 'max_turns=200', 1, 2, 0, 0, 1, 'live', '', 't')"))
     engine.dispose()
     store = GameStore(db_url)
-    assert current(store.engine) == HEAD == "0010"
+    assert current(store.engine) == HEAD == "0012"
     assert set(sa.inspect(store.engine).get_table_names()) >= TABLES
     assert store.load("g1") is not None
     store.close()

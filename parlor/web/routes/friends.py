@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from parlor.rules.state import Settings
 from parlor.store.friends import FriendSeats
 from parlor.web import schemas
+from parlor.web.friendclock import SWEEP_SECONDS, TimeControl
 from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
 from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame, watch_key
 from parlor.web.routes.games import action_of, declarations_of, version_of
@@ -37,6 +39,7 @@ from parlor.web.routes.site import (
 )
 
 router = APIRouter()
+log = logging.getLogger("parlor.web")
 
 
 def friends_of(request: Request) -> Friends:
@@ -68,11 +71,39 @@ def max_turns_of(data: dict[str, Any]) -> int:
     return int(str(raw))
 
 
+def clock_of(data: dict[str, Any]) -> TimeControl | None:
+    """The time control: "BASE+INCREMENT" in seconds ("300+3"), or none ("none", absent)."""
+    raw = data.get("clock")
+    if raw in (None, "", "none"):
+        return None
+    try:
+        return TimeControl.parse(str(raw)[:20])
+    except ValueError as exc:
+        raise BadAction(str(exc)) from None
+
+
 async def make_invitation(request: Request, data: dict[str, Any]) -> Invitation:
     friends = friends_of(request)
     seat, match, turns = seat_choice(data), match_of(data), max_turns_of(data)
+    clock = clock_of(data)
     return await asyncio.to_thread(friends.invite, seat=seat, match_play=match,
-                                   max_turns=turns)
+                                   max_turns=turns, clock=clock)
+
+
+async def sweep_clocks(app: Any) -> None:
+    """Every :data:`SWEEP_SECONDS`, end the clocked games whose running clock ran out that
+    nobody reads (:meth:`Friends.sweep`); every web server of a deployment runs it (the
+    store lets one flag through). A failed round is logged and tried again."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        friends: Friends | None = getattr(app.state, "friends", None)
+        if friends is None:
+            site: Site = app.state.site
+            friends = app.state.friends = Friends(site.games, FriendSeats(site.store))
+        try:
+            await asyncio.to_thread(friends.sweep)
+        except Exception as exc:  # the database away: the next round tries again
+            log.warning("friend clocks: a sweep failed (%r)", exc)
 
 
 def invitation_json(inv: Invitation) -> dict[str, Any]:
@@ -206,7 +237,8 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
             end = time.monotonic() + wait_s
             while (left := end - time.monotonic()) > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout=left)
+                    # the running clock's end is news too: wake for it (the read flags it)
+                    await asyncio.wait_for(changed.wait(), timeout=min(left, _to_flag(snap)))
                 changed = conductor.changed_event(game_id)
                 if site.store.shared:  # the change may be another process's: read it
                     await asyncio.to_thread(site.games.refresh, live)
@@ -214,6 +246,14 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
                 if _where(snap) != seen:
                     break
     return Reply(snap)
+
+
+def _to_flag(snap: dict[str, Any]) -> float:
+    """Seconds until the running clock of ``snap`` is out (a little after), or a day."""
+    clock = snap["friend"]["clock"]
+    if clock is None or clock["running"] is None:
+        return 86400.0
+    return float(clock["left"][clock["running"]]) + 0.05
 
 
 def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
