@@ -31,16 +31,20 @@ from parlor.rules.engine import apply, new_game
 from parlor.rules.seeds import KEY_BYTES, DealKey
 from parlor.rules.state import Settings, State
 from parlor.store import StoreConflict
-from parlor.store.friends import FriendSeat, FriendSeats
+from parlor.store.friends import FriendSeat, FriendSeats, Lively, Offer
 from parlor.web.friendclock import Clocks, Step, TimeControl, clocks
 from parlor.web.games import (
     ABORTED,
+    DRAWN,
     FRIEND,
+    STOPPED,
+    BadAction,
     GameError,
     GameNotFound,
     GameOver,
     Games,
     LiveGame,
+    NoTakeback,
     NotYourGame,
     StaleVersion,
     hash_token,
@@ -72,6 +76,31 @@ class NotSeated(GameError):
 
 class NoAbort(GameError):
     status, code = 409, "no_abort"
+
+
+class NoOffer(GameError):
+    """An offer that cannot be made or answered now (made already by the other, lapsed,
+    answered, or one's own)."""
+
+    status, code = 409, "no_offer"
+
+
+class NotOver(GameError):
+    status, code = 409, "not_over"
+
+
+#: The offers one player can make the other.
+OFFERS = ("draw", "takeback")
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A rematch (seats swapped): its game, the seat the asker has there, and its token if
+    this call gave one (None: the asker's browser holds it already)."""
+
+    game_id: str
+    seat: int
+    token: str | None
 
 
 def invite_hash(code: str) -> str:
@@ -110,6 +139,23 @@ def renamed(text: str, name: str) -> str:
     "Rlr 2 keeps a card; you play on Rlr 2's 10♣"
     """
     return text.replace("The computer", name).replace("the computer", name)
+
+
+def _a(what: str) -> str:
+    return {"draw": "a draw", "takeback": "a takeback"}[what]
+
+
+def _offer_words(what: str, by: int, seat: int, declined: bool) -> str:
+    """The offer in words for the player at ``seat``."""
+    if what == "draw":
+        asked = "You offered a draw" if by == seat else f"Rlr {by + 1} offers a draw"
+    else:
+        asked = ("You asked to take back your last decision" if by == seat else
+                 f"Rlr {by + 1} asks to take back their last decision")
+    if declined:
+        return asked.replace(" offers", " offered").replace(" asks", " asked") + \
+            (f": Rlr {2 - seat} declined." if by == seat else ": you declined.")
+    return asked + (": waiting for the answer." if by == seat else ".")
 
 
 def _name_the_other(snap: dict[str, Any], name: str) -> None:
@@ -243,19 +289,21 @@ class Friends:
         out (every read of either player looks: the server's clock is the game's)."""
         self.flag_if_fallen(live)
         second = self.seat(live.id)
+        lively = self.seats.lively(live.id)
         with live.lock:
             snap = self.games.seat_snapshot(live, seat, log_from)
-            return self._dressed(live, seat, snap, second)
+            return self._dressed(live, seat, snap, second, lively)
 
     def _dressed(self, live: LiveGame, seat: int, snap: dict[str, Any],
-                 second: FriendSeat | None) -> dict[str, Any]:
+                 second: FriendSeat | None, lively: Lively) -> dict[str, Any]:
         """``snap`` with what a friend game adds: who sits where, whose decision it is in
-        words, the clocks, and whether the game can be aborted. Under ``live.lock``."""
+        words, the clocks, the open offer and the rematch, and whether the game can be
+        aborted. Under ``live.lock``."""
         s = live.state
         seated = second is not None and second.guest_hash is not None
         other = 1 - seat
         clock = self._clocks_locked(live, second)
-        if live.row.status == ABORTED:
+        if live.row.status in STOPPED:
             snap["result_text"] = live.row.result
             activity = live.row.result
         elif clock is not None and clock.flagged is not None:
@@ -269,18 +317,42 @@ class Friends:
         else:
             activity = doing(s.phase.name.lower(), other) + "."
         _name_the_other(snap, f"Rlr {other + 1}")
-        snap["your_turn"] = snap["your_turn"] and seated and live.row.status != ABORTED
+        snap["your_turn"] = snap["your_turn"] and seated and live.row.status not in STOPPED
         snap["friend"] = {
             "seat": seat,
             "opponent": other,
             "seated": seated,
             "invitation_until": None if seated or second is None else second.until,
-            "to_decide": None if s.is_over or live.row.status == ABORTED else s.actor,
+            "to_decide": None if not self._is_live(live) else s.actor,
             "activity": activity,
             "can_abort": self._abort_refusal(live) is None,
             "clock": self._clock_json(time_control(second), clock),
+            "offer": self._offer_json(live, seat, lively.offer),
+            "rematch": None if lively.rematch_id is None else {
+                "id": lively.rematch_id, "url": f"/f/{lively.rematch_id}"},
+            "can_offer": [] if not seated or not self._is_live(live) else
+            [w for w in OFFERS if w == "draw" or self._takeback_refusal(live, seat) is None],
         }
+        f = snap["friend"]
+        f["news"] = "|".join(str(x) for x in (
+            int(seated), f["offer"] and (f["offer"]["what"], f["offer"]["by"],
+                                         f["offer"]["declined"]), lively.rematch_id))
         return snap
+
+    def _offer_json(self, live: LiveGame, seat: int,
+                    offer: Offer | None) -> dict[str, Any] | None:
+        """The open offer (or the last one declined) at this position, for ``seat``."""
+        if offer is None or not self._is_live(live) or \
+                (offer.version, offer.takebacks) != (live.row.version, live.row.takebacks):
+            return None  # an offer lapses when the game moves on
+        what, _, declined = offer.what.partition("-")
+        return {"what": what, "by": offer.by, "yours": offer.by == seat,
+                "declined": bool(declined),
+                "words": _offer_words(what, offer.by, seat, bool(declined))}
+
+    @staticmethod
+    def _is_live(live: LiveGame) -> bool:
+        return not live.state.is_over and live.row.status not in STOPPED and not live.failed
 
     def _clock_json(self, control: TimeControl | None,
                     clock: Clocks | None) -> dict[str, Any] | None:
@@ -306,7 +378,7 @@ class Friends:
         control = time_control(second)
         if control is None or second is None or second.accepted is None:
             return None
-        over = live.state.is_over or live.row.status == ABORTED
+        over = not self._is_live(live)
         return clocks(control, second.accepted, self._steps_locked(live).steps,
                       None if over else live.state.actor)
 
@@ -392,8 +464,9 @@ class Friends:
         snap = self.games.preview(live, version, actions, seat=seat)
         if snap.get("final"):
             return snap
+        lively = self.seats.lively(live.id)
         with live.lock:
-            return self._dressed(live, seat, snap, self.seat(live.id))
+            return self._dressed(live, seat, snap, self.seat(live.id), lively)
 
     def resign(self, live: LiveGame, seat: int, version: int,
                log_from: int = 0) -> dict[str, Any]:
@@ -432,24 +505,148 @@ class Friends:
             refusal = self._abort_refusal(live)
             if refusal is not None:
                 raise refusal
-            words = (f"Aborted by Rlr {seat + 1} before both players had made a decision: "
-                     "no result.")
-            try:
-                with self.games.durable():
-                    self.games.store.mark(live.id, live.row.version, status=ABORTED,
-                                          result=words, takebacks=live.row.takebacks)
-            except StoreConflict:
-                self.games.refresh_locked(live)
-                raise StaleVersion("the game moved on meanwhile: nothing was aborted",
-                                   version=live.row.version) from None
-            live.row = replace(live.row, status=ABORTED, result=words, updated=time.time())
-            live.changed_at = time.monotonic()
+            self._stop_locked(live, ABORTED, f"Aborted by Rlr {seat + 1} before both players "
+                              "had made a decision: no result.")
         return self.snapshot(live, seat)
+
+    def _stop_locked(self, live: LiveGame, status: str, words: str) -> None:
+        """End the game beside the rules (:data:`~parlor.web.games.STOPPED`: aborted, or
+        drawn by agreement), stored first, at the version the live game is at. Under
+        ``live.lock``."""
+        try:
+            with self.games.durable():
+                self.games.store.mark(live.id, live.row.version, status=status,
+                                      result=words, takebacks=live.row.takebacks)
+        except StoreConflict:
+            self.games.refresh_locked(live)
+            raise StaleVersion("the game moved on meanwhile: it goes on",
+                               version=live.row.version) from None
+        live.row = replace(live.row, status=status, result=words, updated=time.time())
+        live.changed_at = time.monotonic()
+
+    # -- offers: a draw, a takeback (casual only), each the other player's to accept ---------
+
+    def offer(self, live: LiveGame, seat: int, version: int, what: str) -> dict[str, Any]:
+        """``seat`` offers the other a draw or (casual play) to take back its last decision:
+        the offer stands until the other answers it or the game moves on."""
+        if what not in OFFERS:
+            raise BadAction(f"an offer is one of {', '.join(OFFERS)}, not {what[:20]!r}")
+        self._seated_or_refuse(live)
+        self._refuse_if_flagged(live)
+        lively = self.seats.lively(live.id)
+        with live.lock:
+            self._at(live, version, "making the offer")
+            if what == "takeback":
+                refusal = self._takeback_refusal(live, seat)
+                if refusal is not None:
+                    raise refusal
+            standing = self._offer_json(live, seat, lively.offer)
+            if standing is not None and not standing["yours"] and not standing["declined"]:
+                raise NoOffer(f"Rlr {2 - seat} has offered {_a(standing['what'])}: answer it "
+                              "first", version=live.row.version)
+            made = Offer(what, seat, live.row.version, live.row.takebacks)
+        self.seats.offer(live.id, made)
+        return self.snapshot(live, seat)
+
+    def answer(self, live: LiveGame, seat: int, version: int, accept: bool) -> dict[str, Any]:
+        """``seat`` accepts or declines the other's open offer. Accepted, a draw ends the
+        game with no winner (status ``drawn``); a takeback takes the offerer's last decision
+        and everything after it out of the record (R30, 1313.3)."""
+        self._seated_or_refuse(live)
+        self._refuse_if_flagged(live)
+        lively = self.seats.lively(live.id)
+        with live.lock:
+            self._at(live, version, "answering")
+            standing = self._offer_json(live, seat, lively.offer)
+            offer = lively.offer
+            if standing is None or offer is None or standing["declined"]:
+                raise NoOffer("there is no offer to answer: it lapsed when the game moved on, "
+                              "or was answered", version=live.row.version)
+            if standing["yours"]:
+                raise NoOffer("this is your own offer: your friend answers it",
+                              version=live.row.version)
+            # the one answer that settles it (another tab, another server: only one)
+            settled = None if accept else replace(offer, what=f"{offer.what}-declined")
+            if not self.seats.offer(live.id, settled, only=offer):
+                raise NoOffer("the offer was answered or withdrawn meanwhile",
+                              version=live.row.version)
+            if accept and offer.what == "draw":
+                self._stop_locked(live, DRAWN, f"Drawn by agreement: Rlr {offer.by + 1} "
+                                  f"offered a draw and Rlr {seat + 1} accepted.")
+            elif accept:
+                self.games.truncate_locked(live, version, self._takeback_point(live, offer.by))
+        return self.snapshot(live, seat)
+
+    def _at(self, live: LiveGame, version: int, doing_what: str) -> None:
+        """The game is live at the ``version`` the player's table showed. Under the lock."""
+        if self.games.store.shared:
+            self.games.refresh_locked(live)
+        if live.row.version != version:
+            raise StaleVersion(f"the table has changed: look again before {doing_what}",
+                               version=live.row.version)
+        if not self._is_live(live):
+            raise GameOver(live.row.result or f"the game is over: {live.state.result}",
+                           version=live.row.version)
+
+    def _takeback_refusal(self, live: LiveGame, seat: int) -> GameError | None:
+        """Why ``seat`` cannot ask to take back now, or None: casual play only (1306,
+        R30), and a decision of its own to take back. Under ``live.lock``."""
+        if live.state.settings.match_play:
+            return NoTakeback("this is a match game: a decision cannot be taken back (1306, "
+                              "R30)", version=live.row.version)
+        if self._takeback_point(live, seat) is None:
+            return NoTakeback("you have made no decision yet: nothing to take back",
+                              version=live.row.version)
+        return None
+
+    def _takeback_point(self, live: LiveGame, seat: int) -> int | None:
+        """Where the record is cut to take back ``seat``'s last decision (the first action
+        of it: a declaration sent whole goes whole), or None. Under ``live.lock``."""
+        steps = self._steps_locked(live).steps
+        mine = [i for i, st in enumerate(steps) if st.actor == seat and st.resign is None]
+        if not mine:
+            return None
+        i = mine[-1]
+        while i > 0 and (steps[i - 1].at, steps[i - 1].actor) == (steps[i].at, seat):
+            i -= 1
+        return i
+
+    # -- rematch -------------------------------------------------------------------------------
+
+    def rematch(self, live: LiveGame, seat: int) -> Rematch:
+        """A new game between the same two people, seats swapped, as the game's settings and
+        clock: the first to ask makes it (and holds its new seat), the other joins it the
+        same way (a new invitation both can open, with their token of this game)."""
+        if self._is_live(live):
+            raise NotOver("the game is still on: a rematch follows its end",
+                          version=live.row.version)
+        rematch_id = self.seats.lively(live.id).rematch_id
+        if rematch_id is None:
+            settings = Settings.parse(live.row.settings)
+            made = self.invite(seat=1 - seat, match_play=settings.match_play,
+                               max_turns=settings.max_turns,
+                               clock=time_control(self.seat(live.id)))
+            if self.seats.set_rematch(live.id, made.live.id):
+                return Rematch(made.live.id, 1 - seat, made.token)
+            with made.live.lock:  # the other asked at the same moment: theirs stands
+                self._stop_locked(made.live, ABORTED, "A rematch asked twice at once: the "
+                                  "other one stands.")
+            rematch_id = self.seats.lively(live.id).rematch_id
+            assert rematch_id is not None
+        new = self.games.get(rematch_id)
+        if new.human == 1 - seat:  # this player asked for it: their browser has its token
+            return Rematch(new.id, 1 - seat, None)
+        token = secrets.token_urlsafe(24)
+        with self.games.durable():
+            taken = self.seats.accept_game(new.id, hash_token(token), now=self.now())
+        return Rematch(new.id, 1 - seat, token if taken else None)
 
     def _abort_refusal(self, live: LiveGame) -> GameError | None:
         """Why the game cannot be aborted now, or None. Under ``live.lock``."""
         if live.row.status == ABORTED:
             return GameOver("the game was aborted already", version=live.row.version)
+        if live.row.status in STOPPED:
+            return GameOver(live.row.result, version=live.row.version)
         if live.state.is_over:
             return GameOver(f"the game is over: {live.state.result}",
                             version=live.row.version)
@@ -468,12 +665,16 @@ class Friends:
 
 __all__ = [
     "INVITE_SECONDS",
+    "OFFERS",
     "Friends",
     "Invitation",
     "InvitationGone",
     "NoAbort",
+    "NoOffer",
+    "NotOver",
     "NotSeated",
     "Opened",
+    "Rematch",
     "flag_words",
     "invite_hash",
     "renamed",

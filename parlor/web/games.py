@@ -61,6 +61,10 @@ FAILED = "failed"
 FRIEND = "friend"
 #: A friend game's status once a player aborted it before both had decided: no result.
 ABORTED = "aborted"
+#: A friend game the two players agreed to draw (issue 45): ended by them, not by the rules.
+DRAWN = "drawn"
+#: What ends a game beside the rules (stored on its row, not in its record).
+STOPPED = (ABORTED, DRAWN)
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -995,7 +999,7 @@ class Games:
             "takebacks": live.row.takebacks,  # with "version": the table's position (R30)
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": live.row.status if live.row.status in (FAILED, ABORTED) else _status(s),
+            "status": live.row.status if live.row.status in (FAILED, *STOPPED) else _status(s),
             "failure": live.row.result if live.failed else None,
             "you": me,
             "seed": seed_json(seed_of(live.row)) if over else None,  # secret until the end
@@ -1026,7 +1030,7 @@ class Games:
                 "kind": live.row.kind,
                 "version": live.row.version,
                 "settings": live.row.settings,
-                "status": ABORTED if live.row.status == ABORTED else _status(s),
+                "status": live.row.status if live.row.status in STOPPED else _status(s),
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
@@ -1133,7 +1137,7 @@ class Games:
                 "to date.", version=live.row.version)
         if s.is_over:
             raise GameOver(f"the game is over: {s.result}", version=live.row.version)
-        if live.failed or live.row.status == ABORTED:
+        if live.failed or live.row.status in STOPPED:
             raise GameOver(live.row.result, version=live.row.version)
         return s
 
@@ -1191,25 +1195,31 @@ class Games:
                 raise refusal
             keep = self._last_human_decision(live)
             assert keep is not None  # _takeback_refusal made sure
-            state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
-            for text in live.actions[:keep]:
-                apply(state, text)
-            try:
-                with self.durable():
-                    self.store.truncate(live.id, version, keep, turn=state.turn,
-                                        status=_status(state), result=state.result,
-                                        takebacks=live.row.takebacks)
-            except StoreConflict:
-                self.forget(live.id)
-                raise StaleVersion("the game changed elsewhere; reload the page") from None
-            live.state = state
-            del live.actions[keep:]
-            live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
-            live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
-                               turn=state.turn, status=_status(state), result=state.result,
-                               updated=time.time())
-            live.changed_at = time.monotonic()
+            self.truncate_locked(live, version, keep)
             return self._snapshot(live, log_from)
+
+    def truncate_locked(self, live: LiveGame, version: int, keep: int) -> None:
+        """Keep the record's first ``keep`` actions (a takeback: :meth:`takeback`, or one
+        two people agreed to), stored first, if the game is at ``version``. Under
+        ``live.lock``."""
+        state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
+        for text in live.actions[:keep]:
+            apply(state, text)
+        try:
+            with self.durable():
+                self.store.truncate(live.id, version, keep, turn=state.turn,
+                                    status=_status(state), result=state.result,
+                                    takebacks=live.row.takebacks)
+        except StoreConflict:
+            self.forget(live.id)
+            raise StaleVersion("the game changed elsewhere; reload the page") from None
+        live.state = state
+        del live.actions[keep:]
+        live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
+        live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
+                           turn=state.turn, status=_status(state), result=state.result,
+                           updated=time.time())
+        live.changed_at = time.monotonic()
 
     def _can_take_back(self, live: LiveGame) -> bool:
         """Whether :meth:`takeback` would take something back now: the table offers it
@@ -1456,8 +1466,10 @@ class Games:
 
 __all__ = [
     "ABORTED",
+    "DRAWN",
     "FAILED",
     "FRIEND",
+    "STOPPED",
     "BadAction",
     "ComputerFailed",
     "ComputerJob",

@@ -216,7 +216,7 @@ async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response
 @router.get("/api/friends/{game_id}")
 async def api_state(request: Request, game_id: str, site: SiteDep, after: str | None = None,
                     wait: str | None = None, log_from: str | None = None,
-                    seated: str | None = None) -> Response:
+                    seated: str | None = None, news: str | None = None) -> Response:
     """The table as this seat sees it; with ``after`` and ``wait``, once the game moved past
     ``after`` (the other's play, the invitation accepted, an abort) or ``wait`` seconds.
     ``seated`` (0 or 1) is whether the client's table has the friend seated: when the game
@@ -230,9 +230,10 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
         changed = conductor.changed_event(game_id)  # before reading: a change wakes us
         live, seat = await seat_for(request, site, game_id)
         snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
-        news = seated_q not in (-1, int(snap["friend"]["seated"]))
+        told = seated_q not in (-1, int(snap["friend"]["seated"])) or \
+            (news is not None and news[:200] != snap["friend"]["news"])
         if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live" \
-                and not news:
+                and not told:
             seen = _where(snap)
             end = time.monotonic() + wait_s
             while (left := end - time.monotonic()) > 0:
@@ -257,8 +258,9 @@ def _to_flag(snap: dict[str, Any]) -> float:
 
 
 def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
-    """What a waiting table is told about: a move, a status, the friend sitting down."""
-    return snap["version"], snap["status"], snap["friend"]["seated"]
+    """What a waiting table is told about: a move, a status, the friend sitting down, an
+    offer made or answered, a rematch."""
+    return snap["version"], snap["status"], snap["friend"]["news"]
 
 
 @router.post("/api/friends/{game_id}/actions")
@@ -312,6 +314,46 @@ async def api_abort(request: Request, game_id: str, site: SiteDep) -> Response:
     snap = await asyncio.to_thread(friends_of(request).abort, live, seat, version_of(data))
     site.conductor.notify(game_id)
     return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/offer")
+async def api_offer(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Offer the other player a draw, or (casual play) to take back your last decision."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    body = schemas.checked(schemas.FriendOffer, data)
+    snap = await asyncio.to_thread(friends_of(request).offer, live, seat, body.version,
+                                   body.offer)
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/answer")
+async def api_answer(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Accept or decline the other player's open offer."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    body = schemas.checked(schemas.FriendAnswer, data)
+    snap = await asyncio.to_thread(friends_of(request).answer, live, seat, body.version,
+                                   body.accept)
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/rematch")
+async def api_rematch(request: Request, game_id: str, site: SiteDep) -> Response:
+    """A rematch, seats swapped: the first to ask makes it, the other joins it (each with
+    their token of this game); the new game's token comes as its cookie too."""
+    live, seat = await seat_for(request, site, game_id)
+    await json_of(request)
+    made = await asyncio.to_thread(friends_of(request).rematch, live, seat)
+    site.conductor.notify(game_id)  # the other's table shows the rematch
+    site.conductor.notify(made.game_id)  # its inviter's table waits for the second seat
+    resp = JSONResponse({"id": made.game_id, "url": f"/f/{made.game_id}", "seat": made.seat + 1,
+                         "token": made.token})
+    if made.token is not None:
+        set_token(resp, made.game_id, made.token)
+    return resp
 
 
 # -- helpers --------------------------------------------------------------------------------------
