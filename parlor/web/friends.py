@@ -574,7 +574,9 @@ class Friends:
                 self._stop_locked(live, DRAWN, f"Drawn by agreement: Rlr {offer.by + 1} "
                                   f"offered a draw and Rlr {seat + 1} accepted.")
             elif accept:
-                self.games.truncate_locked(live, version, self._takeback_point(live, offer.by))
+                keep = self._takeback_point(live, offer.by)
+                assert keep is not None  # the offer was made at this position, with one
+                self.games.truncate_locked(live, version, keep)
         return self.snapshot(live, seat)
 
     def _at(self, live: LiveGame, version: int, doing_what: str) -> None:
