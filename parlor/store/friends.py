@@ -38,7 +38,7 @@ friend_seats = Table(
     # migration 0012: the clock, the open offer, the rematch, each seat's last read
     Column("clock_base", Float, nullable=True),  # seconds; None: no clock
     Column("clock_increment", Float, nullable=True),
-    Column("offer", String(16), nullable=True),  # "draw", "takeback" or None
+    Column("offer", String(24), nullable=True),  # "draw", "takeback", "draw-declined"…
     Column("offer_by", Integer, nullable=True),
     Column("offer_version", Integer, nullable=True),
     Column("offer_takebacks", Integer, nullable=True),

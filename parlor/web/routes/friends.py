@@ -232,8 +232,9 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
         snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
         told = seated_q not in (-1, int(snap["friend"]["seated"])) or \
             (news is not None and news[:200] != snap["friend"]["news"])
-        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live" \
-                and not told:
+        # a game over is waited on for its news only (a rematch): a table that asks for it
+        if wait_s > 0 and snap["version"] <= after_v and not told \
+                and (snap["status"] == "live" or news is not None):
             seen = _where(snap)
             end = time.monotonic() + wait_s
             while (left := end - time.monotonic()) > 0:

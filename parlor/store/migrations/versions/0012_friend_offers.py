@@ -32,7 +32,7 @@ depends_on = None
 COLUMNS = (
     ("clock_base", sa.Float),
     ("clock_increment", sa.Float),
-    ("offer", sa.String(16)),
+    ("offer", sa.String(24)),
     ("offer_by", sa.Integer),
     ("offer_version", sa.Integer),
     ("offer_takebacks", sa.Integer),
