@@ -178,9 +178,20 @@ class FriendSeats:
     def seen(self, game_id: str, seat: int, now: float) -> None:
         """The seat's table read the game at ``now``."""
         column = "seen0" if seat == 0 else "seen1"
-        with self.engine.begin() as conn:
+        with self.store._writing(), self.engine.begin() as conn:
             conn.execute(update(friend_seats).where(friend_seats.c.game_id == game_id)
                          .values({column: now}))
+
+    def guest_hashes(self, ids: list[str]) -> dict[str, str]:
+        """The second seats' token hashes of those of ``ids`` that are accepted friend
+        games (game id -> hash): a guest's games are theirs as an inviter's are."""
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            return {str(r.game_id): str(r.guest_hash) for r in conn.execute(
+                select(friend_seats.c.game_id, friend_seats.c.guest_hash)
+                .where(friend_seats.c.game_id.in_(ids),
+                       friend_seats.c.guest_hash.is_not(None)))}
 
     def find(self, invite_hash: str) -> FriendSeat | None:
         return self._one(friend_seats.c.invite_hash == invite_hash)

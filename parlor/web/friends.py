@@ -57,6 +57,16 @@ _CLOCKED = sa.text("SELECT g.id, g.version, g.takebacks FROM games g "
                    "WHERE g.kind = 'friend' AND g.status = 'live' "
                    "AND f.clock_base IS NOT NULL AND f.guest_hash IS NOT NULL")
 
+#: A table long-polls for at most 20 s at a time and reads again at once: a seat whose table
+#: has not read the game for this long has left it (closed the page, lost its connection),
+#: and the other is told "disconnected".
+GONE_SECONDS = 45
+#: After this long without a read of the absent seat's table, the other may claim the game
+#: (a win: rule 1314) or go on waiting.
+CLAIM_SECONDS = 120
+#: A seat's reads are written down at most this often (a poll every read would be a write).
+SEEN_EVERY = 5.0
+
 #: An invitation nobody accepted can no longer be accepted after this many seconds (a day):
 #: the link was meant for one friend, soon.
 INVITE_SECONDS = 24 * 3600
@@ -83,6 +93,12 @@ class NoOffer(GameError):
     answered, or one's own)."""
 
     status, code = 409, "no_offer"
+
+
+class NotGone(GameError):
+    """A claim while the other player's table still reads the game."""
+
+    status, code = 409, "not_gone"
 
 
 class NotOver(GameError):
@@ -188,6 +204,11 @@ def time_control(seat: FriendSeat | None) -> TimeControl | None:
     return TimeControl(seat.clock_base, seat.clock_increment or 0.0)
 
 
+def claim_words(absent: int) -> str:
+    return (f"Rlr {absent + 1} left the table: Rlr {2 - absent} claimed the game (rule "
+            "1314).")
+
+
 def flag_words(flagged: int) -> str:
     return (f"Rlr {flagged + 1}'s clock ran out: Rlr {2 - flagged} wins (a flag is a "
             "concession, rule 1313).")
@@ -289,10 +310,31 @@ class Friends:
         out (every read of either player looks: the server's clock is the game's)."""
         self.flag_if_fallen(live)
         second = self.seat(live.id)
-        lively = self.seats.lively(live.id)
+        lively = self._read_by(live.id, seat)
         with live.lock:
             snap = self.games.seat_snapshot(live, seat, log_from)
             return self._dressed(live, seat, snap, second, lively)
+
+    def _read_by(self, game_id: str, seat: int) -> Lively:
+        """The game's offers, rematch and reads, after writing down that ``seat``'s table
+        reads it now (at most every :data:`SEEN_EVERY` seconds)."""
+        lively = self.seats.lively(game_id)
+        now = self.now()
+        last = lively.seen[seat]
+        if last is None or now - last >= SEEN_EVERY:
+            self.seats.seen(game_id, seat, now)
+            seen = (now, lively.seen[1]) if seat == 0 else (lively.seen[0], now)
+            lively = replace(lively, seen=seen)
+        return lively
+
+    def _absence(self, live: LiveGame, second: FriendSeat | None, lively: Lively,
+                 seat: int) -> float | None:
+        """Seconds since ``seat``'s table last read the game (or since the game began, if
+        it never has); None before the second seat is taken."""
+        if second is None or second.accepted is None:
+            return None
+        last = max(lively.seen[seat] or 0.0, second.accepted)
+        return max(0.0, self.now() - last)
 
     def _dressed(self, live: LiveGame, seat: int, snap: dict[str, Any],
                  second: FriendSeat | None, lively: Lively) -> dict[str, Any]:
@@ -308,6 +350,9 @@ class Friends:
             activity = live.row.result
         elif clock is not None and clock.flagged is not None:
             snap["result_text"] = activity = flag_words(clock.flagged)
+        elif s.is_over and lively.offer is not None and lively.offer.what == "claimed" \
+                and lively.offer.version == live.row.version:
+            snap["result_text"] = activity = claim_words(1 - lively.offer.by)
         elif s.is_over:
             activity = snap["result_text"] or "The game is over."
         elif not seated:
@@ -332,12 +377,37 @@ class Friends:
                 "id": lively.rematch_id, "url": f"/f/{lively.rematch_id}"},
             "can_offer": [] if not seated or not self._is_live(live) else
             [w for w in OFFERS if w == "draw" or self._takeback_refusal(live, seat) is None],
+            **self._presence(live, second, lively, other),
         }
         f = snap["friend"]
         f["news"] = "|".join(str(x) for x in (
             int(seated), f["offer"] and (f["offer"]["what"], f["offer"]["by"],
-                                         f["offer"]["declined"]), lively.rematch_id))
+                                         f["offer"]["declined"]), lively.rematch_id,
+            int(f["other_gone"]), int(f["can_claim"])))
+        if f["other_gone"] and self._is_live(live):
+            f["activity"] += (f" Rlr {other + 1} has disconnected: " +
+                              ("you may claim the game, or wait." if f["can_claim"] else
+                               f"you may claim the game if they are not back within "
+                               f"{round(f['claim_in'])} s."))
         return snap
+
+    def _presence(self, live: LiveGame, second: FriendSeat | None, lively: Lively,
+                  other: int) -> dict[str, Any]:
+        """Whether the other player's table has gone (:data:`GONE_SECONDS` without a
+        read), whether the game may be claimed, and in how many seconds it may be; with
+        ``wake_in``: when a waiting table has news from the clocks or the absence."""
+        away = self._absence(live, second, lively, other) if self._is_live(live) else None
+        clock = self._clocks_locked(live, second)
+        end = None if clock is None else clock.deadline()
+        times = [x for x in (None if away is None else GONE_SECONDS - away,
+                             None if away is None else CLAIM_SECONDS - away,
+                             None if end is None else end - self.now()) if x is not None
+                 and x > 0]
+        return {"other_gone": away is not None and away >= GONE_SECONDS,
+                "other_away": None if away is None else round(away),
+                "can_claim": away is not None and away >= CLAIM_SECONDS,
+                "claim_in": None if away is None else max(0.0, CLAIM_SECONDS - away),
+                "wake_in": min(times) if times else None}
 
     def _offer_json(self, live: LiveGame, seat: int,
                     offer: Offer | None) -> dict[str, Any] | None:
@@ -447,6 +517,24 @@ class Friends:
             except GameError:
                 continue  # a game that cannot be read: its own reads say why
         return flagged
+
+    def claim(self, live: LiveGame, seat: int, version: int) -> dict[str, Any]:
+        """``seat`` claims the game the other left (rule 1314): the absent seat resigns
+        (1204), once its table has not read the game for :data:`CLAIM_SECONDS`."""
+        self._seated_or_refuse(live)
+        self._refuse_if_flagged(live)
+        second = self.seat(live.id)
+        lively = self.seats.lively(live.id)  # the absent seat's reads, as stored now
+        with live.lock:
+            self._at(live, version, "claiming the game")
+            away = self._absence(live, second, lively, 1 - seat)
+        if away is None or away < CLAIM_SECONDS:
+            raise NotGone(f"Rlr {2 - seat}'s table read the game {round(away or 0)} s ago: "
+                          f"a game can be claimed after {CLAIM_SECONDS} s without word",
+                          version=live.row.version)
+        self.games.act(live, version, "resign", seat=1 - seat)
+        self.seats.offer(live.id, Offer("claimed", seat, live.row.version, live.row.takebacks))
+        return self.snapshot(live, seat)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -666,6 +754,8 @@ class Friends:
 
 
 __all__ = [
+    "CLAIM_SECONDS",
+    "GONE_SECONDS",
     "INVITE_SECONDS",
     "OFFERS",
     "Friends",
@@ -673,10 +763,12 @@ __all__ = [
     "InvitationGone",
     "NoAbort",
     "NoOffer",
+    "NotGone",
     "NotOver",
     "NotSeated",
     "Opened",
     "Rematch",
+    "claim_words",
     "flag_words",
     "invite_hash",
     "renamed",

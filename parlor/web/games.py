@@ -52,6 +52,7 @@ from parlor.rules.state import NONE, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
+from parlor.store.friends import FriendSeats
 
 log = logging.getLogger("parlor.web")
 
@@ -971,6 +972,10 @@ class Games:
         hashes = self.store.token_hashes(list(tokens)[:500])
         ok = [gid for gid, h in hashes.items()
               if hmac.compare_digest(hash_token(tokens[gid]), h)]
+        # a friend game's second seat holds a token of its own (parlor.store.friends)
+        guests = FriendSeats(self.store).guest_hashes([g for g in hashes if g not in ok])
+        ok += [gid for gid, h in guests.items()
+               if hmac.compare_digest(hash_token(tokens[gid]), h)]
         return self.store.rows(ok)
 
     # -- what the human sees ----------------------------------------------------------------------

@@ -648,6 +648,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
     ("post", "/api/friends/{game_id}/abort"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
+    ("post", "/api/friends/{game_id}/claim"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
     ("post", "/api/friends/{game_id}/offer"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendOffer),
     ("post", "/api/friends/{game_id}/answer"): Route(

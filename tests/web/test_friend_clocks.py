@@ -36,8 +36,8 @@ def clocked_game(client: TestClient, clock: str = "60+5") -> tuple[str, dict[int
     return inv["id"], {inv["seat"] - 1: inv["token"], got["seat"] - 1: got["token"]}, now
 
 
-def read(client: TestClient, gid: str, token: str) -> dict[str, Any]:
-    r = client.get(f"/api/friends/{gid}", headers=as_seat(token))
+def read(client: TestClient, gid: str, token: str, **params: Any) -> dict[str, Any]:
+    r = client.get(f"/api/friends/{gid}", headers=as_seat(token), params=params)
     assert r.status_code == 200, r.text
     snap: dict[str, Any] = r.json()
     return snap

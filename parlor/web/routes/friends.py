@@ -251,11 +251,10 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
 
 
 def _to_flag(snap: dict[str, Any]) -> float:
-    """Seconds until the running clock of ``snap`` is out (a little after), or a day."""
-    clock = snap["friend"]["clock"]
-    if clock is None or clock["running"] is None:
-        return 86400.0
-    return float(clock["left"][clock["running"]]) + 0.05
+    """Seconds until the table has news from time alone (the running clock out, the other
+    player's table gone or the game claimable: ``wake_in``), a little after; or a day."""
+    wake = snap["friend"]["wake_in"]
+    return 86400.0 if wake is None else float(wake) + 0.05
 
 
 def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
@@ -313,6 +312,18 @@ async def api_abort(request: Request, game_id: str, site: SiteDep) -> Response:
     data = await json_of(request)
     schemas.checked(schemas.FriendVersion, data)
     snap = await asyncio.to_thread(friends_of(request).abort, live, seat, version_of(data))
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/claim")
+async def api_claim(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Claim the game the other player left (rule 1314): a win, once their table has not
+    read it for CLAIM_SECONDS."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    schemas.checked(schemas.FriendVersion, data)
+    snap = await asyncio.to_thread(friends_of(request).claim, live, seat, version_of(data))
     site.conductor.notify(game_id)
     return Reply(snap)
 

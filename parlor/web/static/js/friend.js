@@ -43,16 +43,21 @@ function show(s) {
   }
 }
 
-// the other's offer to answer, one's own waiting or declined, or the other's rematch
+// the other's offer to answer, one's own waiting or declined, the other's rematch, or the
+// other gone (rule 1314: claim the game, or wait)
 function showOffer(f) {
   const o = f.offer;
   const rematch = f.rematch && current.status !== "live";
-  offerEl.hidden = !o && !rematch;
+  const gone = f.other_gone && current.status === "live";
+  offerEl.hidden = !o && !rematch && !gone;
   const answerable = o && !o.yours && !o.declined;
   $("offer-accept").hidden = !answerable;
   $("offer-decline").hidden = !answerable;
   $("rematch-join").hidden = !rematch;
-  $("offer-words").textContent = o ? o.words : rematch ? "A rematch, seats swapped, is waiting for you." : "";
+  $("friend-claim").hidden = !(gone && f.can_claim);
+  const away = gone ? `Rlr ${f.opponent + 1} has disconnected (no word for ${f.other_away} s): ` +
+    (f.can_claim ? "claim the game, or wait." : `you may claim the game in ${Math.round(f.claim_in)} s.`) : "";
+  $("offer-words").textContent = o ? o.words : rematch ? "A rematch, seats swapped, is waiting for you." : away;
 }
 
 function clockText(seconds) {
@@ -132,6 +137,11 @@ async function rematch() {
   else statusEl.textContent = `Refused: ${(reply && reply.message) || r.status}`;
 }
 $("rematch").addEventListener("click", rematch);
+$("friend-claim").addEventListener("click", async () => {
+  if (window.confirm(`Claim the game? Rlr ${current.friend.opponent + 1} resigns and you win.`) && await post("claim")) {
+    window.location.reload();
+  }
+});
 $("rematch-join").addEventListener("click", rematch);
 
 // game.js's long poll shows a table only once the game moves; what happens beside the moves
