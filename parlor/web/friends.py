@@ -9,8 +9,9 @@ is for games of kind "play" only). Its first seat's token hash is the game's own
 seat (the invitation, then the guest's token hash) is a row of
 :mod:`parlor.store.friends`, so any server of a deployment seats the guest, exactly once.
 
-Each seat is sent only its own view (``Games._snapshot`` for that seat), with words on what
-the other is doing ("Rlr 2 is choosing blockers": :mod:`parlor.present.activity`).
+Each seat is sent only its own view (``Games.seat_snapshot``), the other named "Rlr N" in
+its words (:func:`parlor.web.games.opponent_of`), with words on what the other is doing
+("Rlr 2 is choosing blockers": :mod:`parlor.present.activity`).
 """
 
 from __future__ import annotations
@@ -143,49 +144,6 @@ class Opened:
     token: str | None
 
 
-def renamed(text: str, name: str) -> str:
-    """``text`` with the other player called ``name`` instead of "the computer".
-
-    The log's prose (:class:`parlor.present.prose.Words`), the result and the coach name a
-    reader's opponent "the computer", and nothing else in them says "computer"; a proper
-    ``Words`` parameter threaded through ``Games.log_since`` is left for when that code's
-    other changes have landed.
-
-    >>> renamed("The computer keeps a card; you play on the computer's 10♣", "Rlr 2")
-    "Rlr 2 keeps a card; you play on Rlr 2's 10♣"
-    """
-    return text.replace("The computer", name).replace("the computer", name)
-
-
-def _a(what: str) -> str:
-    return {"draw": "a draw", "takeback": "a takeback"}[what]
-
-
-def _offer_words(what: str, by: int, seat: int, declined: bool) -> str:
-    """The offer in words for the player at ``seat``."""
-    if what == "draw":
-        asked = "You offered a draw" if by == seat else f"Rlr {by + 1} offers a draw"
-    else:
-        asked = ("You asked to take back your last decision" if by == seat else
-                 f"Rlr {by + 1} asks to take back their last decision")
-    if declined:
-        return asked.replace(" offers", " offered").replace(" asks", " asked") + \
-            (f": Rlr {2 - seat} declined." if by == seat else ": you declined.")
-    return asked + (": waiting for the answer." if by == seat else ".")
-
-
-def _name_the_other(snap: dict[str, Any], name: str) -> None:
-    """The other player's name in ``snap``'s words (copies: the log entries and the coach
-    are the cached position's, shared with other replies)."""
-    snap["log"] = [{**e, "text": renamed(e["text"], name),
-                    **({"why": {**e["why"], "text": renamed(e["why"]["text"], name)}}
-                       if isinstance(e.get("why"), dict) and "text" in e["why"] else {})}
-                   for e in snap["log"]]
-    if snap.get("result_text"):
-        snap["result_text"] = renamed(snap["result_text"], name)
-    snap["coach"] = {k: renamed(v, name) for k, v in snap["coach"].items()}
-
-
 @dataclass(slots=True)
 class _Steps:
     """A game's record as the clocks read it (:class:`~parlor.web.friendclock.Step`: when,
@@ -212,6 +170,23 @@ def claim_words(absent: int) -> str:
 def flag_words(flagged: int) -> str:
     return (f"Rlr {flagged + 1}'s clock ran out: Rlr {2 - flagged} wins (a flag is a "
             "concession, rule 1313).")
+
+
+def _a(what: str) -> str:
+    return {"draw": "a draw", "takeback": "a takeback"}[what]
+
+
+def _offer_words(what: str, by: int, seat: int, declined: bool) -> str:
+    """The offer in words for the player at ``seat``."""
+    if what == "draw":
+        asked = "You offered a draw" if by == seat else f"Rlr {by + 1} offers a draw"
+    else:
+        asked = ("You asked to take back your last decision" if by == seat else
+                 f"Rlr {by + 1} asks to take back their last decision")
+    if declined:
+        return asked.replace(" offers", " offered").replace(" asks", " asked") + \
+            (f": Rlr {2 - seat} declined." if by == seat else ": you declined.")
+    return asked + (": waiting for the answer." if by == seat else ".")
 
 
 class Friends:
@@ -361,7 +336,6 @@ class Friends:
             activity = f"Your decision: {snap['task']}."
         else:
             activity = doing(s.phase.name.lower(), other) + "."
-        _name_the_other(snap, f"Rlr {other + 1}")
         snap["your_turn"] = snap["your_turn"] and seated and live.row.status not in STOPPED
         snap["friend"] = {
             "seat": seat,
@@ -771,6 +745,5 @@ __all__ = [
     "claim_words",
     "flag_words",
     "invite_hash",
-    "renamed",
     "time_control",
 ]

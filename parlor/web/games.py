@@ -292,8 +292,17 @@ def _status(s: State) -> str:
     return "over" if s.is_over else "live"
 
 
+def opponent_of(live: LiveGame | None, reader: int | None) -> str:
+    """What the log, the result and the coach call the reader's opponent: "the computer",
+    or across a table between two people (issue 45) "Rlr 2"."""
+    if live is not None and live.is_friend and reader is not None:
+        return f"Rlr {2 - reader}"
+    return "the computer"
+
+
 def _log_entries(s: State, player: int | None, start: int,
-                 reader: int | None = None) -> list[dict[str, Any]]:
+                 reader: int | None = None,
+                 opponent: str = "the computer") -> list[dict[str, Any]]:
     """Log events as ``player`` may read them (``Event.text_for``; None: the public events),
     in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr 1", "Rlr
     2"), with the sentence in notation, kind, rule and "why", all rendered from the event."""
@@ -301,7 +310,7 @@ def _log_entries(s: State, player: int | None, start: int,
     out = []
     for i in range(max(0, start), len(events)):
         e = events[i]
-        entry: dict[str, Any] = {"n": i, "text": prose(e, reader, player),
+        entry: dict[str, Any] = {"n": i, "text": prose(e, reader, player, opponent),
                                  "notation": e.text_for(player), "kind": e.kind,
                                  "rule": e.rule, "automatic": e.automatic}
         w = why(e)
@@ -342,6 +351,7 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     are written and dropped. Call it under ``live.lock``."""
     events = s.log or []
     start = max(0, start)
+    them = opponent_of(live, reader)  # one name per game and reader: kept entries stay good
     kept = live.logs.get((player, reader))
     if kept is None:
         kept = live.logs[(player, reader)] = LogKept([], 0, [])
@@ -349,14 +359,14 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     m = min(len(seen), len(events))
     if m and (events[m - 1] is not seen[m - 1] or events[0] is not seen[0]):
         if s is not live.state:  # another line than the kept one, and not the live one
-            return _log_entries(s, player, start, reader)
+            return _log_entries(s, player, start, reader, them)
         seen.clear()
         m = 0
     if not seen:  # nothing kept: from the first entry this reply sends
         kept.base = min(start, len(events))
         kept.entries.clear()
     if s is live.state and len(events) > len(seen):
-        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader))
+        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader, them))
         seen.extend(events[len(seen):])
         m = len(events)
         if len(kept.entries) > 2 * LOG_KEPT:
@@ -365,13 +375,13 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     # events[:m] are seen; of those, entries from kept.base on are kept
     base, entries = kept.base, kept.entries
     if m < base:  # an earlier state than those kept (never expected)
-        return _log_entries(s, player, start, reader)
+        return _log_entries(s, player, start, reader, them)
     if start >= base:
         out = entries[start - base:m - base]
     else:  # older entries than those kept: written for this reply
-        out = _log_entries(s, player, start, reader)[:base - start] + entries[:m - base]
+        out = _log_entries(s, player, start, reader, them)[:base - start] + entries[:m - base]
     if len(events) > m:  # a trial state's own entries, not kept
-        out += _log_entries(s, player, max(start, m), reader)
+        out += _log_entries(s, player, max(start, m), reader, them)
     return out
 
 
@@ -502,14 +512,15 @@ def _position_parts(s: State, seat: int, live: LiveGame | None = None) -> dict[s
     given: :func:`encoded_payload`)."""
     v = table_view(s, seat)
     reader = None if seat == SPECTATOR else seat
+    them = opponent_of(live, reader)
     parts: dict[str, Any] = {
         "task": task(v.phase),
         "view": view_payload(v) if live is None else encoded_payload(live, v),
-        "result_text": result_words(s.log, s.result, reader) if s.result else None,
+        "result_text": result_words(s.log, s.result, reader, them) if s.result else None,
     }
     if seat != SPECTATOR:
         parts["choices"] = choices(v)
-        parts.update(learning_aids(s, seat))
+        parts.update(learning_aids(s, seat, them))
     return parts
 
 
@@ -638,12 +649,12 @@ def encoded_side(side: SideView) -> Encoded:
     return Encoded(d, text)
 
 
-def learning_aids(s: State, player: int) -> dict[str, Any]:
+def learning_aids(s: State, player: int, opponent: str = "the computer") -> dict[str, Any]:
     """What the table shows a learner: each Hand card's cost, why a card has no legal action
     now, and the coach's line for each consequential decision (the page decides whether the
-    coach speaks)."""
+    coach speaks), the other side named ``opponent``."""
     return {"costs": costs(s, player), "why_not": why_not(s, player),
-            "coach": coach(s, player, "the computer's")}
+            "coach": coach(s, player, f"{opponent}'s")}
 
 
 def table_view(s: State, player: int) -> View:
