@@ -93,7 +93,9 @@ async def make_invitation(request: Request, data: dict[str, Any]) -> Invitation:
 async def sweep_clocks(app: Any) -> None:
     """Every :data:`SWEEP_SECONDS`, end the clocked games whose running clock ran out that
     nobody reads (:meth:`Friends.sweep`); every web server of a deployment runs it (the
-    store lets one flag through). A failed round is logged and tried again."""
+    store lets one flag through). A failed round is tried again next time; an outage is
+    logged once when it starts and once when it ends, not every second."""
+    failing = False
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         friends: Friends | None = getattr(app.state, "friends", None)
@@ -103,7 +105,14 @@ async def sweep_clocks(app: Any) -> None:
         try:
             await asyncio.to_thread(friends.sweep)
         except Exception as exc:  # the database away: the next round tries again
-            log.warning("friend clocks: a sweep failed (%r)", exc)
+            if not failing:
+                log.warning("friend clocks: the sweep fails (%r); trying every %.0f s",
+                            exc, SWEEP_SECONDS)
+            failing = True
+            continue
+        if failing:
+            log.warning("friend clocks: the sweep works again")
+        failing = False
 
 
 def invitation_json(inv: Invitation) -> dict[str, Any]:
