@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from parlor.web.app import create_app
 from parlor.web.games import Games
 
-from .helpers import until
+from .helpers import config_for, until
 from .test_friends import accept, as_seat, invite
 
 
@@ -169,3 +171,33 @@ def test_a_clock_out_of_range_is_refused(client: TestClient) -> None:
     for bad in ("5+0", "300", "300+601", "x+1", "99999+0"):
         r = client.post("/api/friends", json={"clock": bad})
         assert r.status_code == 400 and r.json()["error"] == "bad_action", (bad, r.text)
+
+
+@pytest.mark.slow
+def test_two_servers_agree_on_the_clocks_and_flag_once(pg_url: str) -> None:
+    """Two server processes' apps on one PostgreSQL, each with its sweep running and the
+    same controlled clock: the clocks one server reads are the other's (they come from the
+    stored record), and a flag, whoever sees it first (either server's read or sweep), is
+    stored once."""
+    now = Clock()
+    with TestClient(create_app(config_for(pg_url))) as a, \
+            TestClient(create_app(config_for(pg_url))) as b:
+        for app in (a, b):
+            app.app.state.games.now = now  # type: ignore[attr-defined]
+        inv = invite(a, seat=1, clock="30+2")
+        got = accept(b, inv)
+        gid, tokens = inv["id"], {0: inv["token"], 1: got["token"]}
+        actor = read(a, gid, tokens[0])["friend"]["to_decide"]
+        now.t += 10
+        r = decide(a if actor == 0 else b, gid, tokens[actor])
+        assert r.status_code == 200, r.text
+        for c, p in ((a, 0), (b, 1), (a, 1), (b, 0)):
+            clock = read(c, gid, tokens[p])["friend"]["clock"]
+            assert clock["left"][actor] == 30 - 10 + 2, (c, p, clock)
+        nxt = read(b, gid, tokens[1])["friend"]["to_decide"]
+        now.t += 40  # whoever decides now has run out
+        seen = [read(c, gid, tokens[p]) for c, p in ((b, 0), (a, 1))]
+        assert all(s["status"] == "over" and s["friend"]["clock"]["flagged"] == nxt
+                   for s in seen), seen
+        stored = a.app.state.games.store.load(gid)  # type: ignore[attr-defined]
+        assert [x for x in stored.actions if x.startswith("resign")] == [f"resign {nxt + 1}"]
