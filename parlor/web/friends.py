@@ -154,6 +154,9 @@ class _Steps:
     version: int
     state: State
     steps: list[Step] = field(default_factory=list)
+    #: the clocks last read from ``steps``, and what they were read with (a table's reads
+    #: between two decisions read the same clocks: read once, not at each reply)
+    clocks: tuple[tuple[object, ...], Clocks] | None = None
 
 
 def time_control(seat: FriendSeat | None) -> TimeControl | None:
@@ -422,9 +425,12 @@ class Friends:
         control = time_control(second)
         if control is None or second is None or second.accepted is None:
             return None
-        over = not self._is_live(live)
-        return clocks(control, second.accepted, self._steps_locked(live).steps,
-                      None if over else live.state.actor)
+        running = None if not self._is_live(live) else live.state.actor
+        known = self._steps_locked(live)
+        key = (control, second.accepted, len(known.steps), running)
+        if known.clocks is None or known.clocks[0] != key:
+            known.clocks = (key, clocks(control, second.accepted, known.steps, running))
+        return known.clocks[1]
 
     def _steps_locked(self, live: LiveGame) -> _Steps:
         """The record's steps up to the live version: the last ones read, extended by the
