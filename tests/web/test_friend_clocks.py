@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from parlor.web.app import create_app
-from parlor.web.games import Games
+from parlor.web.games import Games, watch_key
 
 from .helpers import config_for, until
 from .test_friends import accept, as_seat, invite
@@ -201,3 +201,14 @@ def test_two_servers_agree_on_the_clocks_and_flag_once(pg_url: str) -> None:
                    for s in seen), seen
         stored = a.app.state.games.store.load(gid)  # type: ignore[attr-defined]
         assert [x for x in stored.actions if x.startswith("resign")] == [f"resign {nxt + 1}"]
+
+
+def test_a_spectators_read_ends_the_game_on_time_too(client: TestClient) -> None:
+    gid, tokens, now = clocked_game(client, "20+0")
+    a = read(client, gid, tokens[0])["friend"]["to_decide"]
+    games: Games = client.app.state.games  # type: ignore[attr-defined]
+    key = games.get(gid).token_hash
+    now.t += 21
+    seen = TestClient(client.app).get(f"/api/watch/{gid}", params={"k": watch_key(key)}).json()
+    assert seen["status"] == "over"
+    assert games.get(gid).actions[-1] == f"resign {a + 1}"

@@ -103,7 +103,7 @@ async def sweep_clocks(app: Any) -> None:
             site: Site = app.state.site
             friends = app.state.friends = Friends(site.games, FriendSeats(site.store))
         try:
-            await asyncio.to_thread(friends.sweep)
+            flagged = await asyncio.to_thread(friends.sweep)
         except Exception as exc:  # the database away: the next round tries again
             if not failing:
                 log.warning("friend clocks: the sweep fails (%r); trying every %.0f s",
@@ -113,6 +113,8 @@ async def sweep_clocks(app: Any) -> None:
         if failing:
             log.warning("friend clocks: the sweep works again")
         failing = False
+        for gid in flagged:  # this server's waiting tables (spectators') hear it at once
+            app.state.site.conductor.notify(gid)
 
 
 def invitation_json(inv: Invitation) -> dict[str, Any]:
