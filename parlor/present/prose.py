@@ -76,15 +76,17 @@ def side_words(side: str) -> str:
 
 class Words(Voice):
     """The sentences' words for the person at seat ``seat`` (None: a spectator, who reads
-    "Rlr 1" and "Rlr 2"): "you" and "the computer", cards by name, no notation."""
+    "Rlr 1" and "Rlr 2"): "you" and the ``opponent`` ("the computer"; "Rlr 2" across a
+    table between two people), cards by name, no notation."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, opponent: str = "the computer") -> None:
         self.seat = seat
+        self.opponent = opponent
 
     def who(self, p: int) -> str:
         if self.seat is None:
             return rlr(p)
-        return "you" if p == self.seat else "the computer"
+        return "you" if p == self.seat else self.opponent
 
     def does(self, p: int, verb: str, verb_s: str) -> str:
         return f"{self.who(p)} {verb if p == self.seat else verb_s}"
@@ -92,7 +94,7 @@ class Words(Voice):
     def whose(self, p: int) -> str:
         if self.seat is None:
             return f"{rlr(p)}'s"
-        return "your" if p == self.seat else "the computer's"
+        return "your" if p == self.seat else f"{self.opponent}'s"
 
     def card(self, cid: int) -> str:
         return card_name(cid)
@@ -120,10 +122,12 @@ def _capital(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def prose(e: Event, reader: int | None, player: int | None) -> str:
+def prose(e: Event, reader: int | None, player: int | None,
+          opponent: str = "the computer") -> str:
     """The event as ``player`` may read it (its own cards, R30; None: the public event), in
     words for the person at seat ``reader`` (None: a spectator, who reads "Rlr 1" and "Rlr
-    2"): "you" and "the computer", cards by name, no notation. A forced decision says so.
+    2"): "you" and the ``opponent`` ("the computer", or a person's name), cards by name, no
+    notation. A forced decision says so.
 
     >>> from parlor.rules.events import Event
     >>> prose(Event("play", 0, (52 + 13 + 3, 52 + 9), detail="enh", entity="10C/4D"), 0, 0)
@@ -136,18 +140,22 @@ def prose(e: Event, reader: int | None, player: int | None) -> str:
     ('You draw the Ace of Diamonds, 2♣', 'The computer draws 2 cards')
     >>> prose(Event("end", 1, automatic=True), 0, 0)
     'The computer does not attack: the turn ends (automatic: the only legal choice)'
+    >>> prose(Event("play", 0, (52 + 13 + 3, 52 + 9), detail="enh", entity="10C/4D"), 0, 0,
+    ...       "Rlr 2")
+    "You play 4♦ on Rlr 2's 10♣ (10♣ with 4♦)"
     """
     secret = player is not None and player == e.player and e.has_secret
-    s = _capital(sentence(e, Words(reader), secret))
+    s = _capital(sentence(e, Words(reader, opponent), secret))
     return automatic(s) if e.automatic else s
 
 
-def result_words(log: list[Event] | None, result: str, reader: int | None) -> str:
-    """How the game ended, for the person at seat ``reader``: the game's last event, when it
-    is its end (a game read from a position with its result given has no such event, and its
-    result is shown as written)."""
+def result_words(log: list[Event] | None, result: str, reader: int | None,
+                 opponent: str = "the computer") -> str:
+    """How the game ended, for the person at seat ``reader`` (the other named
+    ``opponent``): the game's last event, when it is its end (a game read from a position
+    with its result given has no such event, and its result is shown as written)."""
     if log and log[-1].kind in ("win", "draw_game"):
-        return _capital(sentence(log[-1], Words(reader)))
+        return _capital(sentence(log[-1], Words(reader, opponent)))
     return result
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Float, MetaData, String, Table, insert, select, update
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, select, update
 
-from parlor.store.db import GameStore
+from parlor.store.db import GameStore, actions
 
 metadata = MetaData()
 
@@ -35,6 +35,16 @@ friend_seats = Table(
     Column("until", Float, nullable=False),  # wall clock: shared by processes
     Column("guest_hash", String(64), nullable=True),  # None until the invitation is accepted
     Column("accepted", Float, nullable=True),
+    # migration 0012: the clock, the open offer, the rematch, each seat's last read
+    Column("clock_base", Float, nullable=True),  # seconds; None: no clock
+    Column("clock_increment", Float, nullable=True),
+    Column("offer", String(24), nullable=True),  # "draw", "takeback", "draw-declined"…
+    Column("offer_by", Integer, nullable=True),
+    Column("offer_version", Integer, nullable=True),
+    Column("offer_takebacks", Integer, nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+    Column("seen0", Float, nullable=True),
+    Column("seen1", Float, nullable=True),
 )
 
 
@@ -45,6 +55,29 @@ class FriendSeat:
     until: float
     guest_hash: str | None
     accepted: float | None
+    clock_base: float | None = None
+    clock_increment: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An open offer: ``what`` ("draw" or "takeback"), by ``by`` (a seat), made at the
+    game's (``version``, ``takebacks``): it lapses once the game is elsewhere."""
+
+    what: str
+    by: int
+    version: int
+    takebacks: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lively:
+    """What changes while a friend game is played: its open offer, its rematch, and when
+    each seat last read it (None: never)."""
+
+    offer: Offer | None
+    rematch_id: str | None
+    seen: tuple[float | None, float | None]
 
 
 class FriendSeats:
@@ -54,10 +87,14 @@ class FriendSeats:
         self.store = store
         self.engine = store.engine  # migrated by the GameStore: the table is there
 
-    def invite(self, game_id: str, invite_hash: str, *, until: float) -> None:
+    def invite(self, game_id: str, invite_hash: str, *, until: float,
+               clock: tuple[float, float] | None = None) -> None:
+        """A new invitation; ``clock`` (base, increment in seconds) or None: no clock."""
+        base, inc = clock if clock is not None else (None, None)
         with self.engine.begin() as conn:
             conn.execute(insert(friend_seats).values(game_id=game_id, invite_hash=invite_hash,
-                                                     until=until))
+                                                     until=until, clock_base=base,
+                                                     clock_increment=inc))
 
     def accept(self, invite_hash: str, guest_hash: str, *, now: float) -> bool:
         """Give the second seat to ``guest_hash`` if the invitation is open (not taken, not
@@ -77,6 +114,85 @@ class FriendSeats:
         self.store._announced(f"{taken.game_id} seated")
         return True
 
+    def accept_game(self, game_id: str, guest_hash: str, *, now: float) -> bool:
+        """:meth:`accept` by the game's id (a rematch's invitation, opened by the other
+        player of the game it follows, whose code nobody was sent)."""
+        found = self.of_game(game_id)
+        return found is not None and self.accept(found.invite_hash, guest_hash, now=now)
+
+    def times(self, game_id: str, from_ply: int) -> list[float]:
+        """When the server stored each action of the game's record from ``from_ply`` on."""
+        with self.engine.connect() as conn:
+            return [float(r.at) for r in conn.execute(
+                select(actions.c.at).where(actions.c.game_id == game_id,
+                                           actions.c.ply >= from_ply)
+                .order_by(actions.c.ply))]
+
+    def lively(self, game_id: str) -> Lively:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(friend_seats).where(friend_seats.c.game_id == game_id)
+                             ).first()
+        if r is None:
+            return Lively(None, None, (None, None))
+        offer = None if r.offer is None else Offer(str(r.offer), int(r.offer_by),
+                                                   int(r.offer_version),
+                                                   int(r.offer_takebacks))
+        return Lively(offer, None if r.rematch_id is None else str(r.rematch_id),
+                      (_float(r.seen0), _float(r.seen1)))
+
+    def offer(self, game_id: str, offer: Offer | None, *, unless: Offer | None = None,
+              only: Offer | None = None) -> bool:
+        """Make ``offer`` the game's open offer (None: withdraw or settle it). With
+        ``only``, just if that is the open offer now (accepting or declining the offer the
+        player saw, not one made since); False if it was not. Announced as a change."""
+        values = ({"offer": None, "offer_by": None, "offer_version": None,
+                   "offer_takebacks": None} if offer is None else
+                  {"offer": offer.what, "offer_by": offer.by, "offer_version": offer.version,
+                   "offer_takebacks": offer.takebacks})
+        where = [friend_seats.c.game_id == game_id]
+        if only is not None:
+            where += [friend_seats.c.offer == only.what, friend_seats.c.offer_by == only.by,
+                      friend_seats.c.offer_version == only.version,
+                      friend_seats.c.offer_takebacks == only.takebacks]
+        with self.store._writing(), self.engine.begin() as conn:
+            done = conn.execute(update(friend_seats).where(*where).values(**values)).rowcount
+            if done == 1:
+                self.store._notify(conn, f"{game_id} offer")
+        if done == 1:
+            self.store._announced(f"{game_id} offer")
+        return done == 1
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Record the game's rematch, unless it has one already (False then)."""
+        with self.store._writing(), self.engine.begin() as conn:
+            done = conn.execute(update(friend_seats)
+                                .where(friend_seats.c.game_id == game_id,
+                                       friend_seats.c.rematch_id.is_(None))
+                                .values(rematch_id=rematch_id)).rowcount
+            if done == 1:
+                self.store._notify(conn, f"{game_id} rematch")
+        if done == 1:
+            self.store._announced(f"{game_id} rematch")
+        return done == 1
+
+    def seen(self, game_id: str, seat: int, now: float) -> None:
+        """The seat's table read the game at ``now``."""
+        column = "seen0" if seat == 0 else "seen1"
+        with self.store._writing(), self.engine.begin() as conn:
+            conn.execute(update(friend_seats).where(friend_seats.c.game_id == game_id)
+                         .values({column: now}))
+
+    def guest_hashes(self, ids: list[str]) -> dict[str, str]:
+        """The second seats' token hashes of those of ``ids`` that are accepted friend
+        games (game id -> hash): a guest's games are theirs as an inviter's are."""
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            return {str(r.game_id): str(r.guest_hash) for r in conn.execute(
+                select(friend_seats.c.game_id, friend_seats.c.guest_hash)
+                .where(friend_seats.c.game_id.in_(ids),
+                       friend_seats.c.guest_hash.is_not(None)))}
+
     def find(self, invite_hash: str) -> FriendSeat | None:
         return self._one(friend_seats.c.invite_hash == invite_hash)
 
@@ -90,7 +206,11 @@ class FriendSeats:
             return None
         return FriendSeat(str(r.game_id), str(r.invite_hash), float(r.until),
                           None if r.guest_hash is None else str(r.guest_hash),
-                          None if r.accepted is None else float(r.accepted))
+                          _float(r.accepted), _float(r.clock_base), _float(r.clock_increment))
 
 
-__all__ = ["FriendSeat", "FriendSeats", "friend_seats"]
+def _float(x: object) -> float | None:
+    return None if x is None else float(x)  # type: ignore[arg-type]
+
+
+__all__ = ["FriendSeat", "FriendSeats", "Lively", "Offer", "friend_seats"]

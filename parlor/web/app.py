@@ -15,6 +15,7 @@ one :class:`~parlor.web.routes.site.Site` on ``app.state.site``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -98,9 +99,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         await conductor.start()
         await tournaments.start()
         await analyst.start()
+        # friend games' clocks run out even with nobody reading (issue 45)
+        sweeper = asyncio.create_task(friend_routes.sweep_clocks(_app))
         try:
             yield
         finally:
+            sweeper.cancel()
             await analyst.stop()
             await tournaments.stop()
             await conductor.stop()

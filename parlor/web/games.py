@@ -25,7 +25,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -53,6 +53,7 @@ from parlor.rules.state import NONE, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
+from parlor.store.friends import FriendSeats
 
 log = logging.getLogger("parlor.web")
 
@@ -62,6 +63,10 @@ FAILED = "failed"
 FRIEND = "friend"
 #: A friend game's status once a player aborted it before both had decided: no result.
 ABORTED = "aborted"
+#: A friend game the two players agreed to draw (issue 45): ended by them, not by the rules.
+DRAWN = "drawn"
+#: What ends a game beside the rules (stored on its row, not in its record).
+STOPPED = (ABORTED, DRAWN)
 #: Replay checkpoints: a saved state every this many actions.
 CHECKPOINT = 32
 MAX_RECORD_BYTES = 256 * 1024
@@ -288,8 +293,17 @@ def _status(s: State) -> str:
     return "over" if s.is_over else "live"
 
 
+def opponent_of(live: LiveGame | None, reader: int | None) -> str:
+    """What the log, the result and the coach call the reader's opponent: "the computer",
+    or across a table between two people (issue 45) "Rlr 2"."""
+    if live is not None and live.is_friend and reader is not None:
+        return f"Rlr {2 - reader}"
+    return "the computer"
+
+
 def _log_entries(s: State, player: int | None, start: int,
-                 reader: int | None = None) -> list[dict[str, Any]]:
+                 reader: int | None = None,
+                 opponent: str = "the computer") -> list[dict[str, Any]]:
     """Log events as ``player`` may read them (``Event.text_for``; None: the public events),
     in prose for the person at seat ``reader`` ("you", "the computer"; None: "Rlr 1", "Rlr
     2"), with the sentence in notation, kind, rule and "why", all rendered from the event."""
@@ -297,7 +311,7 @@ def _log_entries(s: State, player: int | None, start: int,
     out = []
     for i in range(max(0, start), len(events)):
         e = events[i]
-        entry: dict[str, Any] = {"n": i, "text": prose(e, reader, player),
+        entry: dict[str, Any] = {"n": i, "text": prose(e, reader, player, opponent),
                                  "notation": e.text_for(player), "kind": e.kind,
                                  "rule": e.rule, "automatic": e.automatic}
         w = why(e)
@@ -338,6 +352,7 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     are written and dropped. Call it under ``live.lock``."""
     events = s.log or []
     start = max(0, start)
+    them = opponent_of(live, reader)  # one name per game and reader: kept entries stay good
     kept = live.logs.get((player, reader))
     if kept is None:
         kept = live.logs[(player, reader)] = LogKept([], 0, [])
@@ -345,14 +360,14 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     m = min(len(seen), len(events))
     if m and (events[m - 1] is not seen[m - 1] or events[0] is not seen[0]):
         if s is not live.state:  # another line than the kept one, and not the live one
-            return _log_entries(s, player, start, reader)
+            return _log_entries(s, player, start, reader, them)
         seen.clear()
         m = 0
     if not seen:  # nothing kept: from the first entry this reply sends
         kept.base = min(start, len(events))
         kept.entries.clear()
     if s is live.state and len(events) > len(seen):
-        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader))
+        kept.entries.extend(_log_entries(s, player, max(len(seen), kept.base), reader, them))
         seen.extend(events[len(seen):])
         m = len(events)
         if len(kept.entries) > 2 * LOG_KEPT:
@@ -361,13 +376,13 @@ def log_since(live: LiveGame, s: State, player: int | None, start: int,
     # events[:m] are seen; of those, entries from kept.base on are kept
     base, entries = kept.base, kept.entries
     if m < base:  # an earlier state than those kept (never expected)
-        return _log_entries(s, player, start, reader)
+        return _log_entries(s, player, start, reader, them)
     if start >= base:
         out = entries[start - base:m - base]
     else:  # older entries than those kept: written for this reply
-        out = _log_entries(s, player, start, reader)[:base - start] + entries[:m - base]
+        out = _log_entries(s, player, start, reader, them)[:base - start] + entries[:m - base]
     if len(events) > m:  # a trial state's own entries, not kept
-        out += _log_entries(s, player, max(start, m), reader)
+        out += _log_entries(s, player, max(start, m), reader, them)
     return out
 
 
@@ -498,14 +513,15 @@ def _position_parts(s: State, seat: int, live: LiveGame | None = None) -> dict[s
     given: :func:`encoded_payload`)."""
     v = table_view(s, seat)
     reader = None if seat == SPECTATOR else seat
+    them = opponent_of(live, reader)
     parts: dict[str, Any] = {
         "task": task(v.phase),
         "view": view_payload(v) if live is None else encoded_payload(live, v),
-        "result_text": result_words(s.log, s.result, reader) if s.result else None,
+        "result_text": result_words(s.log, s.result, reader, them) if s.result else None,
     }
     if seat != SPECTATOR:
         parts["choices"] = choices(v)
-        parts.update(learning_aids(s, seat))
+        parts.update(learning_aids(s, seat, them))
     return parts
 
 
@@ -634,12 +650,12 @@ def encoded_side(side: SideView) -> Encoded:
     return Encoded(d, text)
 
 
-def learning_aids(s: State, player: int) -> dict[str, Any]:
+def learning_aids(s: State, player: int, opponent: str = "the computer") -> dict[str, Any]:
     """What the table shows a learner: each Hand card's cost, why a card has no legal action
     now, and the coach's line for each consequential decision (the page decides whether the
-    coach speaks)."""
+    coach speaks), the other side named ``opponent``."""
     return {"costs": costs(s, player), "why_not": why_not(s, player),
-            "coach": coach(s, player, "the computer's")}
+            "coach": coach(s, player, f"{opponent}'s")}
 
 
 def table_view(s: State, player: int) -> View:
@@ -697,6 +713,9 @@ class Games:
         self._loading: dict[str, threading.Lock] = {}
         self._db_file = _sqlite_file(store.url)
         self._db_identity = _identity(self._db_file)
+        #: The wall clock each action is stored with (``actions.at``): a friend game's clocks
+        #: are read from those times (parlor.web.friendclock), so tests set it to control them.
+        self.now: Callable[[], float] = time.time
 
     # -- durability ----------------------------------------------------------------------------
 
@@ -905,6 +924,10 @@ class Games:
             with live.lock:
                 self._refresh_locked(live)
 
+    def refresh_locked(self, live: LiveGame) -> None:
+        """:meth:`refresh` for a caller that holds ``live.lock`` already."""
+        self._refresh_locked(live)
+
     def _refresh_locked(self, live: LiveGame) -> None:
         head = self.store.head(live.id)
         if head is None:
@@ -972,6 +995,10 @@ class Games:
         hashes = self.store.token_hashes(list(tokens)[:500])
         ok = [gid for gid, h in hashes.items()
               if hmac.compare_digest(hash_token(tokens[gid]), h)]
+        # a friend game's second seat holds a token of its own (parlor.store.friends)
+        guests = FriendSeats(self.store).guest_hashes([g for g in hashes if g not in ok])
+        ok += [gid for gid, h in guests.items()
+               if hmac.compare_digest(hash_token(tokens[gid]), h)]
         return self.store.rows(ok)
 
     # -- what the human sees ----------------------------------------------------------------------
@@ -979,6 +1006,11 @@ class Games:
     def snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:
         with live.lock:
             return self._snapshot(live, log_from)
+
+    def seat_snapshot(self, live: LiveGame, seat: int, log_from: int = 0) -> dict[str, Any]:
+        """The table as the person at ``seat`` sees it (a friend game has a person at each
+        seat). Under ``live.lock``."""
+        return self._snapshot(live, log_from, seat=seat)
 
     def _snapshot(self, live: LiveGame, log_from: int, state: State | None = None,
                   seat: int | None = None) -> dict[str, Any]:
@@ -995,7 +1027,7 @@ class Games:
             "takebacks": live.row.takebacks,  # with "version": the table's position (R30)
             "level": live.row.level,
             "settings": live.row.settings,
-            "status": live.row.status if live.row.status in (FAILED, ABORTED) else _status(s),
+            "status": live.row.status if live.row.status in (FAILED, *STOPPED) else _status(s),
             "failure": live.row.result if live.failed else None,
             "you": me,
             "seed": seed_json(seed_of(live.row)) if over else None,  # secret until the end
@@ -1026,7 +1058,7 @@ class Games:
                 "kind": live.row.kind,
                 "version": live.row.version,
                 "settings": live.row.settings,
-                "status": ABORTED if live.row.status == ABORTED else _status(s),
+                "status": live.row.status if live.row.status in STOPPED else _status(s),
                 "title": live.row.title,
                 "you": live.human,
                 "your_turn": False,
@@ -1133,7 +1165,7 @@ class Games:
                 "to date.", version=live.row.version)
         if s.is_over:
             raise GameOver(f"the game is over: {s.result}", version=live.row.version)
-        if live.failed or live.row.status == ABORTED:
+        if live.failed or live.row.status in STOPPED:
             raise GameOver(live.row.result, version=live.row.version)
         return s
 
@@ -1165,7 +1197,7 @@ class Games:
             with self.durable():
                 self.store.append_many(live.id, version, new, turn=trial.turn,
                                        status=_status(trial), result=trial.result,
-                                       takebacks=live.row.takebacks)
+                                       takebacks=live.row.takebacks, now=self.now())
         except StoreConflict:
             # another process committed first: nothing of ours was stored; catch up
             self._refresh_locked(live)
@@ -1191,25 +1223,31 @@ class Games:
                 raise refusal
             keep = self._last_human_decision(live)
             assert keep is not None  # _takeback_refusal made sure
-            state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
-            for text in live.actions[:keep]:
-                apply(state, text)
-            try:
-                with self.durable():
-                    self.store.truncate(live.id, version, keep, turn=state.turn,
-                                        status=_status(state), result=state.result,
-                                        takebacks=live.row.takebacks)
-            except StoreConflict:
-                self.forget(live.id)
-                raise StaleVersion("the game changed elsewhere; reload the page") from None
-            live.state = state
-            del live.actions[keep:]
-            live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
-            live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
-                               turn=state.turn, status=_status(state), result=state.result,
-                               updated=time.time())
-            live.changed_at = time.monotonic()
+            self.truncate_locked(live, version, keep)
             return self._snapshot(live, log_from)
+
+    def truncate_locked(self, live: LiveGame, version: int, keep: int) -> None:
+        """Keep the record's first ``keep`` actions (a takeback: :meth:`takeback`, or one
+        two people agreed to), stored first, if the game is at ``version``. Under
+        ``live.lock``."""
+        state = new_game(seed_of(live.row), Settings.parse(live.row.settings))
+        for text in live.actions[:keep]:
+            apply(state, text)
+        try:
+            with self.durable():
+                self.store.truncate(live.id, version, keep, turn=state.turn,
+                                    status=_status(state), result=state.result,
+                                    takebacks=live.row.takebacks)
+        except StoreConflict:
+            self.forget(live.id)
+            raise StaleVersion("the game changed elsewhere; reload the page") from None
+        live.state = state
+        del live.actions[keep:]
+        live.checkpoints = {k: v for k, v in live.checkpoints.items() if k <= keep}
+        live.row = replace(live.row, version=keep, takebacks=live.row.takebacks + 1,
+                           turn=state.turn, status=_status(state), result=state.result,
+                           updated=time.time())
+        live.changed_at = time.monotonic()
 
     def _can_take_back(self, live: LiveGame) -> bool:
         """Whether :meth:`takeback` would take something back now: the table offers it
@@ -1456,8 +1494,10 @@ class Games:
 
 __all__ = [
     "ABORTED",
+    "DRAWN",
     "FAILED",
     "FRIEND",
+    "STOPPED",
     "BadAction",
     "ComputerFailed",
     "ComputerJob",

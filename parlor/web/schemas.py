@@ -366,7 +366,7 @@ class Spectated(_Open):
     kind: str
     version: int
     settings: str
-    status: Literal["live", "over", "aborted"]  # aborted: a friend game (issue 45)
+    status: Literal["live", "over", "aborted", "drawn"]  # a friend game's (issue 45)
     title: str
     you: int
     your_turn: bool
@@ -540,6 +540,10 @@ class FriendInvite(_Open):
     seat: Literal[1, 2, "1", "2", "random"] | None = Field(
         None, description="the inviter's seat; default: random")
     max_turns: Annotated[int, Field(ge=2, le=1000)] = 200
+    clock: str | None = Field(
+        None, max_length=20, examples=["300+3"],
+        description="a Fischer clock: base+increment in seconds (base 10 to 10800, "
+        "increment 0 to 600), kept by the server; absent or \"none\": no clock")
 
 
 class Invited(_Open):
@@ -567,11 +571,31 @@ class FriendVersion(_Open):
     version: int = Field(description="the move number the table showed")
 
 
+class FriendOffer(_Open):
+    offer: Literal["draw", "takeback"] = Field(
+        description="a draw, or (casual play) to take back your last decision: the other "
+        "player accepts or declines")
+    version: int = Field(description="the move number the table showed")
+
+
+class FriendAnswer(_Open):
+    accept: bool = Field(description="true accepts the other player's open offer")
+    version: int = Field(description="the move number the table showed")
+
+
+class Rematched(_Open):
+    id: str
+    url: str
+    seat: int
+    token: str | None = Field(None, description="the new game's secret, when this call gave "
+                              "the seat (else the browser that asked has it)")
+
+
 class FriendSnapshot(Snapshot):
     """A friend game as one of its players sees it, with ``friend``: the seats, whose
     decision it is and what the other is doing in words."""
 
-    status: Literal["live", "over", "failed", "aborted"]  # type: ignore[assignment]
+    status: Literal["live", "over", "failed", "aborted", "drawn"]  # type: ignore[assignment]
     friend: dict[str, Any]
 
 
@@ -671,7 +695,10 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, FriendSnapshot, (400, *_GAME, *_SERVER),
         query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM,
                "seated": _int(0, 1, "1 if the client's table has the friend seated: "
-                              "otherwise news, answered at once")}),
+                              "otherwise news, answered at once"),
+               "news": {"type": "string", "maxLength": 200,
+                        "description": "the friend.news the client has: otherwise news "
+                        "(an offer, a rematch, the other gone), answered at once"}}),
     ("post", "/api/friends/{game_id}/actions"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, 422, *_SERVER), Act),
     ("post", "/api/friends/{game_id}/preview"): Route(
@@ -683,6 +710,14 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
     ("post", "/api/friends/{game_id}/abort"): Route(
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
+    ("post", "/api/friends/{game_id}/claim"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
+    ("post", "/api/friends/{game_id}/offer"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendOffer),
+    ("post", "/api/friends/{game_id}/answer"): Route(
+        200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendAnswer),
+    ("post", "/api/friends/{game_id}/rematch"): Route(
+        200, Rematched, (*_WRITE, *_GAME, 409, *_SERVER), Empty),
 }
 
 _REASONS = {400: "Bad request: the message names what is wrong", 403: "Not yours, or sent "

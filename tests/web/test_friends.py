@@ -303,3 +303,32 @@ def test_the_inviter_waiting_on_one_server_hears_the_friend_sit_down_on_another(
         poll.join()  # before any assertion: the app cannot stop with the poll in flight
         assert heard == [f"{gid} seated"]
         assert got["friend"]["seated"] and got["friend"]["to_decide"] in (0, 1)
+
+
+def test_the_words_name_the_other_player_rlr_n_never_the_computer(client: TestClient) -> None:
+    """The log, the result and the coach are written with the other player's name (a
+    parameter of the words: parlor.present.prose.Words), not "the computer" replaced."""
+    gid, tokens, _ = seated_game(client, seat=1)
+    rng = random.Random(7)
+    texts: dict[int, list[str]] = {0: [], 1: []}
+    for _ in range(40):
+        snaps = {p: client.get(f"/api/friends/{gid}", headers=as_seat(tokens[p])).json()
+                 for p in (0, 1)}
+        for p in (0, 1):
+            texts[p] += [e["text"] for e in snaps[p]["log"]]
+            texts[p] += list(snaps[p]["coach"].values())
+        if snaps[0]["status"] != "live":
+            break
+        actor = snaps[0]["friend"]["to_decide"]
+        r = client.post(f"/api/friends/{gid}/actions", headers=as_seat(tokens[actor]),
+                        json={"action": rng.choice(snaps[actor]["view"]["legal"]),
+                              "version": snaps[actor]["version"]})
+        assert r.status_code == 200, r.text
+    v = client.get(f"/api/friends/{gid}", headers=as_seat(tokens[1])).json()["version"]
+    client.post(f"/api/friends/{gid}/resign", headers=as_seat(tokens[1]), json={"version": v})
+    for p in (0, 1):
+        over = client.get(f"/api/friends/{gid}", headers=as_seat(tokens[p])).json()
+        texts[p] += [e["text"] for e in over["log"]] + [over["result_text"]]
+        whole = " ".join(texts[p])
+        assert "computer" not in whole.lower(), p
+        assert f"Rlr {2 - p}" in whole, p

@@ -175,3 +175,84 @@ def test_two_people_play_each_other_in_two_browsers(browser: Any, tmp_path: Path
             ctx.close()
     finally:
         server.stop()
+
+
+def test_clocks_an_offer_and_a_rematch_in_two_browsers_by_keyboard(browser: Any,
+                                                                    tmp_path: Path) -> None:
+    """The clock chosen on the home page is on both tables, the running one counting down
+    in the page; a draw offered from the Game menu and accepted with the keyboard ends the
+    game drawn on both tables; the rematch (seats swapped) is opened by both. Screenshots of
+    the table with the clocks and the offer at a phone's, a tablet's and a desktop's width."""
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    server = Server(db).start()
+    try:
+        contexts = [browser.new_context(viewport={"width": 1024, "height": 800})
+                    for _ in range(2)]
+        host, guest = (ctx.new_page() for ctx in contexts)
+        errors: list[str] = []
+        for page in (host, guest):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        host.goto(server.url + "/")
+        host.select_option("#friend-seat", "1")
+        host.select_option("#friend-clock", "300+3")
+        host.click("#invite")
+        host.wait_for_url("**/f/*")
+        gid = host.url.split("/f/", 1)[1].split("#", 1)[0]
+        assert host.is_visible("#friend-clocks")
+        guest.goto(host.input_value("#invite-link"))
+        guest.click("#take-seat")
+        guest.wait_for_url(f"**/f/{gid}")
+        host.wait_for_function("() => window.parlor.snapshot().friend.seated")
+        guest.wait_for_function("() => window.parlor && window.parlor.snapshot()")
+        actor = snapshot(guest)["friend"]["to_decide"]
+        seats = {0: host, 1: guest}
+        # the running clock is the decider's, on both tables, and it counts down in the page
+        for page in (host, guest):
+            page.wait_for_selector(f"#clock-{actor}.running")
+            assert not page.locator(f"#clock-{1 - actor}.running").count()
+        first = seats[actor].inner_text(f"#clock-{actor} .left")
+        seats[actor].wait_for_function(
+            f"() => document.querySelector('#clock-{actor} .left').textContent !== "
+            f"{json.dumps(first)}")
+        assert guest.inner_text(f"#clock-{1 - actor} .left") == "5:00"
+
+        # a draw offered from the Game menu, by keyboard
+        offerer, answerer = seats[1 - actor], seats[actor]
+        offerer.focus(".sidebar-head summary")
+        offerer.keyboard.press("Enter")
+        offerer.focus("#offer-draw")
+        offerer.keyboard.press("Enter")
+        offerer.wait_for_selector("#offer-words:has-text('You offered a draw')")
+        answerer.wait_for_selector("#offer-accept", state="visible")
+        assert f"Rlr {2 - actor} offers a draw" in answerer.inner_text("#offer-words")
+        OUT.mkdir(exist_ok=True)
+        for width in (390, 1024, 1440):
+            answerer.set_viewport_size({"width": width, "height": 844 if width == 390 else 900})
+            answerer.screenshot(path=str(OUT / f"friend-clocks-offer-{width}.png"))
+        answerer.focus("#offer-accept")
+        answerer.keyboard.press("Enter")
+        for page in (host, guest):
+            page.wait_for_function("() => window.parlor.snapshot().status === 'drawn'")
+            page.wait_for_selector("#over[open]")
+            assert "Drawn by agreement" in page.inner_text("#over-result")
+        host.screenshot(path=str(OUT / "friend-drawn-1024.png"))
+
+        # the rematch: seats swapped, each opens it from their dialog
+        host.focus("#rematch")
+        host.keyboard.press("Enter")
+        host.wait_for_url(re.compile(r".*/f/(?!" + gid + r")\w+$"))
+        new = host.url.rsplit("/", 1)[1]
+        host.wait_for_function("() => window.parlor && window.parlor.snapshot()")
+        assert snapshot(host)["you"] == 1  # Rlr 1 before
+        guest.wait_for_selector("#rematch:has-text('Play the rematch')")
+        guest.focus("#rematch")
+        guest.keyboard.press("Enter")
+        guest.wait_for_url(f"**/f/{new}")
+        guest.wait_for_function("() => window.parlor && window.parlor.snapshot()")
+        assert snapshot(guest)["you"] == 0 and snapshot(guest)["friend"]["seated"]
+        host.wait_for_function("() => window.parlor.snapshot().friend.seated")
+        assert not errors, errors
+        for ctx in contexts:
+            ctx.close()
+    finally:
+        server.stop()

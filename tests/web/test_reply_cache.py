@@ -191,8 +191,9 @@ class Work:
             return v
 
         def log_entries(s: State, player: int | None, start: int,
-                        reader: int | None = None) -> list[dict[str, Any]]:
-            out = real_entries(s, player, start, reader)
+                        reader: int | None = None,
+                        opponent: str = "the computer") -> list[dict[str, Any]]:
+            out = real_entries(s, player, start, reader, opponent)
             self.entries += len(out)
             return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from parlor.rules.state import Settings
 from parlor.store.friends import FriendSeats
 from parlor.web import schemas
+from parlor.web.friendclock import SWEEP_SECONDS, TimeControl
 from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
 from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame, watch_key
 from parlor.web.routes.games import action_of, declarations_of, version_of
@@ -37,6 +39,7 @@ from parlor.web.routes.site import (
 )
 
 router = APIRouter()
+log = logging.getLogger("parlor.web")
 
 
 def friends_of(request: Request) -> Friends:
@@ -68,11 +71,50 @@ def max_turns_of(data: dict[str, Any]) -> int:
     return int(str(raw))
 
 
+def clock_of(data: dict[str, Any]) -> TimeControl | None:
+    """The time control: "BASE+INCREMENT" in seconds ("300+3"), or none ("none", absent)."""
+    raw = data.get("clock")
+    if raw in (None, "", "none"):
+        return None
+    try:
+        return TimeControl.parse(str(raw)[:20])
+    except ValueError as exc:
+        raise BadAction(str(exc)) from None
+
+
 async def make_invitation(request: Request, data: dict[str, Any]) -> Invitation:
     friends = friends_of(request)
     seat, match, turns = seat_choice(data), match_of(data), max_turns_of(data)
+    clock = clock_of(data)
     return await asyncio.to_thread(friends.invite, seat=seat, match_play=match,
-                                   max_turns=turns)
+                                   max_turns=turns, clock=clock)
+
+
+async def sweep_clocks(app: Any) -> None:
+    """Every :data:`SWEEP_SECONDS`, end the clocked games whose running clock ran out that
+    nobody reads (:meth:`Friends.sweep`); every web server of a deployment runs it (the
+    store lets one flag through). A failed round is tried again next time; an outage is
+    logged once when it starts and once when it ends, not every second."""
+    failing = False
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        friends: Friends | None = getattr(app.state, "friends", None)
+        if friends is None:
+            site: Site = app.state.site
+            friends = app.state.friends = Friends(site.games, FriendSeats(site.store))
+        try:
+            flagged = await asyncio.to_thread(friends.sweep)
+        except Exception as exc:  # the database away: the next round tries again
+            if not failing:
+                log.warning("friend clocks: the sweep fails (%r); trying every %.0f s",
+                            exc, SWEEP_SECONDS)
+            failing = True
+            continue
+        if failing:
+            log.warning("friend clocks: the sweep works again")
+        failing = False
+        for gid in flagged:  # this server's waiting tables (spectators') hear it at once
+            app.state.site.conductor.notify(gid)
 
 
 def invitation_json(inv: Invitation) -> dict[str, Any]:
@@ -185,7 +227,7 @@ async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response
 @router.get("/api/friends/{game_id}")
 async def api_state(request: Request, game_id: str, site: SiteDep, after: str | None = None,
                     wait: str | None = None, log_from: str | None = None,
-                    seated: str | None = None) -> Response:
+                    seated: str | None = None, news: str | None = None) -> Response:
     """The table as this seat sees it; with ``after`` and ``wait``, once the game moved past
     ``after`` (the other's play, the invitation accepted, an abort) or ``wait`` seconds.
     ``seated`` (0 or 1) is whether the client's table has the friend seated: when the game
@@ -199,14 +241,17 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
         changed = conductor.changed_event(game_id)  # before reading: a change wakes us
         live, seat = await seat_for(request, site, game_id)
         snap = await asyncio.to_thread(friends.snapshot, live, seat, start)
-        news = seated_q not in (-1, int(snap["friend"]["seated"]))
-        if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live" \
-                and not news:
+        told = seated_q not in (-1, int(snap["friend"]["seated"])) or \
+            (news is not None and news[:200] != snap["friend"]["news"])
+        # a game over is waited on for its news only (a rematch): a table that asks for it
+        if wait_s > 0 and snap["version"] <= after_v and not told \
+                and (snap["status"] == "live" or news is not None):
             seen = _where(snap)
             end = time.monotonic() + wait_s
             while (left := end - time.monotonic()) > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout=left)
+                    # the running clock's end is news too: wake for it (the read flags it)
+                    await asyncio.wait_for(changed.wait(), timeout=min(left, _to_flag(snap)))
                 changed = conductor.changed_event(game_id)
                 if site.store.shared:  # the change may be another process's: read it
                     await asyncio.to_thread(site.games.refresh, live)
@@ -216,9 +261,17 @@ async def api_state(request: Request, game_id: str, site: SiteDep, after: str | 
     return Reply(snap)
 
 
+def _to_flag(snap: dict[str, Any]) -> float:
+    """Seconds until the table has news from time alone (the running clock out, the other
+    player's table gone or the game claimable: ``wake_in``), a little after; or a day."""
+    wake = snap["friend"]["wake_in"]
+    return 86400.0 if wake is None else float(wake) + 0.05
+
+
 def _where(snap: dict[str, Any]) -> tuple[Any, ...]:
-    """What a waiting table is told about: a move, a status, the friend sitting down."""
-    return snap["version"], snap["status"], snap["friend"]["seated"]
+    """What a waiting table is told about: a move, a status, the friend sitting down, an
+    offer made or answered, a rematch."""
+    return snap["version"], snap["status"], snap["friend"]["news"]
 
 
 @router.post("/api/friends/{game_id}/actions")
@@ -272,6 +325,58 @@ async def api_abort(request: Request, game_id: str, site: SiteDep) -> Response:
     snap = await asyncio.to_thread(friends_of(request).abort, live, seat, version_of(data))
     site.conductor.notify(game_id)
     return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/claim")
+async def api_claim(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Claim the game the other player left (rule 1314): a win, once their table has not
+    read it for CLAIM_SECONDS."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    schemas.checked(schemas.FriendVersion, data)
+    snap = await asyncio.to_thread(friends_of(request).claim, live, seat, version_of(data))
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/offer")
+async def api_offer(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Offer the other player a draw, or (casual play) to take back your last decision."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    body = schemas.checked(schemas.FriendOffer, data)
+    snap = await asyncio.to_thread(friends_of(request).offer, live, seat, body.version,
+                                   body.offer)
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/answer")
+async def api_answer(request: Request, game_id: str, site: SiteDep) -> Response:
+    """Accept or decline the other player's open offer."""
+    live, seat = await seat_for(request, site, game_id)
+    data = await json_of(request)
+    body = schemas.checked(schemas.FriendAnswer, data)
+    snap = await asyncio.to_thread(friends_of(request).answer, live, seat, body.version,
+                                   body.accept)
+    site.conductor.notify(game_id)
+    return Reply(snap)
+
+
+@router.post("/api/friends/{game_id}/rematch")
+async def api_rematch(request: Request, game_id: str, site: SiteDep) -> Response:
+    """A rematch, seats swapped: the first to ask makes it, the other joins it (each with
+    their token of this game); the new game's token comes as its cookie too."""
+    live, seat = await seat_for(request, site, game_id)
+    await json_of(request)
+    made = await asyncio.to_thread(friends_of(request).rematch, live, seat)
+    site.conductor.notify(game_id)  # the other's table shows the rematch
+    site.conductor.notify(made.game_id)  # its inviter's table waits for the second seat
+    resp = JSONResponse({"id": made.game_id, "url": f"/f/{made.game_id}", "seat": made.seat + 1,
+                         "token": made.token})
+    if made.token is not None:
+        set_token(resp, made.game_id, made.token)
+    return resp
 
 
 # -- helpers --------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from parlor.puzzles.model import GOALS
 from parlor.rules.state import Settings
 from parlor.web.games import watch_key
-from parlor.web.routes.site import SiteDep, row_dict, tokens_of
+from parlor.web.routes.site import SiteDep, row_dict, token_for, tokens_of
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
 
 MAX_TURNS_CHOICES = (200, 60, 20, 8)
@@ -34,9 +34,11 @@ async def home(request: Request, site: SiteDep) -> Response:
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await site.load(request, game_id)
-    if live.is_friend:  # a game between two people has its own table (routes/friends.py)
+    live = await site.live_game(game_id)
+    if live.is_friend:  # a game between two people has its own table (routes/friends.py),
+        # which knows both seats' tokens (its second seat's is not the game's)
         return RedirectResponse(f"/f/{game_id}", status_code=303)
+    site.games.authorize(live, token_for(request, game_id))
     if not live.is_play:
         return RedirectResponse(f"/replay/{game_id}", status_code=303)
     snap = site.games.snapshot(live, 0)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from parlor.web.games import LiveGame, NotYourGame, watch_key
+from parlor.web.routes.friends import friends_of
 from parlor.web.routes.site import Reply, Site, SiteDep, int_param
 
 router = APIRouter()
@@ -25,21 +26,30 @@ async def watched(site: Site, game_id: str, k: str | None) -> LiveGame:
     return live
 
 
+async def flagged_first(request: Request, live: LiveGame) -> None:
+    """A friend game whose running clock is out ends before a spectator reads it (1313)."""
+    if live.is_friend:
+        await asyncio.to_thread(friends_of(request).flag_if_fallen, live)
+
+
 @router.get("/watch/{game_id}", response_class=HTMLResponse)
 async def watch_page(request: Request, game_id: str, site: SiteDep,
                      k: str | None = None) -> Response:
     live = await watched(site, game_id, k)
+    await flagged_first(request, live)
     return site.page(request, "spectate.html", snapshot=site.games.spectator_snapshot(live),
                      key=k, title=f"Watching — {live.row.title}")
 
 
 @router.get("/api/watch/{game_id}")
-async def api_watch(game_id: str, site: SiteDep, k: str | None = None, after: str | None = None,
-                    wait: str | None = None, log_from: str | None = None) -> Response:
+async def api_watch(request: Request, game_id: str, site: SiteDep, k: str | None = None,
+                    after: str | None = None, wait: str | None = None,
+                    log_from: str | None = None) -> Response:
     after_v = int_param(after, "after", -1, -1, 10**7)
     wait_s = float(int_param(wait, "wait", 0, 0, 30))
     start = int_param(log_from, "log_from", 0, 0, 10**7)
     live = await watched(site, game_id, k)
+    await flagged_first(request, live)
     games, conductor = site.games, site.conductor
     with conductor.watch(game_id):
         changed = conductor.changed_event(game_id)
