@@ -16,7 +16,7 @@ game.
 Additive: new nullable columns, nothing existing changes.
 
 Revision ID: 0012
-Revises: 0010 (another branch adds 0011; re-chained at the merge)
+Revises: 0011
 """
 
 from __future__ import annotations
