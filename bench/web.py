@@ -24,6 +24,20 @@ play for ``--seconds``, the games spread over the servers as a load balancer wou
 SQLite server (its own worker pool) beside it. It prints moves/s (the players' moves, and
 every action committed) and the move round trip (median, p99), side by side.
 
+``--friends N`` measures games between two people instead (issue 45): N friend games at
+once, each player an asyncio client that long polls its seat's table (``GET
+/api/friends/{id}?after=V&wait=20``, as the page does), thinks a random time in ``--think``
+and plays a random legal decision when it is its own. Timed: from the start of one player's
+POST to the other player's long poll returning with the new version (the move on the other's
+table), median and p95. On one server with a SQLite file by default; with ``--servers 2`` on
+a PostgreSQL and a Redis started here (as the tests start them: the wake-ups between servers
+on Redis, or PostgreSQL's ``NOTIFY`` with ``--fanout notify``), the inviter on the first
+server and the friend on the second, so each move crosses servers. A game that ends is
+followed by a new one at its table. The machine's load (``uptime``) is printed before and
+after. Target (issue 45): median < 1 s with 20 games.
+
+    python bench/web.py --friends 20 [--servers 2] [--seconds 60] [--think 0.3,1.5]
+
 Only loopback addresses are used, and the run stops by itself.
 """
 
@@ -258,6 +272,156 @@ def scale(args: argparse.Namespace, think: tuple[float, float], pace: float) -> 
     return 0
 
 
+# -- games between two people (--friends) ------------------------------------------------------
+
+
+class Table:
+    """One friend game's moves in flight: the version each was made at, and when it was
+    sent (the other seat's long poll ends the wait)."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, float] = {}
+        self.decisions = 0
+
+
+async def friend_seat(client: httpx.AsyncClient, gid: str, token: str, rng: random.Random,
+                      table: Table, lags: list[float], deadline: float,
+                      think: tuple[float, float]) -> None:
+    """One player: long poll the table; on one's own decision think, then play a random
+    legal decision; when the poll brings the other's move, time its way here."""
+    headers = {"X-Parlor-Token": token}
+    r = await client.get(f"/api/friends/{gid}", headers=headers, params={"log_from": 10**6})
+    snap = r.json()
+    while snap["status"] == "live" and time.monotonic() < deadline:
+        if snap["your_turn"]:
+            await asyncio.sleep(rng.uniform(*think))
+            legal = [a for a in snap["view"]["legal"] if not a.startswith("resign")]
+            table.sent[snap["version"]] = time.perf_counter()
+            r = await client.post(f"/api/friends/{gid}/actions", headers=headers, json={
+                "action": rng.choice(legal), "version": snap["version"], "log_from": 10**6})
+            if r.status_code != 200:
+                raise SystemExit(f"move refused: {r.status_code} {r.text}")
+            table.decisions += 1
+            snap = r.json()
+            continue
+        before = snap["version"]
+        try:
+            wait = max(1, min(20, round(deadline - time.monotonic())))  # 20 s, as the page
+            r = await client.get(f"/api/friends/{gid}", headers=headers, params={
+                "after": before, "wait": wait, "log_from": 10**6})
+        except httpx.TransportError:  # a connection the server closed: ask again
+            continue
+        arrived = time.perf_counter()
+        if r.status_code != 200:
+            raise SystemExit(f"poll refused: {r.status_code} {r.text}")
+        snap = r.json()
+        if snap["version"] > before and before in table.sent:
+            lags.append(arrived - table.sent.pop(before))
+
+
+async def friend_table(i: int, host: httpx.AsyncClient, guest: httpx.AsyncClient,
+                       lags: list[float], tables: list[Table], deadline: float,
+                       think: tuple[float, float]) -> None:
+    """Friend games one after another at one table until ``deadline``: invited on the
+    host's server, taken on the guest's."""
+    rng = random.Random(i)
+    while time.monotonic() < deadline:
+        r = await host.post("/api/friends", json={"seat": 1, "max_turns": 200})
+        r.raise_for_status()
+        inv = r.json()
+        code = inv["invitation_url"].rsplit("/", 1)[1]
+        r = await guest.post(f"/api/invitations/{code}", json={})
+        r.raise_for_status()
+        host.cookies.clear()  # the tokens go as headers: no jar of cookies on every request
+        guest.cookies.clear()
+        table = Table()
+        tables.append(table)
+        await asyncio.gather(
+            friend_seat(host, inv["id"], inv["token"], rng, table, lags, deadline, think),
+            friend_seat(guest, inv["id"], r.json()["token"], random.Random(rng.random()),
+                        table, lags, deadline, think))
+
+
+async def friend_play(bases: list[str], games: int, seconds: float,
+                      think: tuple[float, float]) -> tuple[list[float], int]:
+    limits = httpx.Limits(max_connections=games * 2 + 10, max_keepalive_connections=games * 2,
+                          keepalive_expiry=2.0)
+    # one client per seat (its own connections), the host's on the first server, the
+    # guest's on the last
+    hosts = [httpx.AsyncClient(base_url=bases[0], timeout=60, limits=limits)
+             for _ in range(games)]
+    guests = [httpx.AsyncClient(base_url=bases[-1], timeout=60, limits=limits)
+              for _ in range(games)]
+    lags: list[float] = []
+    tables: list[Table] = []
+    deadline = time.monotonic() + seconds
+    try:
+        await asyncio.gather(*(friend_table(i, hosts[i], guests[i], lags, tables, deadline,
+                                            think) for i in range(games)))
+    finally:
+        for c in (*hosts, *guests):
+            await c.aclose()
+    return lags, sum(t.decisions for t in tables)
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def friends(args: argparse.Namespace, think: tuple[float, float]) -> int:
+    sys.path.insert(0, str(ROOT))
+    from tests.pgserver import PostgresServer  # the tests' own PostgreSQL and Redis starters
+    from tests.redisserver import RedisServer
+
+    pg = redis = None
+    env = {"PARLOR_LOG_LEVEL": "WARNING", "PARLOR_AI_WORKERS": "1"}
+    procs: list[subprocess.Popen[bytes]] = []
+    print(f"load before: {uptime()}", flush=True)
+    try:
+        if args.servers == 1:
+            url = f"sqlite:///{tempfile.mkdtemp()}/bench.db"
+        else:
+            pg = PostgresServer().start()
+            url = pg.url(pg.new_database())
+            env["PARLOR_EMBEDDED_WORKER"] = "0"
+            if args.fanout == "redis":
+                redis = RedisServer().start()
+                env["PARLOR_REDIS_URL"] = redis.url
+        ports = [free_port() for _ in range(args.servers)]
+        for port in ports:
+            procs.append(start_proc(["-m", "parlor.web", "--port", str(port), "--db", url],
+                                    env))
+        for port, proc in zip(ports, procs, strict=True):
+            wait_ready(port, proc)
+        lags, decisions = asyncio.run(friend_play(
+            [f"http://127.0.0.1:{p}" for p in ports], args.friends, args.seconds, think))
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if redis is not None:
+            redis.stop()
+        if pg is not None:
+            pg.stop()
+    print(f"load after:  {uptime()}")
+    where = "1 server, SQLite" if args.servers == 1 else \
+        f"2 servers on PostgreSQL, wake-ups by {'Redis' if args.fanout == 'redis' else 'NOTIFY'}" \
+        ", each game's players on different servers"
+    ms = sorted(t * 1000 for t in lags) or [float("nan")]
+    q = statistics.quantiles(ms, n=100) if len(ms) > 1 else ms * 99
+    print(f"\nA move to the other's table, {args.friends} friend games at once ({where});"
+          f"\nplayers think {think[0]}-{think[1]} s; {decisions} decisions in {args.seconds:.0f} s,"
+          f" {len(lags)} timed:")
+    print(f"  median {statistics.median(ms):6.1f} ms   p95 {q[94]:6.1f} ms   "
+          f"max {ms[-1]:6.1f} ms   (target: median < 1000 ms)")
+    print(f"  machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    return 0
+
+
 def report_row(row: tuple[str, int, int, int, list[float], float, int, int]) -> str:
     db, games, n_servers, n_workers, times, wall, moves, actions = row
     ms = sorted(t * 1000 for t in times) or [float("nan")]
@@ -284,12 +448,20 @@ def main() -> int:
     ap.add_argument("--scale", action="store_true",
                     help="PostgreSQL with 1/2 servers x 1/2 workers, and SQLite beside it")
     ap.add_argument("--scale-games", default="50,500", help="games at once (default 50,500)")
+    ap.add_argument("--friends", type=int, default=0,
+                    help="N games between two people: a move's way to the other's table")
+    ap.add_argument("--servers", type=int, choices=(1, 2), default=1,
+                    help="with --friends: 2 servers on PostgreSQL, the players on both")
+    ap.add_argument("--fanout", choices=("redis", "notify"), default="redis",
+                    help="with --servers 2: wake-ups between servers on Redis or NOTIFY")
     args = ap.parse_args()
     lo, _, hi = args.think.partition(",")
     think = (0.0, 0.0) if args.stress else (float(lo), float(hi or lo))
     pace = 0.0 if args.stress else args.pace
     if args.scale:
         return scale(args, think, pace)
+    if args.friends:
+        return friends(args, think)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
