@@ -164,10 +164,20 @@ function sideHTML(p, ctx) {
     const drawn = v.phasing === p && v.drawn_count ? `<span class="drawn-backs" aria-label="${v.drawn_count} drawn cards">+${v.drawn_count} drawn</span>` : "";
     backs = `<div class="hand backs" role="img" aria-label="${esc(name)} Hand: ${side.hand_count} cards, face down"><span class="zone-label" aria-hidden="true">hand ${side.hand_count}</span><div class="cards">${cards}</div>${drawn}</div>`;
   }
-  const lands = `<div class="side-row lands-row">${backs}${piles}` +
-    zone("home", null, `${name} Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
-    zone("domain", domKey, `${name} Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length) +
-    "</div>";
+  const zones = zone("home", null, `${name} Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
+    zone("domain", domKey, `${name} Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length);
+  // a phone in a fight: Home, Domain, piles and the backs of the Hand fold to one line of
+  // counts (tap to open it), so that both Fields are on the screen together; never while a
+  // card there is a part of the decision (a Lnd to pay with, an Enh to aim at)
+  const foldable = ctx.fight && !zones.includes('role="button"');
+  const fold = ctx.fight && `${p}:${ctx.fight.split(":")[0]}`; // a fight's turn
+  const open = !foldable || unfolded.has(fold);
+  const toggle = foldable
+    ? `<button type="button" class="btn small lands-toggle" data-fold="${fold}" aria-expanded="${open}">` +
+      `<span class="sr-only">${esc(name)} </span>Home ${side.home.length} · Domain ${side.domain.length} · Hand ${side.hand_count} · Draw ${side.draw_count}` +
+      `<span aria-hidden="true">${open ? "▴" : "▾"}</span></button>`
+    : "";
+  const lands = `<div class="side-row lands-row${open ? "" : " folded"}">${toggle}${backs}${piles}${zones}</div>`;
   const fieldRow = `<div class="side-row field-row">${plate(side, p, ctx)}` +
     zone("field", null, `${name} Field: ${side.field.length} Cres`, field || '<span class="empty">no Cres</span>', ctx, side.field.length) + "</div>";
   let hand;
@@ -221,18 +231,64 @@ function trumpsHTML(ctx) {
     `<span class="zone-label" aria-hidden="true">trumps</span><div class="cards">${cards || '<span class="empty">empty</span>'}</div></div>${trump}`;
 }
 
+const PHONE = window.matchMedia("(max-width: 760px)");
+const FIGHT_PHASES = ["attack", "block", "split"];
+// The folded rows a person opened, by side and fight: the next fight folds them again.
+const unfolded = new Set();
+let shownFight = null; // the fight last brought on screen
+let lastCtx = null;
+
+// A fight's key while attackers are declared, blocked or split (and a phone is showing it),
+// else null.
+function fightOf(v) {
+  if (!PHONE.matches || !(v.combat || FIGHT_PHASES.includes(v.phase))) return null;
+  return `${v.turn}:${v.phase}`;
+}
+
 // Render the spread. ctx: {view, me, names, marks:{selectable,targets,selected,hinted,paying,payable,spend}}
 export function renderTable(ctx) {
+  lastCtx = ctx;
   ctx.combat = ctx.view.combat;
+  ctx.fight = fightOf(ctx.view);
   document.getElementById("side-opp").innerHTML = sideHTML(1 - ctx.me, ctx);
   document.getElementById("side-me").innerHTML = sideHTML(ctx.me, ctx);
   document.getElementById("trumps").innerHTML = trumpsHTML(ctx);
+  document.getElementById("side-opp").parentElement.classList.toggle("fight", !!ctx.fight);
   fitRows();
+  // after the page has drawn its status and decisions too (their height is known then)
+  requestAnimationFrame(() => showFight(ctx.fight));
 }
+
+// When a fight's decision comes on a phone, the page scrolls to show both Fields (from the
+// opponent's) if they are not both on the screen already; once a phase, so a person can
+// scroll away from it.
+function showFight(fight) {
+  if (!fight || fight === shownFight) return;
+  shownFight = fight;
+  const opp = document.querySelector("#side-opp .field-row");
+  const mine = document.querySelector("#side-me .field-row");
+  if (!opp || !mine) return;
+  const a = opp.getBoundingClientRect();
+  const b = mine.getBoundingClientRect();
+  if (a.top >= 0 && b.bottom <= window.innerHeight) return;
+  window.scrollBy(0, a.top - Math.max(0, (window.innerHeight - (b.bottom - a.top)) / 2));
+}
+
+document.addEventListener("click", (ev) => {
+  const t = ev.target.closest && ev.target.closest(".lands-toggle");
+  if (!t || !lastCtx) return;
+  const key = t.dataset.fold;
+  if (unfolded.has(key)) unfolded.delete(key);
+  else unfolded.add(key);
+  renderTable(lastCtx);
+  const again = document.querySelector(`.lands-toggle[data-fold="${CSS.escape(key)}"]`);
+  if (again) again.focus({ preventScroll: true });
+});
 
 // Overlap the cards of a row just enough to keep it on one line (like a fanned hand). A Home
 // never overlaps: its taxed Lnds lie sideways and must stay readable (fitHome).
 export function fitRows() {
+  if (PHONE.matches) return unfitRows(); // a phone wraps its rows (CSS): a card keeps its 44 px
   for (const row of document.querySelectorAll(".zone.home .cards")) fitHome(row);
   for (const row of document.querySelectorAll(".zone.field .cards, .zone.domain .cards, .hand .cards, .hand:not(.backs)")) {
     const kids = [...row.children].filter((k) => !k.classList.contains("empty") && !k.classList.contains("zone-label"));
@@ -245,6 +301,15 @@ export function fitRows() {
     const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
     kids.slice(1).forEach((k) => { k.style.marginLeft = `${-(step + 2)}px`; });
     if (gap && row.scrollWidth > avail + 1) row.style.columnGap = "0px";
+  }
+}
+
+// What fitRows did on a wider window, undone.
+function unfitRows() {
+  for (const row of document.querySelectorAll(".zone .cards, .hand")) {
+    ["--cw", "--ch", "--peek", "column-gap"].forEach((v) => row.style.removeProperty(v));
+    row.classList.remove("wrap");
+    for (const k of row.children) k.style.marginLeft = "";
   }
 }
 
