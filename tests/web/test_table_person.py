@@ -684,3 +684,32 @@ def test_on_a_phone_cards_are_44_px_targets_and_a_fight_keeps_both_fields_on_scr
         assert page.locator("#side-opp .zone.home").is_visible()
         assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "true"
     assert page.errors == []
+
+
+# -- a 1024x768 laptop: the table, its decisions and what just happened fit the window ----------
+
+FIT = """() => { const t = document.querySelector('section.table');
+  const c = document.getElementById('controls').getBoundingClientRect();
+  const box = t.getBoundingClientRect();
+  return {table: t.scrollHeight - t.clientHeight,
+          page: document.documentElement.scrollHeight - window.innerHeight,
+          controls: c.top >= box.top && c.bottom <= box.bottom}; }"""
+
+
+def test_at_1024_by_768_the_table_and_its_decisions_fit_without_scrolling(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, viewport={"width": 1024, "height": 768})
+    new_game(page, server.url, seed=11)
+    summaries = 0
+
+    def fits(s: dict[str, Any]) -> bool:
+        nonlocal summaries
+        got = page.evaluate(FIT)
+        assert got == {"table": 0, "page": 0, "controls": True}, (
+            s["view"]["turn"], s["view"]["phase"], got)
+        summaries += page.evaluate("() => !document.getElementById('combat').hidden")
+        return s["status"] != "live" or s["view"]["turn"] >= 30
+
+    play_until(page, 11, fits)
+    assert summaries > 0  # the tallest strip (a combat's summary beside the news) was seen
+    assert page.errors == []
