@@ -90,12 +90,22 @@ function tableCard(tc, ctx, zone) {
   const enhs = tc.enhs.map((e, i) => {
     const key = e;
     return `<div class="enh ${markClasses(key, marks)}" data-key="${esc(key)}" style="--i:${i + 1};z-index:${20 - i}" title="${esc(face(e))} on ${esc(tc.card)}"` +
-      `${interactive(key, marks)} aria-label="${esc(cardName(face(e)))}, an Enh on ${esc(cardName(tc.card))}${e.startsWith(`${ctx.me + 1}:`) ? ", yours" : ""}">` +
+      named(key, marks, `${cardName(face(e))}, an Enh on ${cardName(tc.card)}${e.startsWith(`${ctx.me + 1}:`) ? ", yours" : ""}`) +
       `${cardSVG(face(e))}</div>`;
   }).join("");
   return `<div class="hostwrap${tc.taxed_on ? " taxed" : ""}" style="--n:${tc.enhs.length}">${enhs}` +
-    `<div class="${cls.join(" ")} ${markClasses(tc.ref, marks)}" data-key="${esc(tc.ref)}"${interactive(tc.ref, marks)} ` +
-    `aria-label="${esc(label)}"><div class="slot"><div class="face">${cardSVG(tc.card)}</div></div>${badges}</div></div>`;
+    `<div class="${cls.join(" ")} ${markClasses(tc.ref, marks)}" data-key="${esc(tc.ref)}"${named(tc.ref, marks, label)}` +
+    // the badges repeat what the name says (power/toughness, damage, attacking...)
+    `<div class="slot"><div class="face">${cardSVG(tc.card)}</div></div><span aria-hidden="true">${badges}</span></div></div>`;
+}
+
+// A card's role and name, and the end of its opening tag: a picture named by its label, or a
+// button named by its content (a hidden text first), so that the words a speech user reads
+// are its name (axe: label-content-name-mismatch, on the cards of a fight).
+function named(key, marks, label) {
+  const active = marks.selectable.has(key) || marks.targets.has(key) || marks.payable.has(key);
+  return active ? ` tabindex="0" role="button"><span class="sr-only">${esc(label)}</span>`
+    : ` role="img" aria-label="${esc(label)}">`;
 }
 
 function baseStats(card) {
@@ -151,8 +161,8 @@ function sideHTML(p, ctx) {
   const home = side.home.map((tc) => tableCard(tc, ctx, "home")).join("");
   const field = side.field.map((tc) => tableCard(tc, ctx, "field")).join("");
   const domKey = `D${p + 1}`;
-  const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"${interactive(e, ctx.marks)} ` +
-    `aria-label="${esc(cardName(face(e)))} in ${esc(name)} Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}">${cardSVG(face(e))}</div>`).join("");
+  const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"` +
+    `${named(e, ctx.marks, `${cardName(face(e))} in ${name} Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}`)}${cardSVG(face(e))}</div>`).join("");
   const known = side.recycle_known || [];
   const piles = `<div class="piles" role="group" aria-label="${esc(name)} piles">` +
     pile("Draw", side.draw_count, null, "Face down.") +
@@ -203,7 +213,7 @@ function sideHTML(p, ctx) {
     if (v.drawn && v.drawn.length && v.phasing === p) {
       drawn = `<div class="drawn" role="group" aria-label="Drawn cards"><span class="zone-label">drawn</span>` + v.drawn.map((c) => {
         const key = `d:${c}`;
-        return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, just drawn">${cardSVG(c)}</div>`;
+        return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${named(key, ctx.marks, `${cardName(c)}, just drawn`)}${cardSVG(c)}</div>`;
       }).join("") + "</div>";
     }
     hand = `<div class="side-row hand-row">${drawn}<div class="hand${side.hand.length > 8 ? " crowded" : ""}" role="group" aria-label="Your Hand: ${side.hand.length} cards">${cards || '<span class="empty">empty Hand</span>'}</div></div>`;
@@ -221,7 +231,7 @@ function trumpsHTML(ctx) {
     const isTop = i === arr.length - 1;
     const key = c;
     return `<div class="scard${isTop ? " top" : ""} ${isTop ? markClasses(key, ctx.marks) : ""}" data-key="${isTop ? esc(key) : ""}" style="--i:${i}"` +
-      `${isTop ? interactive(key, ctx.marks) : ' role="img"'} aria-label="${esc(cardName(face(c)))}${isTop ? ", top of the Trumps stack" : ""}">${cardSVG(face(c))}</div>`;
+      `${isTop ? named(key, ctx.marks, `${cardName(face(c))}, top of the Trumps stack`) : ` role="img" aria-label="${esc(cardName(face(c)))}">`}${cardSVG(face(c))}</div>`;
   }).join("");
   const trump = v.trump
     ? `<span class="trump-suit">${suitIcon(v.trump, "big")}<span>${SUIT_NAMES[v.trump]} are trumps</span></span>`
