@@ -713,3 +713,23 @@ def test_at_1024_by_768_the_table_and_its_decisions_fit_without_scrolling(
     play_until(page, 11, fits)
     assert summaries > 0  # the tallest strip (a combat's summary beside the news) was seen
     assert page.errors == []
+
+
+# -- alive: a played card glides to its place, a new one fades in; never under reduced motion ---
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_played_cards_move_on_the_table_unless_motion_is_reduced(
+        browser: Any, server: Server, motion: str) -> None:
+    page = page_of(browser, reduced_motion=motion, **WIDE)
+    new_game(page, server.url, seed=11)
+    play_until(page, 11, lambda s: s["view"]["turn"] >= 4)
+    moved = int(page.evaluate("() => document.body.dataset.cardsMoved || '0'"))
+    if motion == "reduce":
+        assert moved == 0
+        assert page.evaluate("() => document.getAnimations()"
+                             ".filter(a => a.effect && a.effect.target"
+                             " && a.effect.target.closest('#side-me, #side-opp')).length") == 0
+    else:
+        assert moved > 0
+    assert page.errors == []

@@ -260,11 +260,13 @@ export function renderTable(ctx) {
   lastCtx = ctx;
   ctx.combat = ctx.view.combat;
   ctx.fight = fightOf(ctx.view);
+  const before = REDUCED.matches ? null : cardPlaces();
   document.getElementById("side-opp").innerHTML = sideHTML(1 - ctx.me, ctx);
   document.getElementById("side-me").innerHTML = sideHTML(ctx.me, ctx);
   document.getElementById("trumps").innerHTML = trumpsHTML(ctx);
   document.getElementById("side-opp").parentElement.classList.toggle("fight", !!ctx.fight);
   fitRows();
+  glide(before);
   // after the page has drawn its status and decisions too (their height is known then)
   requestAnimationFrame(() => showFight(ctx.fight));
 }
@@ -363,3 +365,42 @@ export const PHASES = {
   domain_bonus: "Distribute the Domain's bonus points",
   over: "The game is over",
 };
+
+// -- cards that move (issue 41: "alive") -------------------------------------------------------
+// A card that changes place between two drawings of the table (a Hand card played to the
+// Field, a drawn card kept) glides from where it was; a card new to the table (the
+// opponent's play) fades in. Web Animations, composited on the card's own transform; none
+// under prefers-reduced-motion, and none on the page's first drawing.
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+const CARDS = ".tcard, .hcard, .dcard, .scard.top, .enh";
+let moved = 0; // cards animated since the page opened (read by the tests)
+
+const faceOf = (key) => key.replace(/^(?:h|d|\d):/, "");
+
+function cardPlaces() {
+  const at = new Map();
+  for (const el of document.querySelectorAll(`#side-opp :is(${CARDS}), #side-me :is(${CARDS}), #trumps :is(${CARDS})`)) {
+    if (el.dataset.key) at.set(faceOf(el.dataset.key), { key: el.dataset.key, box: el.getBoundingClientRect() });
+  }
+  return at;
+}
+
+function glide(before) {
+  if (!before || !before.size) return;
+  for (const [face, now] of cardPlaces()) {
+    const was = before.get(face);
+    if (was && was.key === now.key) continue; // the same card in the same place
+    const el = document.querySelector(`[data-key="${CSS.escape(now.key)}"]`);
+    if (!el || typeof el.animate !== "function") continue;
+    const ease = { duration: 320, easing: "cubic-bezier(.2, .7, .3, 1)" };
+    if (was) {
+      const dx = was.box.left - now.box.left;
+      const dy = was.box.top - now.box.top;
+      el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { ...ease, composite: "add" });
+    } else {
+      el.animate([{ opacity: 0, transform: "scale(0.85)" }, { opacity: 1, transform: "none" }], ease);
+    }
+    moved += 1;
+  }
+  document.body.dataset.cardsMoved = String(moved);
+}
