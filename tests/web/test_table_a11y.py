@@ -129,6 +129,9 @@ class Site:
         if name == "replay" or name.startswith("lesson"):
             page.wait_for_selector("#side-me .plate")
         page.wait_for_timeout(150)
+        # the cards' moves (a glide, a fade-in) finished: measured where they come to rest
+        page.evaluate("() => Promise.all(document.getAnimations().filter(a => a.effect &&"
+                      " a.effect.getTiming().iterations !== Infinity).map(a => a.finished))")
         page.errors = errors  # type: ignore[attr-defined]
         return page
 

@@ -650,6 +650,10 @@ SMALL_OR_HIDDEN_CARDS = """() => { const y = window.scrollY;
   window.scrollTo(0, y);  // where the page was: the next decision is seen as the page left it
   return found; }"""
 
+# The cards' moves (a glide, a fade-in) finished: what is measured is where they come to rest.
+SETTLED = """() => Promise.all(document.getAnimations().filter(a =>
+  a.effect && a.effect.getTiming().iterations !== Infinity).map(a => a.finished))"""
+
 FIELDS_ON_SCREEN = """() => {
   const o = document.querySelector('#side-opp .zone.field').getBoundingClientRect();
   const m = document.querySelector('#side-me .zone.field').getBoundingClientRect();
@@ -667,6 +671,7 @@ def test_on_a_phone_cards_are_44_px_targets_and_a_fight_keeps_both_fields_on_scr
         if s["status"] != "live":
             return True
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        page.evaluate(SETTLED)
         if s["view"]["phase"] in ("attack", "block", "split") and all(
                 x["field"] for x in s["view"]["sides"]):
             at = page.evaluate(FIELDS_ON_SCREEN)  # as the page shows it, before any scroll
@@ -674,15 +679,21 @@ def test_on_a_phone_cards_are_44_px_targets_and_a_fight_keeps_both_fields_on_scr
             fights += 1
         small = page.evaluate(SMALL_OR_HIDDEN_CARDS)
         assert small == [], (s["view"]["turn"], s["view"]["phase"], small)
-        return fights >= 4 and s["view"]["turn"] >= 20
+        return fights >= 4 and s["view"]["turn"] >= 20 and page.locator(
+            "#side-opp .lands-toggle").count() == 1
 
     play_until(page, 11, check)
     # a folded row opens with a tap, and shows its cards
     toggle = page.locator("#side-opp .lands-toggle")
-    if toggle.count():
-        toggle.tap()
-        assert page.locator("#side-opp .zone.home").is_visible()
-        assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "true"
+    assert not page.locator("#side-opp .zone.home").is_visible()
+    toggle.tap()
+    assert page.locator("#side-opp .zone.home").is_visible()
+    assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "true"
+    # and by the keyboard: the focus stays on it, Enter folds the row again
+    assert page.evaluate("() => document.activeElement.classList.contains('lands-toggle')")
+    page.keyboard.press("Enter")
+    assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "false"
+    assert not page.locator("#side-opp .zone.home").is_visible()
     assert page.errors == []
 
 
@@ -704,6 +715,7 @@ def test_at_1024_by_768_the_table_and_its_decisions_fit_without_scrolling(
 
     def fits(s: dict[str, Any]) -> bool:
         nonlocal summaries
+        page.evaluate(SETTLED)
         got = page.evaluate(FIT)
         assert got == {"table": 0, "page": 0, "controls": True}, (
             s["view"]["turn"], s["view"]["phase"], got)
