@@ -4,6 +4,7 @@ place), one accepted action per version however many processes race for it, and 
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
@@ -53,6 +54,19 @@ def test_a_new_database_is_at_the_newest_schema(db_url: str) -> None:
     assert {"games", "actions", "answers", "tournaments", "tournament_steps",
             "tournament_games", "analyses"} <= set(sa.inspect(store.engine).get_table_names())
     store.close()
+
+
+def test_a_start_that_migrates_nothing_says_nothing_and_a_migration_says_its_steps(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`make run` on an up-to-date database: the server's address, not Alembic's chatter."""
+    url = f"sqlite:///{tmp_path / 'parlor.db'}"
+    with caplog.at_level(logging.INFO):
+        GameStore(url).close()  # a new database: every migration, each one a line
+        steps = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
+        assert any(m.startswith("Running upgrade") for m in steps), steps
+        caplog.clear()
+        GameStore(url).close()  # at the newest schema already
+        assert [r.getMessage() for r in caplog.records if r.name.startswith("alembic")] == []
 
 
 def test_of_racing_writers_exactly_one_commits_each_version(db_url: str) -> None:

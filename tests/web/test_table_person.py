@@ -629,3 +629,119 @@ def test_a_coach_line_about_some_targets_names_them(browser: Any, server: Server
       const { describe } = await import('/static/js/text.js');
       return moves.map(m => describe(m, window.parlor.snapshot().you)); }""", coached)
     assert any(n in said for n in named), (said, named)
+
+
+# -- 3. a phone: every card is a 44 px target, and a fight keeps both Fields on the screen -------
+
+# Every card, zone, pile and button of the table a finger can tap, smaller than 44x44 px or not
+# what is under the finger at its centre (an overlapped card's hit area is its visible part).
+SMALL_OR_HIDDEN_CARDS = """() => { const y = window.scrollY;
+  const found = [...document.querySelectorAll(
+    'section.table [role=button], section.table summary, section.table button')].filter(e => {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) return false;  // folded away
+    e.scrollIntoView({block: 'center'});
+    const s = e.getBoundingClientRect();
+    const top = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+    return r.width < 44 || r.height < 44 || !top || !(e === top || e.contains(top));
+  }).map(e => { const r = e.getBoundingClientRect();
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    return `${e.className} ${e.dataset.key || ''} ${size}`; });
+  window.scrollTo(0, y);  // where the page was: the next decision is seen as the page left it
+  return found; }"""
+
+# The cards' moves (a glide, a fade-in) finished: what is measured is where they come to rest.
+SETTLED = """() => Promise.all(document.getAnimations().filter(a =>
+  a.effect && a.effect.getTiming().iterations !== Infinity).map(a => a.finished))"""
+
+FIELDS_ON_SCREEN = """() => {
+  const o = document.querySelector('#side-opp .zone.field').getBoundingClientRect();
+  const m = document.querySelector('#side-me .zone.field').getBoundingClientRect();
+  return {opp: o.top, me: m.bottom}; }"""
+
+
+def test_on_a_phone_cards_are_44_px_targets_and_a_fight_keeps_both_fields_on_screen(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, **PHONE)
+    new_game(page, server.url, seed=11)
+    fights = 0
+
+    def check(s: dict[str, Any]) -> bool:
+        nonlocal fights
+        if s["status"] != "live":
+            return True
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        page.evaluate(SETTLED)
+        if s["view"]["phase"] in ("attack", "block", "split") and all(
+                x["field"] for x in s["view"]["sides"]):
+            at = page.evaluate(FIELDS_ON_SCREEN)  # as the page shows it, before any scroll
+            assert at["opp"] >= 0 and at["me"] <= 844, (s["view"]["turn"], s["view"]["phase"], at)
+            fights += 1
+        small = page.evaluate(SMALL_OR_HIDDEN_CARDS)
+        assert small == [], (s["view"]["turn"], s["view"]["phase"], small)
+        return fights >= 4 and s["view"]["turn"] >= 20 and page.locator(
+            "#side-opp .lands-toggle").count() == 1
+
+    play_until(page, 11, check)
+    # a folded row opens with a tap, and shows its cards
+    toggle = page.locator("#side-opp .lands-toggle")
+    assert not page.locator("#side-opp .zone.home").is_visible()
+    toggle.tap()
+    assert page.locator("#side-opp .zone.home").is_visible()
+    assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "true"
+    # and by the keyboard: the focus stays on it, Enter folds the row again
+    assert page.evaluate("() => document.activeElement.classList.contains('lands-toggle')")
+    page.keyboard.press("Enter")
+    assert page.locator("#side-opp .lands-toggle").get_attribute("aria-expanded") == "false"
+    assert not page.locator("#side-opp .zone.home").is_visible()
+    assert page.errors == []
+
+
+# -- a 1024x768 laptop: the table, its decisions and what just happened fit the window ----------
+
+FIT = """() => { const t = document.querySelector('section.table');
+  const c = document.getElementById('controls').getBoundingClientRect();
+  const box = t.getBoundingClientRect();
+  return {table: t.scrollHeight - t.clientHeight,
+          page: document.documentElement.scrollHeight - window.innerHeight,
+          controls: c.top >= box.top && c.bottom <= box.bottom}; }"""
+
+
+def test_at_1024_by_768_the_table_and_its_decisions_fit_without_scrolling(
+        browser: Any, server: Server) -> None:
+    page = page_of(browser, viewport={"width": 1024, "height": 768})
+    new_game(page, server.url, seed=11)
+    summaries = 0
+
+    def fits(s: dict[str, Any]) -> bool:
+        nonlocal summaries
+        page.evaluate(SETTLED)
+        got = page.evaluate(FIT)
+        assert got == {"table": 0, "page": 0, "controls": True}, (
+            s["view"]["turn"], s["view"]["phase"], got)
+        summaries += page.evaluate("() => !document.getElementById('combat').hidden")
+        return s["status"] != "live" or s["view"]["turn"] >= 30
+
+    play_until(page, 11, fits)
+    assert summaries > 0  # the tallest strip (a combat's summary beside the news) was seen
+    assert page.errors == []
+
+
+# -- alive: a played card glides to its place, a new one fades in; never under reduced motion ---
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_played_cards_move_on_the_table_unless_motion_is_reduced(
+        browser: Any, server: Server, motion: str) -> None:
+    page = page_of(browser, reduced_motion=motion, **WIDE)
+    new_game(page, server.url, seed=11)
+    play_until(page, 11, lambda s: s["view"]["turn"] >= 4)
+    moved = int(page.evaluate("() => document.body.dataset.cardsMoved || '0'"))
+    if motion == "reduce":
+        assert moved == 0
+        assert page.evaluate("() => document.getAnimations()"
+                             ".filter(a => a.effect && a.effect.target"
+                             " && a.effect.target.closest('#side-me, #side-opp')).length") == 0
+    else:
+        assert moved > 0
+    assert page.errors == []

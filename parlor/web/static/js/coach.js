@@ -20,14 +20,29 @@ function setCoach(on) {
 // of cards that act with one click (attackers). At most three, without repeats.
 // With a card selected, a line that holds for some of its targets only says which (the
 // issue 41 newcomer read "This Enh joins the computer's counts" for 2 of 9 targets).
+// Without a selection, the same line about several cards (each attacker's "Attacking with QC
+// taxes it...") is one line naming them all: three near-copies made the strip too tall.
 export function coachLines(snap, selected, legal) {
   const lines = snap.coach || {};
   const pick = legal.filter((a) => lines[a.text] && (selected ? a.actor === selected : !a.target));
   const moves = new Map();
-  for (const a of pick) moves.set(lines[a.text], [...(moves.get(lines[a.text]) || []), a]);
+  for (const a of pick) {
+    const line = lines[a.text];
+    const key = !selected && a.card && line.includes(a.card) ? line.split(a.card).join(CARD) : line;
+    moves.set(key, [...(moves.get(key) || []), a]);
+  }
   const mine = selected ? legal.filter((a) => a.actor === selected).length : 0;
-  return [...moves].slice(0, 3).map(([line, some]) => (selected && some.length < mine
-    ? `${line} (${some.map((a) => describe(a.text, snap.you)).join("; ")})` : line));
+  return [...moves].slice(0, 3).map(([line, some]) => {
+    if (line.includes(CARD)) return line.split(CARD).join(orList(some.map((a) => a.card)));
+    return selected && some.length < mine
+      ? `${line} (${some.map((a) => describe(a.text, snap.you)).join("; ")})` : line;
+  });
+}
+
+const CARD = "\u0000"; // where a line names its card, while lines are grouped
+
+function orList(cards) {
+  return cards.length < 2 ? cards.join("") : `${cards.slice(0, -1).join(", ")} or ${cards[cards.length - 1]}`;
 }
 
 export function renderCoach(snap, selected, legal) {

@@ -1,7 +1,7 @@
 // The words and buttons around the table: the status line (turn, phase, who decides) and the
 // controls bar (the buttons for the decision, the options of a click, a payment by hand).
 // They only show the state; game.js handles what the buttons do.
-import { cardName, face } from "./cards.js";
+import { cardName, face, kind } from "./cards.js";
 import { hooks } from "./hooks.js";
 import { actionsFor, legal, me } from "./moves.js";
 import { outcomeWords } from "./news.js";
@@ -65,10 +65,13 @@ export function renderControls() {
     controlsEl.innerHTML = state.busy ? '<span class="muted">Sending…</span>' : `<span class="muted">Wait for ${esc(whom)}.</span>`;
     return;
   }
-  controlsEl.innerHTML = decisionControls() +
-    `<label class="pref pay-pref"><input type="checkbox" id="pay-by-hand"${state.payByHand ? " checked" : ""}> Choose Lnds to pay</label>`;
+  // the choice of paying by hand only where something is paid for (a Cre or an Enh played or
+  // expelled), or while it is ticked (to untick it): elsewhere it was a row with nothing to say
+  const pays = legal().some((a) => (a.verb === "play" || a.verb === "expel") && a.card && kind(a.card) !== "Lnd");
+  controlsEl.innerHTML = decisionControls() + (pays || state.pay || state.payByHand
+    ? `<label class="pref pay-pref"><input type="checkbox" id="pay-by-hand"${state.payByHand ? " checked" : ""}> Choose Lnds to pay</label>` : "");
   const box = document.getElementById("pay-by-hand");
-  box.addEventListener("change", () => setPayByHand(box.checked));
+  if (box) box.addEventListener("change", () => setPayByHand(box.checked));
 }
 
 function decisionControls() {

@@ -90,12 +90,22 @@ function tableCard(tc, ctx, zone) {
   const enhs = tc.enhs.map((e, i) => {
     const key = e;
     return `<div class="enh ${markClasses(key, marks)}" data-key="${esc(key)}" style="--i:${i + 1};z-index:${20 - i}" title="${esc(face(e))} on ${esc(tc.card)}"` +
-      `${interactive(key, marks)} aria-label="${esc(cardName(face(e)))}, an Enh on ${esc(cardName(tc.card))}${e.startsWith(`${ctx.me + 1}:`) ? ", yours" : ""}">` +
+      named(key, marks, `${cardName(face(e))}, an Enh on ${cardName(tc.card)}${e.startsWith(`${ctx.me + 1}:`) ? ", yours" : ""}`) +
       `${cardSVG(face(e))}</div>`;
   }).join("");
   return `<div class="hostwrap${tc.taxed_on ? " taxed" : ""}" style="--n:${tc.enhs.length}">${enhs}` +
-    `<div class="${cls.join(" ")} ${markClasses(tc.ref, marks)}" data-key="${esc(tc.ref)}"${interactive(tc.ref, marks)} ` +
-    `aria-label="${esc(label)}"><div class="slot"><div class="face">${cardSVG(tc.card)}</div></div>${badges}</div></div>`;
+    `<div class="${cls.join(" ")} ${markClasses(tc.ref, marks)}" data-key="${esc(tc.ref)}"${named(tc.ref, marks, label)}` +
+    // the badges repeat what the name says (power/toughness, damage, attacking...)
+    `<div class="slot"><div class="face">${cardSVG(tc.card)}</div></div><span aria-hidden="true">${badges}</span></div></div>`;
+}
+
+// A card's role and name, and the end of its opening tag: a picture named by its label, or a
+// button named by its content (a hidden text first), so that the words a speech user reads
+// are its name (axe: label-content-name-mismatch, on the cards of a fight).
+function named(key, marks, label) {
+  const active = marks.selectable.has(key) || marks.targets.has(key) || marks.payable.has(key);
+  return active ? ` tabindex="0" role="button"><span class="sr-only">${esc(label)}</span>`
+    : ` role="img" aria-label="${esc(label)}">`;
 }
 
 function baseStats(card) {
@@ -151,8 +161,8 @@ function sideHTML(p, ctx) {
   const home = side.home.map((tc) => tableCard(tc, ctx, "home")).join("");
   const field = side.field.map((tc) => tableCard(tc, ctx, "field")).join("");
   const domKey = `D${p + 1}`;
-  const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"${interactive(e, ctx.marks)} ` +
-    `aria-label="${esc(cardName(face(e)))} in ${esc(name)} Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}">${cardSVG(face(e))}</div>`).join("");
+  const domain = side.domain.map((e) => `<div class="dcard ${markClasses(e, ctx.marks)}" data-key="${esc(e)}"` +
+    `${named(e, ctx.marks, `${cardName(face(e))} in ${name} Domain${e.startsWith(`${ctx.me + 1}:`) ? ", cast by you" : ""}`)}${cardSVG(face(e))}</div>`).join("");
   const known = side.recycle_known || [];
   const piles = `<div class="piles" role="group" aria-label="${esc(name)} piles">` +
     pile("Draw", side.draw_count, null, "Face down.") +
@@ -164,10 +174,20 @@ function sideHTML(p, ctx) {
     const drawn = v.phasing === p && v.drawn_count ? `<span class="drawn-backs" aria-label="${v.drawn_count} drawn cards">+${v.drawn_count} drawn</span>` : "";
     backs = `<div class="hand backs" role="img" aria-label="${esc(name)} Hand: ${side.hand_count} cards, face down"><span class="zone-label" aria-hidden="true">hand ${side.hand_count}</span><div class="cards">${cards}</div>${drawn}</div>`;
   }
-  const lands = `<div class="side-row lands-row">${backs}${piles}` +
-    zone("home", null, `${name} Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
-    zone("domain", domKey, `${name} Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length) +
-    "</div>";
+  const zones = zone("home", null, `${name} Home: ${side.home.length} Lnds`, home || '<span class="empty">no Lnds</span>', ctx, side.home.length) +
+    zone("domain", domKey, `${name} Domain: ${side.domain.length} Enhs`, domain || '<span class="empty">no Enhs</span>', ctx, side.domain.length);
+  // a phone in a fight: Home, Domain, piles and the backs of the Hand fold to one line of
+  // counts (tap to open it), so that both Fields are on the screen together; never while a
+  // card there is a part of the decision (a Lnd to pay with, an Enh to aim at)
+  const foldable = ctx.fight && !zones.includes('role="button"');
+  const fold = ctx.fight && `${p}:${ctx.fight.split(":")[0]}`; // a fight's turn
+  const open = !foldable || unfolded.has(fold);
+  const toggle = foldable
+    ? `<button type="button" class="btn small lands-toggle" data-fold="${fold}" aria-expanded="${open}">` +
+      `<span class="sr-only">${esc(name)} </span>Home ${side.home.length} · Domain ${side.domain.length} · Hand ${side.hand_count} · Draw ${side.draw_count}` +
+      `<span aria-hidden="true">${open ? "▴" : "▾"}</span></button>`
+    : "";
+  const lands = `<div class="side-row lands-row${open ? "" : " folded"}">${toggle}${backs}${piles}${zones}</div>`;
   const fieldRow = `<div class="side-row field-row">${plate(side, p, ctx)}` +
     zone("field", null, `${name} Field: ${side.field.length} Cres`, field || '<span class="empty">no Cres</span>', ctx, side.field.length) + "</div>";
   let hand;
@@ -193,7 +213,7 @@ function sideHTML(p, ctx) {
     if (v.drawn && v.drawn.length && v.phasing === p) {
       drawn = `<div class="drawn" role="group" aria-label="Drawn cards"><span class="zone-label">drawn</span>` + v.drawn.map((c) => {
         const key = `d:${c}`;
-        return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${interactive(key, ctx.marks)} aria-label="${esc(cardName(c))}, just drawn">${cardSVG(c)}</div>`;
+        return `<div class="hcard drawn-card ${markClasses(key, ctx.marks)}" data-key="${esc(key)}"${named(key, ctx.marks, `${cardName(c)}, just drawn`)}${cardSVG(c)}</div>`;
       }).join("") + "</div>";
     }
     hand = `<div class="side-row hand-row">${drawn}<div class="hand${side.hand.length > 8 ? " crowded" : ""}" role="group" aria-label="Your Hand: ${side.hand.length} cards">${cards || '<span class="empty">empty Hand</span>'}</div></div>`;
@@ -211,7 +231,7 @@ function trumpsHTML(ctx) {
     const isTop = i === arr.length - 1;
     const key = c;
     return `<div class="scard${isTop ? " top" : ""} ${isTop ? markClasses(key, ctx.marks) : ""}" data-key="${isTop ? esc(key) : ""}" style="--i:${i}"` +
-      `${isTop ? interactive(key, ctx.marks) : ' role="img"'} aria-label="${esc(cardName(face(c)))}${isTop ? ", top of the Trumps stack" : ""}">${cardSVG(face(c))}</div>`;
+      `${isTop ? named(key, ctx.marks, `${cardName(face(c))}, top of the Trumps stack`) : ` role="img" aria-label="${esc(cardName(face(c)))}">`}${cardSVG(face(c))}</div>`;
   }).join("");
   const trump = v.trump
     ? `<span class="trump-suit">${suitIcon(v.trump, "big")}<span>${SUIT_NAMES[v.trump]} are trumps</span></span>`
@@ -221,18 +241,66 @@ function trumpsHTML(ctx) {
     `<span class="zone-label" aria-hidden="true">trumps</span><div class="cards">${cards || '<span class="empty">empty</span>'}</div></div>${trump}`;
 }
 
+const PHONE = window.matchMedia("(max-width: 760px)");
+const FIGHT_PHASES = ["attack", "block", "split"];
+// The folded rows a person opened, by side and fight: the next fight folds them again.
+const unfolded = new Set();
+let shownFight = null; // the fight last brought on screen
+let lastCtx = null;
+
+// A fight's key while attackers are declared, blocked or split (and a phone is showing it),
+// else null.
+function fightOf(v) {
+  if (!PHONE.matches || !(v.combat || FIGHT_PHASES.includes(v.phase))) return null;
+  return `${v.turn}:${v.phase}`;
+}
+
 // Render the spread. ctx: {view, me, names, marks:{selectable,targets,selected,hinted,paying,payable,spend}}
 export function renderTable(ctx) {
+  lastCtx = ctx;
   ctx.combat = ctx.view.combat;
+  ctx.fight = fightOf(ctx.view);
+  const before = REDUCED.matches ? null : cardPlaces();
   document.getElementById("side-opp").innerHTML = sideHTML(1 - ctx.me, ctx);
   document.getElementById("side-me").innerHTML = sideHTML(ctx.me, ctx);
   document.getElementById("trumps").innerHTML = trumpsHTML(ctx);
+  document.getElementById("side-opp").parentElement.classList.toggle("fight", !!ctx.fight);
   fitRows();
+  glide(before);
+  // after the page has drawn its status and decisions too (their height is known then)
+  requestAnimationFrame(() => showFight(ctx.fight));
 }
+
+// When a fight's decision comes on a phone, the page scrolls to show both Fields (from the
+// opponent's) if they are not both on the screen already; once a phase, so a person can
+// scroll away from it.
+function showFight(fight) {
+  if (!fight || fight === shownFight) return;
+  shownFight = fight;
+  const opp = document.querySelector("#side-opp .field-row");
+  const mine = document.querySelector("#side-me .field-row");
+  if (!opp || !mine) return;
+  const a = opp.getBoundingClientRect();
+  const b = mine.getBoundingClientRect();
+  if (a.top >= 0 && b.bottom <= window.innerHeight) return;
+  window.scrollBy(0, a.top - Math.max(0, (window.innerHeight - (b.bottom - a.top)) / 2));
+}
+
+document.addEventListener("click", (ev) => {
+  const t = ev.target.closest && ev.target.closest(".lands-toggle");
+  if (!t || !lastCtx) return;
+  const key = t.dataset.fold;
+  if (unfolded.has(key)) unfolded.delete(key);
+  else unfolded.add(key);
+  renderTable(lastCtx);
+  const again = document.querySelector(`.lands-toggle[data-fold="${CSS.escape(key)}"]`);
+  if (again) again.focus({ preventScroll: true });
+});
 
 // Overlap the cards of a row just enough to keep it on one line (like a fanned hand). A Home
 // never overlaps: its taxed Lnds lie sideways and must stay readable (fitHome).
 export function fitRows() {
+  if (PHONE.matches) return unfitRows(); // a phone wraps its rows (CSS): a card keeps its 44 px
   for (const row of document.querySelectorAll(".zone.home .cards")) fitHome(row);
   for (const row of document.querySelectorAll(".zone.field .cards, .zone.domain .cards, .hand .cards, .hand:not(.backs)")) {
     const kids = [...row.children].filter((k) => !k.classList.contains("empty") && !k.classList.contains("zone-label"));
@@ -245,6 +313,15 @@ export function fitRows() {
     const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
     kids.slice(1).forEach((k) => { k.style.marginLeft = `${-(step + 2)}px`; });
     if (gap && row.scrollWidth > avail + 1) row.style.columnGap = "0px";
+  }
+}
+
+// What fitRows did on a wider window, undone.
+function unfitRows() {
+  for (const row of document.querySelectorAll(".zone .cards, .hand")) {
+    ["--cw", "--ch", "--peek", "column-gap"].forEach((v) => row.style.removeProperty(v));
+    row.classList.remove("wrap");
+    for (const k of row.children) k.style.marginLeft = "";
   }
 }
 
@@ -288,3 +365,42 @@ export const PHASES = {
   domain_bonus: "Distribute the Domain's bonus points",
   over: "The game is over",
 };
+
+// -- cards that move (issue 41: "alive") -------------------------------------------------------
+// A card that changes place between two drawings of the table (a Hand card played to the
+// Field, a drawn card kept) glides from where it was; a card new to the table (the
+// opponent's play) fades in. Web Animations, composited on the card's own transform; none
+// under prefers-reduced-motion, and none on the page's first drawing.
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+const CARDS = ".tcard, .hcard, .dcard, .scard.top, .enh";
+let moved = 0; // cards animated since the page opened (read by the tests)
+
+const faceOf = (key) => key.replace(/^(?:h|d|\d):/, "");
+
+function cardPlaces() {
+  const at = new Map();
+  for (const el of document.querySelectorAll(`#side-opp :is(${CARDS}), #side-me :is(${CARDS}), #trumps :is(${CARDS})`)) {
+    if (el.dataset.key) at.set(faceOf(el.dataset.key), { key: el.dataset.key, box: el.getBoundingClientRect() });
+  }
+  return at;
+}
+
+function glide(before) {
+  if (!before || !before.size) return;
+  for (const [face, now] of cardPlaces()) {
+    const was = before.get(face);
+    if (was && was.key === now.key) continue; // the same card in the same place
+    const el = document.querySelector(`[data-key="${CSS.escape(now.key)}"]`);
+    if (!el || typeof el.animate !== "function") continue;
+    const ease = { duration: 320, easing: "cubic-bezier(.2, .7, .3, 1)" };
+    if (was) {
+      const dx = was.box.left - now.box.left;
+      const dy = was.box.top - now.box.top;
+      el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { ...ease, composite: "add" });
+    } else {
+      el.animate([{ opacity: 0, transform: "scale(0.85)" }, { opacity: 1, transform: "none" }], ease);
+    }
+    moved += 1;
+  }
+  document.body.dataset.cardsMoved = String(moved);
+}
