@@ -2,8 +2,9 @@
 
 **Games.** Game ``seed`` is the expert (searching ``PLAY_ITERS`` iterations a decision, a
 fixed number, so that a game is the same on any machine and load) against
-``OPPONENTS[seed % 4]``, the expert Rlr 1 in even blocks of four seeds and Rlr 2 in odd
-ones; every agent is seeded from the game's seed. Game records can be mined too
+``OPPONENTS[seed % 4]`` (strong at its 400 iterations, without its time cap), the expert
+Rlr 1 in even blocks of four seeds and Rlr 2 in odd ones; every agent is seeded from the
+game's seed. Game records can be mined too
 (:func:`mine_record`).
 
 **Each decision** of either Rlr, at the position as :func:`~parlor.rules.notation.position`
@@ -25,8 +26,9 @@ uniformly):
    (:func:`~parlor.puzzles.goals.goal_of`) and the themes
    (:func:`~parlor.puzzles.themes.themes_of`).
 5. *Not obvious*: a puzzle whose goal is only ``best`` is dropped when the expert's cheap
-   policy (:func:`parlor.ai.policy.best_action`, its rule of thumb, no search) plays its
-   first decision anyway: "attack with the Cre nothing can block" is no puzzle. A win, a
+   policy (:func:`parlor.ai.policy.best_action`, its rule of thumb, no search) plays the
+   same first step anyway (:func:`policy_step`: in an attack or a block step, the same set
+   of attackers or blockers): "attack with the Cre nothing can block" is no puzzle. A win, a
    survival or a won combat is kept however easy (the puzzle's rating says how easy).
 
 After a puzzle, the same Rlr's decisions in the rest of that turn are not screened (they
@@ -40,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from parlor.ai.base import BaseAgent
-from parlor.ai.levels import EXPERT_POLICY, make_agent
+from parlor.ai.levels import EXPERT_POLICY, STRONG_ITERATIONS, make_agent
 from parlor.ai.policy import best_action
 from parlor.puzzles.goals import goal_of, in_combat
 from parlor.puzzles.model import Puzzle
@@ -216,7 +218,7 @@ def mine_decision(s: State, cfg: Settings, seed: int, source: str,
     j = judge(s, solver, cfg.judge, seed + 1, run_group(run, 0))
     if j is None or not j.clear(cfg.judge):
         return None
-    obvious = str(best_action(s, legal, EXPERT_POLICY)) in run_group(run, 0)
+    obvious = policy_step(s) == {a for a in run if a.split(" ", 1)[0] not in BARE}
     line = build_line(s, solver, run, cfg, seed + 2)
     p = Puzzle(id="p0000", position=text, solver=solver, goal="best", line=tuple(line),
                themes=(), source=source)
@@ -226,14 +228,37 @@ def mine_decision(s: State, cfg: Settings, seed: int, source: str,
     return replace(p, goal=goal, themes=themes_of(s, line, solver))
 
 
+def policy_step(s: State) -> set[str]:
+    """What the expert's cheap policy (no search) plays at ``s``: its whole declaration step
+    in an attack or a block (the attackers or blockers, as a set), else its one decision;
+    bare ``done``/``end``/``pass`` left out."""
+    t = s.clone()
+    t.log = None
+    who, phase = t.actor, t.phase
+    out: set[str] = set()
+    while t.phase is phase and t.actor == who:
+        a = best_action(t, legal_actions(t), EXPERT_POLICY)
+        if a.verb not in BARE:
+            out.add(str(a))
+        apply(t, a)
+        if phase not in (ATTACK, BLOCK):
+            break
+    return out
+
+
 def _players(seed: int, cfg: Settings) -> tuple[list[BaseAgent], int, str]:
     opponent = OPPONENTS[seed % len(OPPONENTS)]
     expert_seat = (seed // len(OPPONENTS)) % 2
     agents = [make_agent(f"expert@iters={cfg.play_iters}", seed * 2 + expert_seat),
-              make_agent(opponent, seed * 2 + 1 - expert_seat)]
+              make_agent(_fixed(opponent), seed * 2 + 1 - expert_seat)]
     if expert_seat == 1:
         agents.reverse()
     return agents, expert_seat, opponent
+
+
+def _fixed(name: str) -> str:
+    """A searching opponent by iterations, never by time (a game the same at any load)."""
+    return f"strong@iters={STRONG_ITERATIONS}" if name == "strong" else name
 
 
 def mine_game(seed: int, cfg: Settings | None = None) -> Mined:
@@ -304,4 +329,4 @@ def number(puzzles: Iterable[Puzzle], start: int = 1) -> Iterator[Puzzle]:
 
 __all__ = ["JUDGE", "OPPONENTS", "PLAY_ITERS", "REPLY_ITERS", "SCREEN_ITERS", "SCREEN_MARGIN",
            "Mined", "Settings", "build_line", "declaration_run", "mine_decision", "mine_game",
-           "mine_record", "number", "screen", "tactical"]
+           "mine_record", "number", "policy_step", "screen", "tactical"]
