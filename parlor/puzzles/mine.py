@@ -25,11 +25,11 @@ uniformly):
    own view at ``REPLY_ITERS``, or exact in the combat's resolution. Then the goal
    (:func:`~parlor.puzzles.goals.goal_of`) and the themes
    (:func:`~parlor.puzzles.themes.themes_of`).
-5. *Not obvious*: a puzzle whose goal is only ``best`` is dropped when the expert's cheap
-   policy (:func:`parlor.ai.policy.best_action`, its rule of thumb, no search) plays the
-   same first step anyway (:func:`policy_step`: in an attack or a block step, the same set
-   of attackers or blockers): "attack with the Cre nothing can block" is no puzzle. A win, a
-   survival or a won combat is kept however easy (the puzzle's rating says how easy).
+5. *Easy or not*: when the expert's cheap policy (:func:`parlor.ai.policy.best_action`, its
+   rule of thumb, no search) plays the same first step anyway (:func:`policy_step`: in an
+   attack or a block step, the same set of attackers or blockers), the puzzle starts at
+   ``EASY_RATING`` instead of the usual 1500: "attack with the Cre nothing can block" is
+   clearly best, and easy. Solving and failing move the rating from there (Glicko-2).
 
 After a puzzle, the same Rlr's decisions in the rest of that turn are not screened (they
 would mostly repeat its line).
@@ -45,7 +45,7 @@ from parlor.ai.base import BaseAgent
 from parlor.ai.levels import EXPERT_POLICY, STRONG_ITERATIONS, make_agent
 from parlor.ai.policy import best_action
 from parlor.puzzles.goals import goal_of, in_combat
-from parlor.puzzles.model import Puzzle
+from parlor.puzzles.model import START_RATING, Puzzle
 from parlor.puzzles.solution import run_group
 from parlor.puzzles.themes import themes_of
 from parlor.puzzles.verify import (
@@ -79,6 +79,8 @@ SCREEN_ITERS = 200
 SCREEN_MARGIN = 0.12
 REPLY_ITERS = 600
 FIRST_TURN = 3
+#: The starting rating of a puzzle the cheap policy solves (step 5 of the module docstring).
+EASY_RATING = 1200.0
 MAX_LINE = 16
 JUDGE = Thresholds()
 MINED_PHASES = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK, ABILITY_P, ABILITY_O})
@@ -222,10 +224,8 @@ def mine_decision(s: State, cfg: Settings, seed: int, source: str,
     line = build_line(s, solver, run, cfg, seed + 2)
     p = Puzzle(id="p0000", position=text, solver=solver, goal="best", line=tuple(line),
                themes=(), source=source)
-    goal = goal_of(p.states(), solver)
-    if goal == "best" and obvious:
-        return None
-    return replace(p, goal=goal, themes=themes_of(s, line, solver))
+    return replace(p, goal=goal_of(p.states(), solver), themes=themes_of(s, line, solver),
+                   rating=EASY_RATING if obvious else START_RATING)
 
 
 def policy_step(s: State) -> set[str]:
@@ -327,6 +327,7 @@ def number(puzzles: Iterable[Puzzle], start: int = 1) -> Iterator[Puzzle]:
         yield replace(p, id=f"p{i:04d}")
 
 
-__all__ = ["JUDGE", "OPPONENTS", "PLAY_ITERS", "REPLY_ITERS", "SCREEN_ITERS", "SCREEN_MARGIN",
+__all__ = ["EASY_RATING", "JUDGE", "OPPONENTS", "PLAY_ITERS", "REPLY_ITERS", "SCREEN_ITERS",
+           "SCREEN_MARGIN",
            "Mined", "Settings", "build_line", "declaration_run", "mine_decision", "mine_game",
            "mine_record", "number", "policy_step", "screen", "tactical"]
