@@ -44,7 +44,9 @@ def test_the_planted_lethal_attack_is_mined_as_a_win() -> None:
     p = mine_decision(s, SMALL, seed=3, source="planted", counts=counts)
     assert p is not None
     assert p.goal == "win" and "lethal" in p.themes
-    assert set(p.line) == {"attack KS", "attack QS"}
+    solver = [p.line[i] for i in p.solver_moves()]
+    assert set(solver[:2]) == {"attack KS", "attack QS"}
+    assert set(solver[2:]) <= {"done", "pass"}
     assert p.position == position(s) and p.solver == 0
     assert (counts.screened, counts.judged) == (1, 1)
 
@@ -66,7 +68,7 @@ def test_the_judgement_reads_only_the_solvers_view() -> None:
     # The same position with Rlr 2's Hand swapped for other cards it holds unseen (its Draw
     # pile): the solver's view is the same, so is the judgement.
     s = state(LETHAL)
-    t = state(LETHAL.replace("2.hand: 2D 3D 9C", "2.hand: KC QH 4S"))
+    t = state(LETHAL.replace("2.hand: 2D 3D 9C", "2.hand: JS QH 4S"))
     assert s.hand[1] != t.hand[1]
     small = SMALL.judge
     assert judge(s, 0, small, seed=5) == judge(t, 0, small, seed=5)
