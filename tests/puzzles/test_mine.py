@@ -11,10 +11,10 @@ import textwrap
 
 import pytest
 
-from parlor.puzzles.mine import Mined, Settings, mine_decision, tactical
+from parlor.puzzles.mine import Mined, Settings, mine_decision, mine_record, tactical
 from parlor.puzzles.verify import FixedDeal, Thresholds, expert, judge
-from parlor.rules.engine import legal_actions
-from parlor.rules.notation import parse_position, position
+from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.notation import parse_position, position, record
 from parlor.rules.state import State
 from parlor.rules.view import view
 
@@ -126,3 +126,13 @@ def test_a_decision_whose_answer_hangs_on_a_hidden_card_is_rejected() -> None:
     j = judge(with_2s, 0, SMALL.judge, seed=5)
     assert j is not None and j.agreement < SMALL.judge.agree and not j.clear(SMALL.judge)
     assert mine_decision(with_2s, SMALL, seed=3, source="hidden") is None
+
+
+def test_a_game_record_is_mined_decision_by_decision() -> None:
+    # The opening of a record (turns 1-2): its decisions are counted, none is screened.
+    s = new_game(5)
+    while s.turn < 3:
+        apply(s, legal_actions(s)[-1])
+    mined = mine_record(record(s), SMALL, label="opening")
+    assert mined.decisions > 0
+    assert (mined.screened, mined.puzzles) == (0, [])
