@@ -6,7 +6,8 @@
 * ``analyse`` (:mod:`parlor.terminal.analyse`): the post-game analysis of a game record;
 * ``serve`` (:mod:`parlor.web.serve`): the web app;
 * ``worker`` (:mod:`parlor.web.worker`): the computer's jobs of a PostgreSQL deployment;
-* ``train`` (:mod:`parlor.training.command`): regenerate the learned evaluation's weights.
+* ``train`` (:mod:`parlor.training.command`): regenerate the learned evaluation's weights;
+* ``puzzles`` (:mod:`parlor.puzzles.command`): mine puzzles, verify the shipped set.
 
     >>> main(["simulate", "-n", "2", "--seed", "3"])  # doctest: +ELLIPSIS
     2 games, seeds 3..4, p1: random, p2: random (seats alternate)
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from parlor import __version__
 from parlor.build import describe
+from parlor.puzzles import command as puzzles
 from parlor.settings import SettingError
 from parlor.terminal import analyse, play, simulate, tournament
 from parlor.training import command as train
@@ -42,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(sub)
     worker.add_parser(sub)
     train.add_parser(sub)
+    puzzles.add_parser(sub)
     return parser
 
 
