@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -54,7 +54,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai import Game, run_one, wilson  # noqa: E402
 
-from parlor.ai.btfit import ANCHOR_RATING, Fitted, expected, fit, interval  # noqa: E402
 from parlor.ai.levels import (  # noqa: E402
     EXPERT_CAP,
     EXPERT_ITERATIONS,
@@ -64,17 +63,25 @@ from parlor.ai.levels import (  # noqa: E402
 )
 from parlor.cluster import ray_map  # noqa: E402
 
+if TYPE_CHECKING:
+    from parlor.ai.btfit import Fitted
+
 #: The agents, weakest first as expected (the fit does not use the order).
 AGENTS = ("random", "novice", "casual", "intermediate", "greedy", "strong", "expert")
 #: Each searching level as it is calibrated: its shipped iterations, no clock.
 SPECS = {"strong": f"strong@iters={STRONG_ITERATIONS}",
          "expert": f"expert@iters={EXPERT_ITERATIONS}"}
 CAPS = {"strong": STRONG_CAP, "expert": EXPERT_CAP}
-#: The thrifty plan's share of ``--games`` per pairing not played in full: the expert's
-#: games are dear (about 20 s), and its results against the weakest are foregone.
-THRIFTY = {("expert", "random"): 0.1, ("expert", "novice"): 0.1, ("expert", "casual"): 0.15,
-           ("expert", "intermediate"): 0.25, ("expert", "greedy"): 0.4,
-           ("strong", "random"): 0.3, ("strong", "novice"): 0.4, ("strong", "casual"): 0.6}
+#: The thrifty plan's share of ``--games`` per pairing not played in full, chosen so that
+#: the whole plan fits about an hour of a niced run on a shared two-core machine: the
+#: expert's games are dear (20-35 s of a core each), and its results against the weakest
+#: levels foregone; the steps of the ladder (expert-strong, strong-intermediate,
+#: strong-greedy) get the most.
+THRIFTY = {("expert", "strong"): 0.4, ("expert", "greedy"): 0.16,
+           ("expert", "intermediate"): 0.08, ("expert", "casual"): 0.06,
+           ("expert", "novice"): 0.06, ("expert", "random"): 0.06,
+           ("strong", "greedy"): 0.8, ("strong", "intermediate"): 0.8,
+           ("strong", "casual"): 0.3, ("strong", "novice"): 0.2, ("strong", "random"): 0.16}
 #: The cheap pairings (no search on either side) play this many times ``--games``.
 CHEAP_FACTOR = 2
 
@@ -95,7 +102,7 @@ def plan(games: int, kind: str) -> list[tuple[str, str, int]]:
             if kind == "even":
                 n = games
             elif a in SPECS:
-                n = max(10, round(games * THRIFTY.get((a, b), 1.0)))
+                n = max(1, round(games * THRIFTY.get((a, b), 1.0)))
             else:
                 n = games * CHEAP_FACTOR
             out.append((a, b, n))
@@ -112,8 +119,17 @@ def tasks(pairings: list[tuple[str, str, int]], seed: int) -> list[tuple[str, st
     return [task for _, _, task in sorted(keyed)]
 
 
+def done_before(path: str) -> set[tuple[str, str, int, int]]:
+    """The tasks whose games ``path`` holds already (a run resumed with the same plan and
+    seed plays only the rest)."""
+    if not path or not Path(path).exists():
+        return set()
+    return {(g["a"], g["b"], g["index"], g["seed"] - g["index"]) for g in load(path)}
+
+
 def play(args: argparse.Namespace) -> list[Game]:
-    jobs = tasks(plan(args.games, args.plan), args.seed)
+    done = done_before(args.out)
+    jobs = [t for t in tasks(plan(args.games, args.plan), args.seed) if t not in done]
     print(f"{len(jobs)} games, seed {args.seed}, plan {args.plan}", file=sys.stderr)
     start = time.perf_counter()
     games: list[Game] = []
@@ -122,7 +138,7 @@ def play(args: argparse.Namespace) -> list[Game]:
         with contextlib.ExitStack() as stack:
             if args.ray is None:
                 pool = stack.enter_context(Pool(args.workers))
-                results: Iterator[Game] = pool.imap(run_one, jobs)
+                results: Iterator[Game] = pool.imap_unordered(run_one, jobs)
             else:
                 results = ray_map(run_one, jobs, args.ray, args.workers)
             for g in results:
@@ -187,12 +203,18 @@ def cap_report(games: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
 
 
 def rated(f: Fitted) -> dict[str, Any]:
+    from parlor.ai.btfit import interval
+
     low, high = interval(f)
     return {"rating": round(f.rating), "rd": round(f.se, 1),
             "interval": [round(low), round(high)]}
 
 
 def document(games: list[dict[str, Any]], command: str) -> dict[str, Any]:
+    # imported here, not above: playing needs only the levels, so the games may be played
+    # by another build of the package (a compiled one) than the one that fits them
+    from parlor.ai.btfit import ANCHOR_RATING, expected, fit
+
     tallies = tally(games)
     ratings = fit({k: (t["games"], t["score"]) for k, t in tallies.items()}, anchor="random",
                   anchor_rating=ANCHOR_RATING, prior_draws=PRIOR_DRAWS)
@@ -250,7 +272,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1_300_000)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, metavar="ADDRESS")
-    p.add_argument("--out", default="", help="append each game as a JSON line here")
+    p.add_argument("--out", default="", help="append each game as a JSON line here (a run "
+                   "given the file of a stopped one plays only the games it lacks)")
     p.add_argument("--fit", default="", metavar="GAMES_JSONL",
                    help="play nothing: fit the games recorded in this file")
     p.add_argument("--write", default="", metavar="RATINGS_JSON")
@@ -260,7 +283,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     command = "python bench/ratings.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    games = load(args.fit) if args.fit else [asdict(g) for g in play(args)]
+    if args.fit:
+        games = load(args.fit)
+    else:
+        played = [asdict(g) for g in play(args)]
+        games = load(args.out) if args.out else played  # with the games of a resumed run
     doc = document(games, command)
     print_ladder(doc)
     if args.write:

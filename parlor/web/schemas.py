@@ -77,6 +77,9 @@ class NewGame(_Open):
         None, description="a practice deal number; none: a secret deal")
     max_turns: Turns = 200
     mode: Literal["casual", "match"] | None = None
+    rated: bool | Literal["", "0", "1", "on", "true", "false"] | None = Field(
+        None, description="a rated game (issue 43): refused unless signed in, in match mode, "
+        "from a fresh deal, against a level with a calibrated rating (GET /api/levels)")
 
 
 class Act(_Open):
@@ -396,10 +399,19 @@ class Hint(_Open):
     version: int | None
 
 
+class LevelRatingInfo(_Open):
+    rating: int
+    rd: int = Field(description="the rating's deviation, the RD a rated game uses for it")
+    interval: list[int] = Field(description="95% interval of the calibration")
+
+
 class Levels(_Open):
     levels: list[str]
     accepted: list[str]
     default: str
+    ratings: dict[str, LevelRatingInfo] = Field(
+        description="the calibrated levels' ratings (bench/ratings.py); a level not here "
+        "cannot be played rated")
 
 
 class GameRowReply(_Open):
@@ -556,7 +568,7 @@ _LOG_FROM = _int(0, BIG, "the first log entry wanted (the page has the earlier o
 ROUTES: dict[tuple[str, str], Route] = {
     ("get", "/api/levels"): Route(200, Levels, ()),
     ("get", "/api/games"): Route(200, GameList, _SERVER),
-    ("post", "/api/games"): Route(201, NewGameReply, (*_WRITE, *_SERVER), NewGame),
+    ("post", "/api/games"): Route(201, NewGameReply, (401, *_WRITE, 409, *_SERVER), NewGame),
     ("get", "/api/games/{game_id}"): Route(
         200, Snapshot, (400, *_GAME, *_SERVER),
         query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM}),

@@ -281,7 +281,6 @@ def rating_json(rating: tuple[Rating, int] | None) -> dict[str, Any] | None:
 
 def profile_data(players: Players, account: Account) -> dict[str, Any]:
     """Everything the profile shows but its history (read in a thread)."""
-    players.update_ratings(account)
     history = players.accounts.history(account.id, RATED_MODE)
     levels = players.ratings.all()
     return {

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from parlor.rules.state import Settings
 from parlor.web.games import watch_key
+from parlor.web.routes.games import level_ratings
 from parlor.web.routes.site import SiteDep, row_dict, tokens_of
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
 
@@ -24,7 +25,7 @@ async def home(request: Request, site: SiteDep) -> Response:
     # the home page starts a newcomer at the weakest level, where the coach is on (the API's
     # default stays the middle one)
     return site.page(request, "home.html", levels=site.levels, default_level=site.levels[0],
-                     games=[row_dict(r) for r in rows],
+                     games=[row_dict(r) for r in rows], level_ratings=level_ratings(site),
                      turn_choices=MAX_TURNS_CHOICES)
 
 
