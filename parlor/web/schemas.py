@@ -635,10 +635,12 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, FriendSnapshot, (*_WRITE, *_GAME, 409, *_SERVER), FriendVersion),
 }
 
-_REASONS = {400: "Bad request: the message names what is wrong", 403: "Not yours, or sent "
+_REASONS = {400: "Bad request: the message names what is wrong",
+            401: "Not signed in (a rated game needs an account)", 403: "Not yours, or sent "
             "from another site", 404: "No such game (or lesson, tournament, table)",
             405: "Method not allowed (see Allow)", 409: "Not now: the table changed, the "
-            "game is over, or it is not your decision", 413: "Body too large",
+            "game is over, it is not your decision, or the level cannot be played rated",
+            413: "Body too large",
             415: "Not application/json", 422: "Refused by the rules: the message says which",
             410: "The invitation ran out before anyone accepted it",
             429: "Too many hints: ask again after Retry-After seconds",
