@@ -9,6 +9,10 @@ signing in on another device hands that browser the tokens again (:meth:`Players
   :data:`MAX_PASSWORD`, any characters (spaces too), no composition rules; a password on the
   shipped list of common ones, or equal to the username or the site's name, is refused.
   Hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's second choice of parameters).
+- **Sign-up** must tell a person that a name is taken, so it cannot hide which names
+  exist; it is made no better a probe than sign-in: each taken name counts as a failed
+  sign-in of the address (the same lockout), and it hashes the password first (the same
+  Argon2 time as a sign-in's verification).
 - **Sign-in** answers the same for an unknown name and a wrong password, and takes the same
   time: an unknown name is verified against a dummy hash made at start. Failures are
   counted per name (known or not) and per address, in the database (every server applies
@@ -35,7 +39,7 @@ import zipfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -77,6 +81,11 @@ class NameUnavailable(GameError):
 
 
 SIGN_IN_REFUSED = "that name and password do not match an account"
+
+
+def address_key(address: str) -> str:
+    """The failures key of an address: failed sign-ins and taken names share it."""
+    return f"addr:{address[:100]}"
 
 
 @cache
@@ -168,7 +177,13 @@ class Players:
 
     # -- signing up and in ----------------------------------------------------------------------
 
-    def sign_up(self, username: str, password: str) -> Account:
+    def sign_up(self, username: str, password: str, address: str) -> Account:
+        """A new account with a password; NameUnavailable for a name taken (a sign-up must
+        say so), counted as a failure of the address, as a wrong sign-in is: an address
+        probing names gets :data:`ADDRESS_LIMIT` answers a window, by either form, and the
+        password is hashed before the name is looked up, so a probe costs the server the
+        same Argon2 time as a sign-in and answers no faster."""
+        self.check_address(address)
         name = check_username(username)
         problem = password_problem(password, name)
         if problem is not None:
@@ -177,14 +192,25 @@ class Players:
         try:
             account = self.accounts.create(name)
         except NameTaken:
-            raise NameUnavailable("that name is taken: choose another") from None
+            self.name_taken(address)
         self.accounts.set_password(account.id, hashed)
         return account
+
+    def check_address(self, address: str) -> None:
+        """TooManyTries while the address is locked out (failed sign-ins and taken names)."""
+        if self.accounts.failures(address_key(address), window=LOCK_WINDOW) >= ADDRESS_LIMIT:
+            raise TooManyTries("too many failed sign-ins or taken names: wait a quarter of an "
+                               "hour and try again", retry_after=int(LOCK_WINDOW))
+
+    def name_taken(self, address: str) -> NoReturn:
+        """Count a taken name against the address, and say the name is taken."""
+        self.accounts.fail(address_key(address), window=LOCK_WINDOW)
+        raise NameUnavailable("that name is taken: choose another")
 
     def sign_in(self, username: str, password: str, address: str) -> Account:
         """The account, or SignInRefused (the same for an unknown name and a wrong
         password), or TooManyTries while the name or the address is locked out."""
-        keys = (f"name:{username.strip().lower()[:100]}", f"addr:{address[:100]}")
+        keys = (f"name:{username.strip().lower()[:100]}", address_key(address))
         limits = (NAME_LIMIT, ADDRESS_LIMIT)
         if any(self.accounts.failures(k, window=LOCK_WINDOW) >= n
                for k, n in zip(keys, limits, strict=True)):

@@ -126,6 +126,21 @@ def test_a_taken_name_is_refused_without_case(c: TestClient) -> None:
     assert sign_up(c, "aNN").status_code == 409
 
 
+def test_taken_names_count_against_the_address_as_failed_sign_ins_do(c: TestClient) -> None:
+    """A sign-up must say a name is taken; an address probing names that way is locked out
+    as one guessing passwords is, by the same count, for both forms and passkeys."""
+    assert sign_up(c).status_code == 303
+    c.cookies.clear()
+    for _ in range(ADDRESS_LIMIT - 1):
+        assert sign_up(c).status_code == 409
+    assert sign_in(c, "ann", "a wrong password here").status_code == 401  # the last one
+    refused = [sign_up(c, "zed"), sign_in(c),
+               post(c, "/account/passkey/options", {"purpose": "signup", "username": "zoe"})]
+    assert [r.status_code for r in refused] == [429, 429, 429]
+    assert refused[0].headers["Retry-After"] == refused[1].headers["Retry-After"]
+    assert players(c).accounts.by_name("zed") is None
+
+
 # -- signing in ------------------------------------------------------------------------------
 
 
