@@ -109,13 +109,21 @@ def plan(games: int, kind: str) -> list[tuple[str, str, int]]:
     return out
 
 
+#: Where in the run the cheap pairings' games go: all within its first fifth (they cost
+#: little, about 0.1 s a game, so a run stopped early has them all), the searching levels'
+#: games spread over the whole run.
+CHEAP_SPAN = 0.2
+
+
 def tasks(pairings: list[tuple[str, str, int]], seed: int) -> list[tuple[str, str, int, int]]:
     """bench/ai.py's run_one tasks, interleaved: game i of a pairing of n games goes at
-    (i + 0.5) / n of the run, so a run stopped early has played every pairing in proportion."""
+    (i + 0.5) / n of the run (of its first :data:`CHEAP_SPAN` for a pairing that does not
+    search), so a run stopped early has played every pairing in proportion."""
     keyed = []
     for k, (a, b, n) in enumerate(pairings):
+        span = 1.0 if a in SPECS or b in SPECS else CHEAP_SPAN
         for i in range(n):
-            keyed.append(((i + 0.5) / n, k, (spec(a), spec(b), i, seed + 10_000 * k)))
+            keyed.append((span * (i + 0.5) / n, k, (spec(a), spec(b), i, seed + 10_000 * k)))
     return [task for _, _, task in sorted(keyed)]
 
 
