@@ -78,10 +78,10 @@ CAPS = {"strong": STRONG_CAP, "expert": EXPERT_CAP}
 #: levels foregone; the steps of the ladder (expert-strong, strong-intermediate,
 #: strong-greedy) get the most.
 THRIFTY = {("expert", "strong"): 0.4, ("expert", "greedy"): 0.16,
-           ("expert", "intermediate"): 0.08, ("expert", "casual"): 0.06,
-           ("expert", "novice"): 0.06, ("expert", "random"): 0.06,
+           ("expert", "intermediate"): 0.04, ("expert", "casual"): 0.02,
+           ("expert", "novice"): 0.02, ("expert", "random"): 0.02,
            ("strong", "greedy"): 0.8, ("strong", "intermediate"): 0.8,
-           ("strong", "casual"): 0.3, ("strong", "novice"): 0.2, ("strong", "random"): 0.16}
+           ("strong", "casual"): 0.1, ("strong", "novice"): 0.06, ("strong", "random"): 0.04}
 #: The cheap pairings (no search on either side) play this many times ``--games``.
 CHEAP_FACTOR = 2
 
