@@ -165,6 +165,10 @@ def play(args: argparse.Namespace) -> list[Game]:
     return games
 
 
+#: Each level against the one below (issue 46: each step >= 65%).
+LADDER = (("novice", "random"), ("casual", "novice"), ("intermediate", "casual"),
+          ("strong", "intermediate"), ("expert", "strong"))
+LADDER_STEP = 0.65
 #: Virtual drawn games added to every pairing played (parlor.ai.btfit's prior): random
 #: loses (nearly) every game, and without a prior its distance to the rest is infinite.
 PRIOR_DRAWS = 1.0
@@ -255,6 +259,10 @@ def document(games: list[dict[str, Any]], command: str) -> dict[str, Any]:
                    for lv in LEVEL_NAMES},
         "baselines": {b: rated(ratings[b]) for b in ("random", "greedy") if b in ratings},
         "pairings": pairings,
+        "ladder": [{"level": a, "below": b, "games": p["games"], "score": p["score"],
+                    "interval": p["interval"], "expected": p["expected"],
+                    "holds": p["interval"][0] >= LADDER_STEP}
+                   for a, b in LADDER for p in pairings if (p["a"], p["b"]) == (a, b)],
     }
 
 
@@ -268,6 +276,12 @@ def print_ladder(doc: dict[str, Any]) -> None:
         print(f"  {p['a']:>12} vs {p['b']:<12} {p['games']:4d} games {100 * p['score']:5.1f}%"
               f" [{100 * p['interval'][0]:4.1f}-{100 * p['interval'][1]:4.1f}%]"
               f"  fit {100 * p['expected']:5.1f}%")
+    print(f"Ladder (each level against the one below; holds: the interval's low end >= "
+          f"{100 * LADDER_STEP:.0f}%):")
+    for step in doc["ladder"]:
+        print(f"  {step['level']:>12} vs {step['below']:<12} {step['games']:4d} games "
+              f"{100 * step['score']:5.1f}% [{100 * step['interval'][0]:4.1f}-"
+              f"{100 * step['interval'][1]:4.1f}%]  {'holds' if step['holds'] else 'not shown'}")
     for level, c in doc["cap"].items():
         print(f"  {level}: {c['over_cap']} of {c['searched']} searched decisions took longer"
               f" than its {c['cap_s']} s cap (played in full)")
