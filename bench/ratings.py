@@ -23,14 +23,22 @@ written to the file, so the difference between the level calibrated and the leve
 a loaded server is visible.
 
 ``--plan even`` plays ``--games`` games in every pairing (the issue asks for >= 100: 2,100
-games; the expert's games cost about 20 s each on this machine's compiled build, the strong
-level's about 2 s, the others well under one). ``--plan thrifty`` (the default) plays
-``--games`` in the pairings that decide the ladder and are cheap, and fewer where a game is
-dear and its result foregone (the expert against the weakest levels): see :func:`plan`. The
-games are dealt to the workers interleaved across pairings, so a run stopped early (Ctrl-C,
-or the deadline) leaves every pairing with its share; ``--fit`` refits whatever ``--out``
-recorded. ``--ray ADDRESS`` plays on Ray (the ``cluster`` extra) as bench/ai.py does: the
-same seeds give the same games wherever they run.
+games). On this machine's compiled build, one idle core: an expert game costs about 30 s
+(34 s against strong), a strong one about 4 s, the others under a second; so an even run of
+100 is about 20,000 core-seconds (about 3 hours on two idle cores), almost all of it the
+expert's 600 games. ``--plan thrifty`` (the default) plays twice ``--games`` in the cheap
+pairings, ``--games`` × :data:`THRIFTY` in the searching levels' (most in the ladder's steps,
+a few where the result is foregone). The games are dealt to the workers interleaved across
+pairings (:func:`tasks`), so a run stopped early (Ctrl-C, or a deadline) leaves every pairing
+with its share; given the ``--out`` file of a stopped run, a run plays only the games it
+lacks, and ``--fit FILE`` fits whatever a file holds (``--played`` names the command that
+played them, for the file). ``--ray ADDRESS`` plays on Ray (the ``cluster`` extra) as
+bench/ai.py does: the same seeds give the same games wherever they run.
+
+Random loses (nearly) every game, and with no win at all its distance below the rest would
+be infinite: the fit adds one virtual drawn game to every pairing played
+(:data:`PRIOR_DRAWS`), so random's gap to the levels is a floor the prior sets, not a
+measurement; the levels' distances from each other are what the games measure.
 """
 
 from __future__ import annotations
@@ -299,6 +307,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--fit", default="", metavar="GAMES_JSONL",
                    help="play nothing: fit the games recorded in this file")
     p.add_argument("--write", default="", metavar="RATINGS_JSON")
+    p.add_argument("--played", default="", metavar="COMMAND",
+                   help="with --fit: the command that played the games (for the file)")
     return p.parse_args(argv)
 
 
@@ -310,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         played = [asdict(g) for g in play(args)]
         games = load(args.out) if args.out else played  # with the games of a resumed run
-    doc = document(games, command)
+    doc = document(games, args.played or command)
+    if args.played:
+        doc["fitted"] = command
     print_ladder(doc)
     if args.write:
         Path(args.write).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -292,14 +292,17 @@ def test_a_rated_match_game_moves_the_rating_and_casual_practice_and_uncalibrate
     assert len(players(c).accounts.history(account.id)) == 1
 
 
-def test_the_shipped_ratings_file_reads_as_ratings_of_known_levels() -> None:
-    # every level is uncalibrated until issue 46's calibration replaces the file; then its
-    # levels must still read (a number, or a rating with a deviation or an interval)
-    from parlor.ai.levels import NAMES
+def test_the_shipped_ratings_file_calibrates_every_level() -> None:
+    # written by bench/ratings.py (issue 46): each level a rating with a deviation from its
+    # interval, and the file says how it was made
+    from parlor.ai.levels import LEVEL_NAMES
     from parlor.ai.ratings import PACKAGED, LevelRatings
 
     found = LevelRatings(PACKAGED).all()
-    assert set(found) <= set(NAMES) and all(x.rd > 0 for x in found.values())
+    assert sorted(found) == sorted(LEVEL_NAMES) and all(x.rd > 0 for x in found.values())
+    shipped = json.loads(PACKAGED.read_text())
+    assert shipped["command"].startswith("python bench/ratings.py")
+    assert shipped["anchor"] == {"agent": "random", "rating": 1000.0}
 
 
 def test_the_ratings_file_is_read_again_when_replaced(ratings_file: Path) -> None:
