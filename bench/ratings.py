@@ -183,10 +183,13 @@ PRIOR_DRAWS = 1.0
 ABOUT = ("The rating of each computer level on the Elo/Glicko scale, from a round robin of the"
          " five levels, greedy and random (bench/ratings.py, issue 46), against which an"
          " account's Glicko-2 rating is updated after a rated game (issue 43). Bradley-Terry"
-         " maximum likelihood, random anchored at 1000; interval: 95%, from the Fisher"
-         " information, relative to random; rd: the rating's standard error, the deviation of"
-         " the level as an opponent. A level with rating null is uncalibrated and cannot be"
-         " played rated.")
+         " maximum likelihood, random anchored at 1000 (it lost every game: its distance to"
+         " the rest is set by the fit's prior of one drawn game a pairing, a floor, not a"
+         " measurement); interval: 95%, from the Fisher information, relative to random;"
+         " se_from_random: its standard error; rd: the level's standard error among the five"
+         " levels (relative to their mean, random's distance left out), the deviation a rated"
+         " game gives the level as an opponent. A level with rating null is uncalibrated and"
+         " cannot be played rated.")
 
 
 def load(path: str) -> list[dict[str, Any]]:
@@ -222,22 +225,26 @@ def cap_report(games: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def rated(f: Fitted) -> dict[str, Any]:
+def rated(f: Fitted, among: float | None = None) -> dict[str, Any]:
+    """A rating for the file: its 95% interval relative to random, and ``rd``, the
+    deviation a rated game uses: its error among the levels (``among``), where given."""
     from parlor.ai.btfit import interval
 
     low, high = interval(f)
-    return {"rating": round(f.rating), "rd": round(f.se, 1),
-            "interval": [round(low), round(high)]}
+    return {"rating": round(f.rating), "rd": round(f.se if among is None else among, 1),
+            "interval": [round(low), round(high)], "se_from_random": round(f.se, 1)}
 
 
 def document(games: list[dict[str, Any]], command: str) -> dict[str, Any]:
     # imported here, not above: playing needs only the levels, so the games may be played
     # by another build of the package (a compiled one) than the one that fits them
-    from parlor.ai.btfit import ANCHOR_RATING, expected, fit
+    from parlor.ai.btfit import ANCHOR_RATING, expected, fit, group_errors
 
     tallies = tally(games)
-    ratings = fit({k: (t["games"], t["score"]) for k, t in tallies.items()}, anchor="random",
-                  anchor_rating=ANCHOR_RATING, prior_draws=PRIOR_DRAWS)
+    scores = {k: (t["games"], t["score"]) for k, t in tallies.items()}
+    ratings = fit(scores, anchor="random", anchor_rating=ANCHOR_RATING, prior_draws=PRIOR_DRAWS)
+    levels = [lv for lv in LEVEL_NAMES if lv in ratings]
+    among = group_errors(scores, "random", levels, prior_draws=PRIOR_DRAWS)
     pairings = []
     for (a, b), t in sorted(tallies.items(), key=lambda kv: -kv[1]["games"]):
         low, high = wilson(t["score"], int(t["games"]))
@@ -263,7 +270,7 @@ def document(games: list[dict[str, Any]], command: str) -> dict[str, Any]:
         "cap": cap_report(games),
         "games": len(games),
         "seeds": [min(seeds), max(seeds)] if seeds else [],
-        "levels": {lv: rated(ratings[lv]) if lv in ratings else {"rating": None}
+        "levels": {lv: rated(ratings[lv], among[lv]) if lv in ratings else {"rating": None}
                    for lv in LEVEL_NAMES},
         "baselines": {b: rated(ratings[b]) for b in ("random", "greedy") if b in ratings},
         "pairings": pairings,

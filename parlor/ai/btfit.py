@@ -94,6 +94,38 @@ def fit(games: Mapping[tuple[str, str], tuple[float, float]], anchor: str,
         iterations: int = 200) -> dict[str, Fitted]:
     """The maximum-likelihood ratings of the players of ``games``, which maps (a, b) to
     (games played, a's score), with ``anchor`` held at ``anchor_rating``."""
+    r, index, cov = _maximise(games, anchor, prior_draws, iterations)
+    shift = anchor_rating - r[anchor]
+    return {p: Fitted(r[p] + shift, 0.0 if p == anchor else math.sqrt(cov[index[p]][index[p]]))
+            for p in r}
+
+
+def group_errors(games: Mapping[tuple[str, str], tuple[float, float]], anchor: str,
+                 group: list[str], prior_draws: float = 0.0,
+                 iterations: int = 200) -> dict[str, float]:
+    """The standard error of each player of ``group`` relative to the group's mean rating:
+    how well the games place it among the group, whatever the anchor's distance (which
+    moves them all alike). With the group {a, b} of one game of 3 in 4, a half of
+    ``a - b``'s error each."""
+    _, index, cov = _maximise(games, anchor, prior_draws, iterations)
+    out = {}
+    for p in group:
+        c = [0.0] * len(index)
+        for q in group:
+            if q in index:
+                c[index[q]] -= 1 / len(group)
+        if p in index:
+            c[index[p]] += 1.0
+        out[p] = math.sqrt(max(0.0, sum(c[i] * c[j] * cov[i][j]
+                                        for i in range(len(c)) for j in range(len(c)))))
+    return out
+
+
+def _maximise(games: Mapping[tuple[str, str], tuple[float, float]], anchor: str,
+              prior_draws: float, iterations: int
+              ) -> tuple[dict[str, float], dict[str, int], list[list[float]]]:
+    """The maximum (ratings with the anchor at 0), the free players' indices and their
+    covariance (the inverse Fisher information)."""
     data = {k: (n + prior_draws, s + prior_draws / 2) for k, (n, s) in games.items() if n > 0}
     players = sorted({p for pair in data for p in pair})
     if anchor not in players:
@@ -144,10 +176,8 @@ def fit(games: Mapping[tuple[str, str], tuple[float, float]], anchor: str,
         raise FitError(f"no convergence in {iterations} Newton steps (a group of players "
                        "won or lost every game against the rest: give prior_draws)")
     _, h = gradient_hessian(r)
-    cov = _inverse(h)
-    shift = anchor_rating - r[anchor]
-    return {p: Fitted(r[p] + shift, 0.0 if p == anchor else math.sqrt(cov[index[p]][index[p]]))
-            for p in players}
+    return r, index, _inverse(h)
 
 
-__all__ = ["ANCHOR_RATING", "SCALE", "Z95", "FitError", "Fitted", "expected", "fit", "interval"]
+__all__ = ["ANCHOR_RATING", "SCALE", "Z95", "FitError", "Fitted", "expected", "fit", "group_errors",
+           "interval"]

@@ -402,7 +402,7 @@ class Hint(_Open):
 class LevelRatingInfo(_Open):
     rating: int
     rd: int = Field(description="the rating's deviation, the RD a rated game uses for it")
-    interval: list[int] = Field(description="95% interval of the calibration")
+    interval: list[int] = Field(description="rating ± 1.96 rd: its 95% interval among the levels")
 
 
 class Levels(_Open):

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from parlor.ai.btfit import SCALE, FitError, expected, fit, interval
+from parlor.ai.btfit import SCALE, FitError, expected, fit, group_errors, interval
 
 #: 3 of 4 against one opponent: log-odds ln 3, Fisher information n·p·(1-p) = 4·3/4·1/4.
 GAP = 400 * math.log10(3)
@@ -60,3 +60,13 @@ def test_a_clean_sweep_has_no_finite_rating_unless_a_prior_is_given() -> None:
 def test_an_anchor_without_games_is_refused() -> None:
     with pytest.raises(FitError, match="anchor"):
         fit({("a", "b"): (4, 3.0)}, anchor="random")
+
+
+def test_an_error_within_a_group_leaves_out_the_anchors_distance() -> None:
+    """a and b far from the anchor c (one win of c in 40): within {a, b} each is placed
+    by the a-b games alone, half of a - b's error each (the chain's other link cancels)."""
+    games = {("a", "b"): (4, 3.0), ("b", "c"): (40, 39.0)}
+    errors = group_errors(games, anchor="c", group=["a", "b"])
+    assert errors["a"] == pytest.approx(SE / 2, rel=1e-6)
+    assert errors["b"] == pytest.approx(SE / 2, rel=1e-6)
+    assert fit(games, anchor="c")["b"].se > 0  # relative to c, b's error is the b-c link's
