@@ -1,8 +1,10 @@
 """The computer levels' fixed ratings (issue 43), from the package's ``ratings.json`` (or the
 file ``PARLOR_LEVEL_RATINGS`` names): the opponents' ratings of rated games.
 
-The numbers come from the calibration of issue 46; a level without one (``"rating": null``,
-or not in the file) is uncalibrated and cannot be played rated. The file is read again when
+The numbers come from the calibration of issue 46 (``bench/ratings.py``: a round robin of the
+five levels, greedy and random fitted to Bradley-Terry ratings, random at 1000, each level's
+deviation from its 95% interval; docs/ai.md); a level without one (``"rating": null``, or not
+in the file) is uncalibrated and cannot be played rated. The file is read again when
 it changes, so a calibrated file dropped in place needs no restart. It may say a level as a
 number, or as an object with ``rating`` and ``rd`` (its deviation) or ``interval`` ([low,
 high], 95%), under ``"levels"`` or at the top level; anything else is refused with the

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError
 
 from parlor.rules.glicko import Rating
 from parlor.store.db import GameStore, actions, analyses, games, hint_claims
+from parlor.store.tournaments import contests
 
 metadata = MetaData()
 
@@ -428,20 +429,56 @@ class Accounts:
                                  .where(rating_history.c.game_id.in_(list(game_ids))))
             return {str(x) for x in found.scalars()}
 
+    @staticmethod
+    def holding(conn: Connection, game_id: str) -> tuple[str, bool] | None:
+        """The account holding a game and whether it may be rated, as ``conn`` sees it."""
+        r = conn.execute(select(account_games.c.account_id, account_games.c.rated)
+                         .where(account_games.c.game_id == game_id)).first()
+        return None if r is None else (str(r.account_id), bool(r.rated))
+
+    @staticmethod
+    def is_contest(conn: Connection, game_id: str) -> bool:
+        """Whether the game is a tournament's contest."""
+        return conn.execute(select(contests.c.game_id)
+                            .where(contests.c.game_id == game_id)).first() is not None
+
+    def rate_in(self, conn: Connection, account_id: str, mode: str, game_id: str,
+                after: Callable[[Rating, int], RatingPoint]) -> RatingPoint | None:
+        """Inside ``conn``'s transaction (the one storing the game's end): the account's
+        rating in ``mode`` after the game, ``after(rating before, rated games before)``,
+        stored with the game in its history. A game counts once: None, and nothing
+        written, when it is rated already. The account's row is locked first (PostgreSQL:
+        two games of one account ending at once on two servers are rated one after the
+        other, each from the other's result; SQLite has one writer at a time anyway)."""
+        conn.execute(select(accounts.c.id).where(accounts.c.id == account_id).with_for_update())
+        if conn.execute(select(rating_history.c.game_id)
+                        .where(rating_history.c.game_id == game_id)).first() is not None:
+            return None
+        r = conn.execute(select(ratings).where(ratings.c.account_id == account_id,
+                                               ratings.c.mode == mode)).first()
+        before, n = (Rating(), 0) if r is None else (Rating(r.rating, r.rd, r.volatility),
+                                                     int(r.games))
+        point = after(before, n)
+        self._write_point(conn, account_id, point)
+        return point
+
+    def _write_point(self, conn: Connection, account_id: str, point: RatingPoint) -> None:
+        r = point.rating
+        conn.execute(insert(rating_history).values(
+            game_id=point.game_id, account_id=account_id, mode=point.mode, n=point.n,
+            level=point.level, opponent=point.opponent, score=point.score,
+            rating=r.rating, rd=r.rd, volatility=r.volatility, at=point.at))
+        self._set_rating(conn, account_id, point.mode, point.n, {
+            "rating": r.rating, "rd": r.rd, "volatility": r.volatility, "games": point.n,
+            "updated": point.at})
+
     def record_rating(self, account_id: str, point: RatingPoint) -> None:
         """Store the rating after a rated game, and the game in the history, together.
         ``point.n`` must be the account's count in the mode plus one: RatingConflict when
         another process rated a game meanwhile, or rated this one already."""
-        r = point.rating
-        values = {"rating": r.rating, "rd": r.rd, "volatility": r.volatility,
-                  "games": point.n, "updated": point.at}
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(rating_history).values(
-                    game_id=point.game_id, account_id=account_id, mode=point.mode, n=point.n,
-                    level=point.level, opponent=point.opponent, score=point.score,
-                    rating=r.rating, rd=r.rd, volatility=r.volatility, at=point.at))
-                self._set_rating(conn, account_id, point.mode, point.n, values)
+                self._write_point(conn, account_id, point)
         except IntegrityError:
             raise RatingConflict(f"game {point.game_id} or rated game {point.n} of "
                                  f"{point.mode} is rated already") from None

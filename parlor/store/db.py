@@ -283,6 +283,11 @@ class GameStore:
         #: set by the web layer): called after the commit, so no notify lock is held through
         #: the commit's flush. None: ``NOTIFY`` inside the transaction (PostgreSQL only).
         self.announce: Callable[[str], None] | None = None
+        #: Called inside the transaction of the move that ends a game (status ``over``), with
+        #: the connection, the game's id and the time: what must be stored with the result
+        #: itself (an account's rating, parlor.web.rating), or not at all. An exception
+        #: rolls the move back.
+        self.at_end: list[Callable[[Connection, str, float], None]] = []
         from parlor.store.migrate import upgrade
 
         upgrade(self.engine)
@@ -347,6 +352,9 @@ class GameStore:
                 conn.execute(_ADD_ACTION, [
                     {"game_id": game_id, "ply": ply + i, "action": a, "at": at}
                     for i, a in enumerate(moves)])
+            if status == "over":  # the game ends with this commit (no move follows an end)
+                for hook in self.at_end:
+                    hook(conn, game_id, at)
         self._announced(payload)
 
     def _append_pg(self, conn: Connection, advance: dict[str, Any], moves: list[str],
@@ -460,6 +468,12 @@ class GameStore:
                 .where(actions.c.game_id == game_id, actions.c.ply < r.version)
                 .order_by(actions.c.ply)).scalars().all()
         return StoredGame(_row(r), r.token_hash, list(moves))
+
+    @staticmethod
+    def row_in(conn: Connection, game_id: str) -> GameRow | None:
+        """A game's row as ``conn`` sees it (inside a transaction: with its own changes)."""
+        r = conn.execute(select(games).where(games.c.id == game_id)).first()
+        return None if r is None else _row(r)
 
     def rows(self, ids: list[str]) -> list[GameRow]:
         """The games with these ids, most recently played first."""

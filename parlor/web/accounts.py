@@ -9,6 +9,10 @@ signing in on another device hands that browser the tokens again (:meth:`Players
   :data:`MAX_PASSWORD`, any characters (spaces too), no composition rules; a password on the
   shipped list of common ones, or equal to the username or the site's name, is refused.
   Hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's second choice of parameters).
+- **Sign-up** must tell a person that a name is taken, so it cannot hide which names
+  exist; it is made no better a probe than sign-in: each taken name counts as a failed
+  sign-in of the address (the same lockout), and it hashes the password first (the same
+  Argon2 time as a sign-in's verification).
 - **Sign-in** answers the same for an unknown name and a wrong password, and takes the same
   time: an unknown name is verified against a dummy hash made at start. Failures are
   counted per name (known or not) and per address, in the database (every server applies
@@ -19,7 +23,8 @@ signing in on another device hands that browser the tokens again (:meth:`Players
   signed in), it is a match game (no takebacks, R30) against a level with a calibrated
   rating (:mod:`parlor.ai.ratings`), dealt from a fresh key (not a practice seed anyone can
   deal again), not a tournament's contest, and over. Each rated game is one Glicko-2 rating
-  period, counted once (:meth:`parlor.store.accounts.Accounts.record_rating`).
+  period, rated as it ends in the transaction that stores its end, counted once
+  (:mod:`parlor.web.rating`).
 """
 
 from __future__ import annotations
@@ -34,17 +39,15 @@ import zipfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from parlor.ai.ratings import LevelRatings
-from parlor.rules.glicko import Game, Rating, rate
-from parlor.rules.state import Settings
 from parlor.store import GameRow, GameStore, TournamentStore
-from parlor.store.accounts import Account, Accounts, NameTaken, RatingConflict, RatingPoint
-from parlor.web.games import BadAction, GameError, GameNotFound, Games, is_practice
+from parlor.store.accounts import Account, Accounts, NameTaken
+from parlor.web.games import BadAction, GameError, GameNotFound, Games
+from parlor.web.rating import RATED_MODE, score_of
 
 COMMON_PASSWORDS = Path(__file__).resolve().parent / "data" / "common-passwords.txt"
 MIN_PASSWORD = 8
@@ -54,8 +57,6 @@ USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,32}$")
 NAME_LIMIT = 5
 ADDRESS_LIMIT = 30
 LOCK_WINDOW = 15 * 60.0
-#: The play mode that is rated (casual games, with takebacks, are not).
-RATED_MODE = "match"
 #: Game tokens handed to a browser at sign-in: the most recent this many (cookies are small,
 #: but a browser keeps a limited number per site); the profile opens any of them.
 COOKIE_GAMES = 50
@@ -80,6 +81,11 @@ class NameUnavailable(GameError):
 
 
 SIGN_IN_REFUSED = "that name and password do not match an account"
+
+
+def address_key(address: str) -> str:
+    """The failures key of an address: failed sign-ins and taken names share it."""
+    return f"addr:{address[:100]}"
 
 
 @cache
@@ -137,26 +143,6 @@ class Passwords:
             return False
 
 
-_WINS = re.compile(r"^Rlr ([12]) wins")
-
-
-def score_of(result: str, human: int) -> float | None:
-    """The human's score in a finished game from its stored result sentence ("Rlr 1 wins:
-    ...", "Draw: ..."): 1, 0.5 or 0; None when the sentence says neither (a failed game).
-
-    >>> score_of("Rlr 1 wins: Rlr 2 is at -1 life after an attack", 0)
-    1.0
-    >>> score_of("Draw: the turn limit of 3 turns is reached", 1)
-    0.5
-    """
-    if result.startswith("Draw"):
-        return 0.5
-    found = _WINS.match(result)
-    if found is None:
-        return None
-    return 1.0 if int(found.group(1)) - 1 == human else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class Record:
     """One level's record: won, lost, drawn (finished games the account holds)."""
@@ -180,17 +166,24 @@ class Players:
     """The accounts of one app: its store, hashing, lockout, games and ratings."""
 
     def __init__(self, store: GameStore, games: Games, tournaments: TournamentStore,
-                 secret: bytes, ratings: LevelRatings | None = None) -> None:
+                 secret: bytes) -> None:
         self.accounts = Accounts(store)
         self.games = games
         self.tournaments = tournaments
         self.secret = secret
         self.passwords = Passwords()
-        self.ratings = ratings or LevelRatings()
+        #: the levels' ratings, the ones the games' end rates with (parlor.web.rating)
+        self.ratings = games.ratings
 
     # -- signing up and in ----------------------------------------------------------------------
 
-    def sign_up(self, username: str, password: str) -> Account:
+    def sign_up(self, username: str, password: str, address: str) -> Account:
+        """A new account with a password; NameUnavailable for a name taken (a sign-up must
+        say so), counted as a failure of the address, as a wrong sign-in is: an address
+        probing names gets :data:`ADDRESS_LIMIT` answers a window, by either form, and the
+        password is hashed before the name is looked up, so a probe costs the server the
+        same Argon2 time as a sign-in and answers no faster."""
+        self.check_address(address)
         name = check_username(username)
         problem = password_problem(password, name)
         if problem is not None:
@@ -199,14 +192,25 @@ class Players:
         try:
             account = self.accounts.create(name)
         except NameTaken:
-            raise NameUnavailable("that name is taken: choose another") from None
+            self.name_taken(address)
         self.accounts.set_password(account.id, hashed)
         return account
+
+    def check_address(self, address: str) -> None:
+        """TooManyTries while the address is locked out (failed sign-ins and taken names)."""
+        if self.accounts.failures(address_key(address), window=LOCK_WINDOW) >= ADDRESS_LIMIT:
+            raise TooManyTries("too many failed sign-ins or taken names: wait a quarter of an "
+                               "hour and try again", retry_after=int(LOCK_WINDOW))
+
+    def name_taken(self, address: str) -> NoReturn:
+        """Count a taken name against the address, and say the name is taken."""
+        self.accounts.fail(address_key(address), window=LOCK_WINDOW)
+        raise NameUnavailable("that name is taken: choose another")
 
     def sign_in(self, username: str, password: str, address: str) -> Account:
         """The account, or SignInRefused (the same for an unknown name and a wrong
         password), or TooManyTries while the name or the address is locked out."""
-        keys = (f"name:{username.strip().lower()[:100]}", f"addr:{address[:100]}")
+        keys = (f"name:{username.strip().lower()[:100]}", address_key(address))
         limits = (NAME_LIMIT, ADDRESS_LIMIT)
         if any(self.accounts.failures(k, window=LOCK_WINDOW) >= n
                for k, n in zip(keys, limits, strict=True)):
@@ -261,54 +265,7 @@ class Players:
     def rows(self, account: Account) -> list[GameRow]:
         return self.games.store.rows([h.game_id for h in self.accounts.held(account.id)])
 
-    # -- ratings --------------------------------------------------------------------------------
-
-    def rated_reason(self, row: GameRow, held_rated: bool) -> str | None:
-        """Why a finished game is unrated (None: it is rated)."""
-        if not held_rated:
-            return "started without signing in"
-        if row.kind != "play" or not Settings.parse(row.settings).match_play:
-            return "casual"
-        if row.takebacks:
-            return "takebacks"
-        if is_practice(row):
-            return "practice seed"
-        if self.ratings.of(row.level) is None:
-            return "level not calibrated"
-        if self.tournaments.tournament_of(row.id) is not None:
-            return "tournament"
-        return None
-
-    def update_ratings(self, account: Account) -> int:
-        """Rate the account's finished rated games not rated yet, in the order they ended;
-        returns how many were rated now. Run when the account is looked at: a game's end
-        needs no hook into the table, and a game is rated once however many servers look."""
-        held = {h.game_id: h.rated for h in self.accounts.held(account.id)}
-        rows = [r for r in self.games.store.rows(list(held))
-                if r.status == "over" and score_of(r.result, r.human) is not None]
-        counted = self.accounts.counted([r.id for r in rows])
-        todo = sorted((r for r in rows if r.id not in counted
-                       and self.rated_reason(r, held[r.id]) is None),
-                      key=lambda r: (r.updated, r.id))
-        done = 0
-        for row in todo:
-            try:
-                self._rate_one(account, row)
-                done += 1
-            except RatingConflict:
-                continue  # another server rated it (or one before it) meanwhile
-        return done
-
-    def _rate_one(self, account: Account, row: GameRow) -> None:
-        level = self.ratings.of(row.level)
-        assert level is not None  # rated_reason checked it
-        score = score_of(row.result, row.human)
-        assert score is not None  # update_ratings checked it
-        now_rated = self.accounts.rating(account.id, RATED_MODE)
-        before, n = now_rated if now_rated is not None else (Rating(), 0)
-        after = rate(before, [Game(Rating(level.rating, level.rd), score)])
-        self.accounts.record_rating(account.id, RatingPoint(
-            row.id, RATED_MODE, n + 1, row.level, level.rating, score, after, row.updated))
+    # -- ratings (rated as each game ends: parlor.web.rating) ---------------------------------
 
     def records(self, account: Account) -> list[Record]:
         """Won, lost and drawn per level, of the finished games against the computer."""
@@ -329,7 +286,6 @@ class Players:
         """A zip: each finished game's record (the project's record format, docs/notation.md)
         and ``account.json`` (the account, its ratings and their history, its games' list).
         A game still in play has no record in it: its record would show hidden cards."""
-        self.update_ratings(account)
         buf = io.BytesIO()
         listing: list[dict[str, Any]] = []
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:

@@ -37,6 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from parlor.ai.belief import read_from
 from parlor.ai.failure import AgentFailed
 from parlor.ai.levels import NAMES
+from parlor.ai.ratings import LevelRatings
 from parlor.present.coach import coach
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, computer_lost, hint_failed
@@ -54,6 +55,7 @@ from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.store.friends import FriendSeats
+from parlor.web.rating import RateAtEnd
 
 log = logging.getLogger("parlor.web")
 
@@ -705,9 +707,14 @@ def live_agent_view(live: LiveGame, player: int) -> View:
 class Games:
     """The live games of one server: cache, locks, store."""
 
-    def __init__(self, store: GameStore, max_cached: int = 500) -> None:
+    def __init__(self, store: GameStore, max_cached: int = 500,
+                 ratings: LevelRatings | None = None) -> None:
         self.store = store
         self.max_cached = max_cached
+        #: the computer levels' ratings (issue 43): a rated game is rated as it ends, in
+        #: the transaction that stores its end, whichever process makes the last move
+        self.ratings = ratings or LevelRatings()
+        store.at_end.append(RateAtEnd(store, self.ratings))
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}

@@ -64,14 +64,16 @@ class Passkeys:
         self.players = players
         self.accounts = players.accounts
 
-    def registration(self, rp_id: str, account: Account | None,
-                     username: str) -> dict[str, Any]:
+    def registration(self, rp_id: str, account: Account | None, username: str,
+                     address: str = "") -> dict[str, Any]:
         """The options of ``navigator.credentials.create``: a new account's first passkey
-        (``account`` None: the name must be free) or one more for ``account``."""
+        (``account`` None: the name must be free; a taken one counts against ``address``
+        as with a password, :meth:`Players.sign_up`) or one more for ``account``."""
         if account is None:
+            self.players.check_address(address)
             name = check_username(username)
             if self.accounts.by_name(name) is not None:
-                raise NameUnavailable("that name is taken: choose another")
+                self.players.name_taken(address)
             purpose, account_id, known = "signup", new_account_id(), []
         else:
             name, purpose, account_id = account.username, "add", account.id

@@ -78,6 +78,9 @@ class NewGame(_Open):
         None, description="a practice deal number; none: a secret deal")
     max_turns: Turns = 200
     mode: Literal["casual", "match"] | None = None
+    rated: bool | Literal["", "0", "1", "on", "true", "false"] | None = Field(
+        None, description="a rated game (issue 43): refused unless signed in, in match mode, "
+        "from a fresh deal, against a level with a calibrated rating (GET /api/levels)")
 
 
 class Act(_Open):
@@ -424,10 +427,19 @@ class Hint(_Open):
     version: int | None
 
 
+class LevelRatingInfo(_Open):
+    rating: int
+    rd: int = Field(description="the rating's deviation, the RD a rated game uses for it")
+    interval: list[int] = Field(description="rating ± 1.96 rd: its 95% interval among the levels")
+
+
 class Levels(_Open):
     levels: list[str]
     accepted: list[str]
     default: str
+    ratings: dict[str, LevelRatingInfo] = Field(
+        description="the calibrated levels' ratings (bench/ratings.py); a level not here "
+        "cannot be played rated")
 
 
 class GameRowReply(_Open):
@@ -632,7 +644,7 @@ _LOG_FROM = _int(0, BIG, "the first log entry wanted (the page has the earlier o
 ROUTES: dict[tuple[str, str], Route] = {
     ("get", "/api/levels"): Route(200, Levels, ()),
     ("get", "/api/games"): Route(200, GameList, _SERVER),
-    ("post", "/api/games"): Route(201, NewGameReply, (*_WRITE, *_SERVER), NewGame),
+    ("post", "/api/games"): Route(201, NewGameReply, (401, *_WRITE, 409, *_SERVER), NewGame),
     ("get", "/api/games/{game_id}"): Route(
         200, Snapshot, (400, *_GAME, *_SERVER),
         query={"after": _AFTER, "wait": _WAIT, "log_from": _LOG_FROM}),
@@ -720,10 +732,12 @@ ROUTES: dict[tuple[str, str], Route] = {
         200, Rematched, (*_WRITE, *_GAME, 409, *_SERVER), Empty),
 }
 
-_REASONS = {400: "Bad request: the message names what is wrong", 403: "Not yours, or sent "
+_REASONS = {400: "Bad request: the message names what is wrong",
+            401: "Not signed in (a rated game needs an account)", 403: "Not yours, or sent "
             "from another site", 404: "No such game (or lesson, tournament, table)",
             405: "Method not allowed (see Allow)", 409: "Not now: the table changed, the "
-            "game is over, or it is not your decision", 413: "Body too large",
+            "game is over, it is not your decision, or the level cannot be played rated",
+            413: "Body too large",
             415: "Not application/json", 422: "Refused by the rules: the message says which",
             410: "The invitation ran out before anyone accepted it",
             429: "Too many hints: ask again after Retry-After seconds",

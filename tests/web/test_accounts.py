@@ -126,6 +126,21 @@ def test_a_taken_name_is_refused_without_case(c: TestClient) -> None:
     assert sign_up(c, "aNN").status_code == 409
 
 
+def test_taken_names_count_against_the_address_as_failed_sign_ins_do(c: TestClient) -> None:
+    """A sign-up must say a name is taken; an address probing names that way is locked out
+    as one guessing passwords is, by the same count, for both forms and passkeys."""
+    assert sign_up(c).status_code == 303
+    c.cookies.clear()
+    for _ in range(ADDRESS_LIMIT - 1):
+        assert sign_up(c).status_code == 409
+    assert sign_in(c, "ann", "a wrong password here").status_code == 401  # the last one
+    refused = [sign_up(c, "zed"), sign_in(c),
+               post(c, "/account/passkey/options", {"purpose": "signup", "username": "zoe"})]
+    assert [r.status_code for r in refused] == [429, 429, 429]
+    assert refused[0].headers["Retry-After"] == refused[1].headers["Retry-After"]
+    assert players(c).accounts.by_name("zed") is None
+
+
 # -- signing in ------------------------------------------------------------------------------
 
 
@@ -277,14 +292,17 @@ def test_a_rated_match_game_moves_the_rating_and_casual_practice_and_uncalibrate
     assert len(players(c).accounts.history(account.id)) == 1
 
 
-def test_the_shipped_ratings_file_reads_as_ratings_of_known_levels() -> None:
-    # every level is uncalibrated until issue 46's calibration replaces the file; then its
-    # levels must still read (a number, or a rating with a deviation or an interval)
-    from parlor.ai.levels import NAMES
+def test_the_shipped_ratings_file_calibrates_every_level() -> None:
+    # written by bench/ratings.py (issue 46): each level a rating with a deviation from its
+    # interval, and the file says how it was made
+    from parlor.ai.levels import LEVEL_NAMES
     from parlor.ai.ratings import PACKAGED, LevelRatings
 
     found = LevelRatings(PACKAGED).all()
-    assert set(found) <= set(NAMES) and all(x.rd > 0 for x in found.values())
+    assert sorted(found) == sorted(LEVEL_NAMES) and all(x.rd > 0 for x in found.values())
+    shipped = json.loads(PACKAGED.read_text())
+    assert "python bench/ratings.py --games" in shipped["command"]
+    assert shipped["anchor"] == {"agent": "random", "rating": 1000.0}
 
 
 def test_the_ratings_file_is_read_again_when_replaced(ratings_file: Path) -> None:

@@ -144,18 +144,26 @@ async def sign_up(request: Request, site: SiteDep) -> Response:
     username, password = form.get("username", ""), form.get("password", "")
     players = players_of(request)
     try:
-        account = await asyncio.to_thread(players.sign_up, username, password)
+        account = await asyncio.to_thread(players.sign_up, username, password,
+                                          address_of(request))
     except GameError as exc:
-        return account_page(request, site, status=exc.status, error=exc.message,
+        resp = account_page(request, site, status=exc.status, error=exc.message,
                             username=username[:32], form="signup")
+        if isinstance(exc, TooManyTries):
+            resp.headers["Retry-After"] = str(exc.extra["retry_after"])
+        return resp
     return await start_session(request, account, "/profile")
+
+
+def address_of(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 @router.post("/account/signin")
 async def sign_in(request: Request, site: SiteDep) -> Response:
     form = await site.form_of(request)
     username, password = form.get("username", ""), form.get("password", "")
-    address = request.client.host if request.client else ""
+    address = address_of(request)
     try:
         account = await asyncio.to_thread(players_of(request).sign_in, username, password,
                                           address)
@@ -206,7 +214,7 @@ async def passkey_options(request: Request, site: SiteDep) -> Response:
     else:
         account = await account_of(request) if purpose == "add" else None
         data = await asyncio.to_thread(passkeys.registration, rp_id, account,
-                                       form.get("username", ""))
+                                       form.get("username", ""), address_of(request))
     return JSONResponse(data)
 
 
@@ -281,7 +289,6 @@ def rating_json(rating: tuple[Rating, int] | None) -> dict[str, Any] | None:
 
 def profile_data(players: Players, account: Account) -> dict[str, Any]:
     """Everything the profile shows but its history (read in a thread)."""
-    players.update_ratings(account)
     history = players.accounts.history(account.id, RATED_MODE)
     levels = players.ratings.all()
     return {

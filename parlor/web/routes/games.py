@@ -14,9 +14,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from parlor.ai.ratings import Z95
 from parlor.web import schemas
+from parlor.web.accounts import NotSignedIn
 from parlor.web.computer import default_level
-from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame
+from parlor.web.games import BadAction, GameError, GameNotFound, LiveGame, NotYourGame
+from parlor.web.rating import not_rated_reason
+from parlor.web.routes.accounts import signed_in
 from parlor.web.routes.site import (
     GAME_ID,
     Reply,
@@ -40,7 +44,7 @@ router = APIRouter()
 # -- the shared handlers ---------------------------------------------------------------------------
 
 
-async def start_game(site: Site, data: dict[str, Any],
+async def start_game(request: Request, site: Site, data: dict[str, Any],
                      contract: type[schemas.NewGame] | None) -> tuple[LiveGame, str]:
     """A new game from the form's or the API's fields (the API's body is also held to its
     ``contract``), the computer set thinking if it moves first."""
@@ -48,9 +52,39 @@ async def start_game(site: Site, data: dict[str, Any],
     match = match_of(data)
     if contract is not None:
         schemas.checked(contract, data)
+    if str(data.get("rated", "")).lower() in ("1", "on", "true"):
+        await check_rated(request, site, level, seed, match)
     live, token = await asyncio.to_thread(site.games.create, level, seed, max_turns, 0, match)
     site.conductor.kick(live.id)
     return live, token
+
+
+class LevelNotRated(GameError):
+    status, code = 409, "level_not_rated"
+
+
+async def check_rated(request: Request, site: Site, level: str, seed: int | None,
+                      match: bool) -> None:
+    """A game asked for as rated is refused, saying why, unless it will be rated: signed in
+    (the game joins the account as it starts, routes/accounts.py), match play, a fresh deal,
+    a level with a calibrated rating (parlor.web.rating)."""
+    if await signed_in(request) is None:
+        raise NotSignedIn("sign in to play rated games (or play this one unrated)")
+    if not match:
+        raise BadAction("a rated game is a match game: choose mode match")
+    if seed is not None:
+        raise BadAction("a practice seed is a deal anyone can replay: a rated game is dealt "
+                        "fresh (leave the seed out)")
+    reason = not_rated_reason(level, site.games.ratings)
+    if reason is not None:
+        raise LevelNotRated(reason)
+
+
+def level_ratings(site: Site) -> dict[str, dict[str, Any]]:
+    """The calibrated levels' ratings: rating, deviation and 95% interval (parlor.ai.ratings)."""
+    return {name: {"rating": round(r.rating), "rd": round(r.rd),
+                   "interval": [round(r.rating - Z95 * r.rd), round(r.rating + Z95 * r.rd)]}
+            for name, r in site.games.ratings.all().items()}
 
 
 async def start_rematch(site: Site, live: LiveGame, level: str | None) -> tuple[LiveGame, str]:
@@ -70,7 +104,7 @@ async def new_handover(site: Site, game_id: str, token: str) -> str:
 
 @router.post("/games")
 async def new_game_form(request: Request, site: SiteDep) -> Response:
-    live, token = await start_game(site, await site.form_of(request), None)
+    live, token = await start_game(request, site, await site.form_of(request), None)
     resp = RedirectResponse(f"/g/{live.id}", status_code=303)
     set_token(resp, live.id, token)
     return resp
@@ -78,12 +112,13 @@ async def new_game_form(request: Request, site: SiteDep) -> Response:
 
 @router.get("/api/levels")
 async def api_levels(site: SiteDep) -> dict[str, Any]:
-    return {"levels": site.levels, "accepted": site.accepted, "default": default_level()}
+    return {"levels": site.levels, "accepted": site.accepted, "default": default_level(),
+            "ratings": level_ratings(site)}
 
 
 @router.post("/api/games", status_code=201)
 async def api_new_game(request: Request, site: SiteDep) -> Response:
-    live, token = await start_game(site, await json_of(request), schemas.NewGame)
+    live, token = await start_game(request, site, await json_of(request), schemas.NewGame)
     snap = site.games.snapshot(live, 0)
     resp = JSONResponse({"id": live.id, "token": token, "url": f"/g/{live.id}",
                          "snapshot": snap}, status_code=201)

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from parlor.puzzles.model import GOALS
 from parlor.rules.state import Settings
 from parlor.web.games import watch_key
+from parlor.web.routes.games import level_ratings
 from parlor.web.routes.site import SiteDep, row_dict, token_for, tokens_of
 from parlor.web.rulesdoc import rules_doc, ruling_index_html
 
@@ -26,7 +27,7 @@ async def home(request: Request, site: SiteDep) -> Response:
     # default stays the middle one)
     daily = site.puzzles.daily()  # issue 44: the same puzzle all day (UTC), for everybody
     return site.page(request, "home.html", levels=site.levels, default_level=site.levels[0],
-                     games=[row_dict(r) for r in rows],
+                     games=[row_dict(r) for r in rows], level_ratings=level_ratings(site),
                      turn_choices=MAX_TURNS_CHOICES,
                      daily=None if daily is None else {"id": daily.id,
                                                        "goal_words": GOALS[daily.goal]})
