@@ -240,7 +240,7 @@ def test_clocks_an_offer_and_a_rematch_in_two_browsers_by_keyboard(browser: Any,
         # the rematch: seats swapped, each opens it from their dialog
         host.focus("#rematch")
         host.keyboard.press("Enter")
-        host.wait_for_url(re.compile(r".*/f/(?!" + gid + r")\w+$"))
+        host.wait_for_url(re.compile(r".*/f/(?!" + gid + r")[\w-]+$"))  # ids are base64url
         new = host.url.rsplit("/", 1)[1]
         host.wait_for_function("() => window.parlor && window.parlor.snapshot()")
         assert snapshot(host)["you"] == 1  # Rlr 1 before
