@@ -32,6 +32,7 @@ from parlor.web.computer import counted, tally
 from parlor.web.conductor import watch_parent
 from parlor.web.config import WebConfig
 from parlor.web.games import (
+    STOPPED,
     GameError,
     GameOver,
     Games,
@@ -167,7 +168,10 @@ class Analyst:
 
     @staticmethod
     def check(live: LiveGame) -> None:
-        if live.is_play and not live.state.is_over:
+        # a friend game drawn or aborted beside the rules is over too (its routes let no
+        # live friend game through: routes.friends.reader)
+        if (live.is_play or live.is_friend) and not live.state.is_over \
+                and live.row.status not in STOPPED:
             raise GameOver("the game is still being played: it can be analysed once it is "
                            "over", version=live.row.version)
 

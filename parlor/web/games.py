@@ -1451,7 +1451,8 @@ class Games:
     def record_text(self, live: LiveGame) -> str:
         """The game record; only once the game is over (it names every hidden card)."""
         with live.lock:
-            if live.row.kind != "replay" and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over \
+                    and live.row.status not in STOPPED:  # drawn, aborted: over too
                 raise GameOver("a record can be exported when the game is over: it shows "
                                "the computer's cards", version=live.row.version)
             return record(live.state)
@@ -1459,7 +1460,8 @@ class Games:
     def replay_snapshot(self, live: LiveGame, step: int, seat: int) -> dict[str, Any]:
         """The table after the first ``step`` actions, as Rlr ``seat`` saw it."""
         with live.lock:
-            if live.row.kind != "replay" and not live.state.is_over:
+            if live.row.kind != "replay" and not live.state.is_over \
+                    and live.row.status not in STOPPED:
                 raise GameOver("a game can be replayed once it is over",
                                version=live.row.version)
             total = len(live.actions)

@@ -9,14 +9,17 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from parlor.ai.analysis import THRESHOLDS
 from parlor.web.analysis import RecordBroken
 from parlor.web.games import BadAction, GameBroken, LiveGame
+from parlor.web.routes.friends import reader
 from parlor.web.routes.site import Site, SiteDep, json_of
 
 router = APIRouter()
 
 
-async def loaded(site: Site, request: Request, game_id: str) -> LiveGame:
+async def loaded(site: Site, request: Request, game_id: str) -> tuple[LiveGame, int | None]:
+    """The game and its reader's seat (either player of a friend game, or its spectator
+    link: :func:`parlor.web.routes.friends.reader`)."""
     try:
-        return await site.load(request, game_id)
+        return await reader(request, site, game_id)
     except GameBroken as exc:  # a stored record that does not replay: the input's fault
         raise RecordBroken(f"this game's record does not replay, so it cannot be "
                            f"analysed: {exc.message}") from None
@@ -24,23 +27,28 @@ async def loaded(site: Site, request: Request, game_id: str) -> LiveGame:
 
 @router.get("/g/{game_id}/analysis", response_class=HTMLResponse)
 async def analysis_page(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await loaded(site, request, game_id)
+    live, seat = await loaded(site, request, game_id)
     site.analyst.check(live)
-    return site.page(request, "analysis.html", status_json=site.analyst.status(live),
-                     game_id=game_id, title=f"Analysis — {live.row.title}",
-                     game_title=live.row.title, thresholds=THRESHOLDS)
+    status = site.analyst.status(live)
+    # whose decisions they are, in the reader's words: a friend game's other player (or,
+    # for its spectator, either) is a person, "Rlr N", not "the computer"
+    mine = seat is not None and seat == status["player"]
+    return site.page(request, "analysis.html", status_json=status, game_id=game_id,
+                     title=f"Analysis — {live.row.title}", game_title=live.row.title,
+                     thresholds=THRESHOLDS, key=request.query_params.get("k") or "",
+                     whose="your" if mine else f"Rlr {status['player'] + 1}’s")
 
 
 @router.get("/api/games/{game_id}/analysis")
 async def api_analysis(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await loaded(site, request, game_id)
+    live, _ = await loaded(site, request, game_id)
     site.analyst.check(live)
     return JSONResponse(site.analyst.status(live))
 
 
 @router.post("/api/games/{game_id}/analysis", status_code=202)
 async def api_analyse(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await loaded(site, request, game_id)
+    live, _ = await loaded(site, request, game_id)
     data = await json_of(request)
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:

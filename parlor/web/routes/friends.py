@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import time
 from typing import Any
@@ -24,7 +25,15 @@ from parlor.store.friends import FriendSeats
 from parlor.web import schemas
 from parlor.web.friendclock import SWEEP_SECONDS, TimeControl
 from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
-from parlor.web.games import BadAction, GameNotFound, LiveGame, NotYourGame, watch_key
+from parlor.web.games import (
+    STOPPED,
+    BadAction,
+    GameNotFound,
+    GameOver,
+    LiveGame,
+    NotYourGame,
+    watch_key,
+)
 from parlor.web.routes.games import action_of, declarations_of, version_of
 from parlor.web.routes.site import (
     GAME_ID,
@@ -132,6 +141,34 @@ async def seat_for(request: Request, site: Site, game_id: str) -> tuple[LiveGame
     live = await site.live_game(game_id)
     friends = friends_of(request)
     seat = await asyncio.to_thread(friends.seat_of, live, token_for(request, game_id))
+    return live, seat
+
+
+async def reader(request: Request, site: Site, game_id: str) -> tuple[LiveGame, int | None]:
+    """A game for its record, replay or analysis, and the seat of the one who reads it.
+    A game against the computer: its player's token, as every route of it. A friend game:
+    either seat's token, or its spectator link (``?k=``: seat None), and only once it is
+    over, ended by the rules, a flag, a draw or an abort (before, the record and the replay
+    show both Hands, and the analysis is the computer's advice)."""
+    live = await site.live_game(game_id)
+    token = token_for(request, game_id)
+    if not live.is_friend:
+        site.games.authorize(live, token)
+        return live, live.human
+    friends = friends_of(request)
+    seat: int | None
+    try:
+        seat = await asyncio.to_thread(friends.seat_of, live, token)
+    except NotYourGame:
+        k = request.query_params.get("k") or ""
+        if not hmac.compare_digest(k.encode(), watch_key(live.token_hash).encode()):
+            raise
+        seat = None
+    await asyncio.to_thread(friends.flag_if_fallen, live)  # a clock run out ends it first
+    if not live.state.is_over and live.row.status not in STOPPED:
+        raise GameOver("the game is still being played: its record, replay and analysis "
+                       "open once it is over (they show both players' cards)",
+                       version=live.row.version)
     return live, seat
 
 

@@ -16,6 +16,7 @@ from fastapi.responses import (
 
 from parlor.web import schemas
 from parlor.web.games import BadAction, LiveGame
+from parlor.web.routes.friends import reader
 from parlor.web.routes.site import Site, SiteDep, int_param, json_of, set_token
 
 router = APIRouter()
@@ -28,7 +29,7 @@ async def import_record(site: Site, text: str) -> tuple[LiveGame, str]:
 
 @router.get("/g/{game_id}/record.txt")
 async def record_file(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await site.load(request, game_id)
+    live, _ = await reader(request, site, game_id)
     text = site.games.record_text(live)
     return PlainTextResponse(text, headers={
         "Content-Disposition": f'attachment; filename="parlor-{game_id}.txt"'})
@@ -37,11 +38,13 @@ async def record_file(request: Request, game_id: str, site: SiteDep) -> Response
 @router.get("/replay/{game_id}", response_class=HTMLResponse)
 async def replay_page(request: Request, game_id: str, site: SiteDep,
                       step: str | None = None) -> Response:
-    live = await site.load(request, game_id)
+    live, seat = await reader(request, site, game_id)
     n = int_param(step, "step", 0, 0, 10**6)
-    snap = await asyncio.to_thread(site.games.replay_snapshot, live, n, live.human)
-    return site.page(request, "replay.html", snapshot=snap,
-                     title=f"Replay — {live.row.title}")
+    snap = await asyncio.to_thread(site.games.replay_snapshot, live, n,
+                                   live.human if seat is None else seat)
+    _viewer(live, seat, snap)
+    return site.page(request, "replay.html", snapshot=snap, title=f"Replay — {live.row.title}",
+                     key=request.query_params.get("k") or "")
 
 
 @router.post("/import")
@@ -55,7 +58,7 @@ async def import_form(request: Request, site: SiteDep) -> Response:
 
 @router.get("/api/games/{game_id}/record")
 async def api_record(request: Request, game_id: str, site: SiteDep) -> Response:
-    live = await site.load(request, game_id)
+    live, _ = await reader(request, site, game_id)
     return PlainTextResponse(site.games.record_text(live))
 
 
@@ -76,7 +79,15 @@ async def api_import(request: Request, site: SiteDep) -> Response:
 @router.get("/api/replays/{game_id}")
 async def api_replay(request: Request, game_id: str, site: SiteDep, step: str | None = None,
                      seat: str | None = None) -> Response:
-    live = await site.load(request, game_id)
+    live, mine = await reader(request, site, game_id)
     n = int_param(step, "step", 0, 0, 10**6)
     who = int_param(seat, "seat", 1, 1, 2) - 1
-    return JSONResponse(await asyncio.to_thread(site.games.replay_snapshot, live, n, who))
+    snap = await asyncio.to_thread(site.games.replay_snapshot, live, n, who)
+    _viewer(live, mine, snap)
+    return JSONResponse(snap)
+
+
+def _viewer(live: LiveGame, seat: int | None, snap: dict[str, object]) -> None:
+    """A friend game's replay names its reader's seat "You" (a spectator's: neither)."""
+    if live.is_friend:
+        snap["you"] = seat

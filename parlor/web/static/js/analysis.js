@@ -4,6 +4,13 @@ import { describe, esc, richText } from "./text.js";
 
 const root = document.getElementById("analysis");
 const gameId = root.dataset.game;
+// a friend game's spectator reads it with the spectator link's key; whose decisions they
+// are, in the reader's words ("your", or "Rlr 2's": a friend game's other player)
+const key = root.dataset.key || "";
+const keyQ = key ? `k=${encodeURIComponent(key)}` : "";
+const whose = root.dataset.whose || "your";
+const Whose = whose[0].toUpperCase() + whose.slice(1);
+const replayAt = (ply) => `/replay/${esc(gameId)}?step=${ply}${keyQ ? `&amp;${keyQ}` : ""}`;
 const bar = document.getElementById("analysis-bar");
 const count = document.getElementById("analysis-count");
 const errEl = document.getElementById("analysis-error");
@@ -15,7 +22,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 const estimated = (d) => d.estimated !== false && d.before != null && d.after != null;
 
 async function call(method) {
-  const r = await fetch(`/api/games/${gameId}/analysis`, {
+  const r = await fetch(`/api/games/${gameId}/analysis${keyQ ? `?${keyQ}` : ""}`, {
     method,
     credentials: "same-origin",
     headers: { "Content-Type": "application/json" },
@@ -45,13 +52,13 @@ function graph(decisions, me) {
     `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${pct(v)}</text>`).join("");
   const turns = n ? [0, Math.floor((n - 1) / 2), n - 1].filter((i, k, a) => a.indexOf(i) === k)
     .map((i) => `<text x="${x(i).toFixed(1)}" y="${H - bottom + 16}" text-anchor="${i === 0 && n > 1 ? "start" : i === n - 1 && n > 1 ? "end" : "middle"}" class="axis">turn ${decisions[i].turn}</text>`).join("") : "";
-  const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">your win chance</text>` +
-    `<text class="axis axis-title" x="${(left + W - right) / 2}" y="${H - 6}" text-anchor="middle">your decisions, in order</text>`;
-  const points = decisions.map((d, i) => (!estimated(d) ? "" : `<a href="/replay/${esc(gameId)}?step=${d.ply}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
+  const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(whose)} win chance</text>` +
+    `<text class="axis axis-title" x="${(left + W - right) / 2}" y="${H - 6}" text-anchor="middle">${esc(whose)} decisions, in order</text>`;
+  const points = decisions.map((d, i) => (!estimated(d) ? "" : `<a href="${replayAt(d.ply)}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
     `<circle cx="${x(i).toFixed(1)}" cy="${y(d.after).toFixed(1)}" r="${d.mark ? 6 : 4}" class="pt ${d.mark || "ok"}"><title>Turn ${d.turn}: ${esc(d.played)} — ${pct(d.after)}${d.mark ? ` (${d.mark})` : ""}</title></circle></a>`)).join("");
   const legend = `<p class="small wingraph-legend" aria-hidden="true">` +
     ["ok", "inaccuracy", "mistake", "blunder"].map((m) => `<span><svg viewBox="0 0 12 12" width="12" height="12"><circle cx="6" cy="6" r="5" class="pt ${m}"/></svg> ${m === "ok" ? "a decision" : m}</span>`).join(" ") + "</p>";
-  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="Your win chance over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
+  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="${esc(Whose)} win chance over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
 }
 
 function show() {
@@ -77,8 +84,8 @@ function show() {
   table.querySelector("tbody").innerHTML = ds.map((d) => {
     const same = d.best === d.played;
     const alts = d.alternatives.map(([a, v]) => `${esc(describe(a, me))} ${pct(v)}`).join("; ");
-    return `<tr class="${d.mark}"><td data-label="Turn"><a href="/replay/${esc(gameId)}?step=${d.ply}">${d.turn}</a></td>` +
-      `<td data-label="You played">${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
+    return `<tr class="${d.mark}"><td data-label="Turn"><a href="${replayAt(d.ply)}">${d.turn}</a></td>` +
+      `<td data-label="${whose === "your" ? "You" : esc(whose.slice(0, -2))} played">${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
       `<td data-label="The expert prefers">${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br>${alts ? `<span class="small muted">Weighed: ${alts}</span>` : ""}</td>` +
       `<td data-label="Win chance">${estimated(d) ? `${pct(d.before)} → ${pct(d.after)}` : "no estimate"}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
   }).join("");

@@ -5,6 +5,9 @@ import { esc, richText } from "./text.js";
 
 const app = document.getElementById("app");
 const gameId = app.dataset.game;
+// a friend game's spectator reads the replay with the spectator link's key
+const key = new URLSearchParams(window.location.search).get("k");
+const keyQ = key ? `&k=${encodeURIComponent(key)}` : "";
 const logEl = document.getElementById("log");
 const phaseEl = document.getElementById("phase");
 const msgEl = document.getElementById("message");
@@ -27,7 +30,8 @@ function render() {
   slider.value = String(snap.step);
   slider.max = String(snap.steps);
   slider.setAttribute("aria-valuetext", `step ${snap.step} of ${snap.steps}`);
-  const whose = snap.you === null || snap.you === undefined ? `Rlr ${seat + 1}'s` : (seat === snap.you ? "Your" : "The computer's");
+  const other = snap.kind === "friend" ? `Rlr ${seat + 1}'s` : "The computer's";
+  const whose = snap.you === null || snap.you === undefined ? `Rlr ${seat + 1}'s` : (seat === snap.you ? "Your" : other);
   seatBtn.textContent = `${whose} seat`;
   seatBtn.setAttribute("aria-label", `${whose} seat: switch seats`);
 }
@@ -35,6 +39,7 @@ function render() {
 // A game against the computer says who is who as its table did; an imported record cannot.
 function names() {
   if (snap.you === null || snap.you === undefined) return ["Rlr 1", "Rlr 2"];
+  if (snap.kind === "friend") return snap.you === 0 ? ["You", "Rlr 2"] : ["Rlr 1", "You"]; // a person, not the computer
   return snap.you === 0 ? ["You", "Computer"] : ["Computer", "You"];
 }
 
@@ -49,12 +54,12 @@ async function go(step, seat = snap.seat) {
   loading = true;
   try {
     const n = Math.max(0, Math.min(step, snap.steps));
-    const r = await fetch(`/api/replays/${gameId}?step=${n}&seat=${seat + 1}`, { credentials: "same-origin" });
+    const r = await fetch(`/api/replays/${gameId}?step=${n}&seat=${seat + 1}${keyQ}`, { credentials: "same-origin" });
     if (r.ok) {
       snap = await r.json();
       if (pending === snap.step) pending = null;
       render();
-      history.replaceState(null, "", `/replay/${gameId}?step=${snap.step}`);
+      history.replaceState(null, "", `/replay/${gameId}?step=${snap.step}${keyQ}`);
     } else {
       msgEl.textContent = "This step cannot be shown.";
     }

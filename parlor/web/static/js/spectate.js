@@ -21,6 +21,14 @@ function render() {
   phaseEl.innerHTML = snap.status === "over"
     ? `<strong>The game is over.</strong> ${richText(snap.result_text || v.result || "")}`
     : `<span class="turn">Turn ${v.turn}</span> · ${richText(PHASES[v.phase] || v.phase)} — ${esc(NAMES[v.actor])} to decide`;
+  // a friend game over: its record, replay and analysis, opened with this link's key
+  if (snap.kind === "friend" && snap.status !== "live") {
+    const k = `k=${encodeURIComponent(key)}`;
+    if (snap.status !== "over") phaseEl.innerHTML = `<strong>The game is over.</strong> ${richText(snap.result_text || "")}`;
+    phaseEl.innerHTML += ` <span class="over-links"><a class="btn small" id="watch-analysis" href="/g/${esc(gameId)}/analysis?${k}">Analyse the game</a>` +
+      ` <a class="btn small" id="watch-replay" href="/replay/${esc(gameId)}?${k}">Replay</a>` +
+      ` <a class="btn small" href="/g/${esc(gameId)}/record.txt?${k}" download>Export record</a></span>`;
+  }
 }
 
 function apply(s) {
