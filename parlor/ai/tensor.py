@@ -3,8 +3,8 @@
 :func:`parlor.research.observe.fill_state_tensor` is the fast path of the observation tensor
 (layout and meaning in :mod:`parlor.research.observe`): in the compiled build this module is
 C, so the per-card work that cost an interpreted loop tens of microseconds costs a few.
-:func:`write_cells` writes each cell as a small integer numerator, little-endian int16, into
-a zeroed ``bytearray`` of ``2 * OBS_SIZE`` bytes; :func:`divisors` gives each cell's
+:func:`make_cells` writes each cell as a small integer numerator, little-endian int16, into
+a ``bytearray`` of ``2 * OBS_SIZE`` bytes; :func:`divisors` gives each cell's
 denominator. numpy wraps the bytes without a copy and divides once in float32, which gives
 the reference's number for every cell: a float32 quotient of two float32-exact integers is
 correctly rounded, as is the reference's float64 quotient stored as float32 (double rounding
@@ -12,9 +12,10 @@ through 53 bits is innocuous for a 24-bit division, 53 >= 2 * 24 + 2).
 tests/research/test_observe_fast.py holds the result equal to the reference, ``fill_tensor``
 of the view, at every step of random games.
 
-Only non-zero cells are written (the buffer is zeroed), and only a card's zone costs a
-write for every card, so the cost hardly depends on the game's length: a handful of writes
-per card on the table, at most 104 cards.
+Each card's row starts as a ready-made row for where it lies (one list store a card; the
+104 rows joined in C), then the few status cells of the cards on the table are written one
+by one, so the cost hardly depends on the game's length: every card costs the same store,
+and a card on the table a handful of writes more (at most 104 cards).
 """
 
 from __future__ import annotations
@@ -96,6 +97,35 @@ _BYTE: Final[list[SupportsIndex]] = [2 * i for i in range(OBS_SIZE)]
 #: The first cell of each card's row, by viewer: the viewer's own 52 cards first.
 _ROWS: Final = (tuple(c * CARD_FEATURES for c in range(104)),
                 tuple((c + 52) % 104 * CARD_FEATURES for c in range(104)))
+#: Each card's row number, by viewer.
+_ROW_OF: Final = (tuple(range(104)), tuple((c + 52) % 104 for c in range(104)))
+
+
+def _row_bytes(cells: dict[int, int]) -> bytes:
+    """A card's row (28 int16 cells, little-endian) with these ``{column: value}``."""
+    out = bytearray(2 * CARD_FEATURES)
+    for col, v in cells.items():
+        out[2 * col] = v & 0xFF
+        out[2 * col + 1] = (v >> 8) & 0xFF
+    return bytes(out)
+
+
+#: A card's row by where it lies: each zone's one-hot, a face-up Recycle card, an Enh on a
+#: host (the host mine or not, the host's face): most cards' whole row, ready made, so that
+#: a card costs one list store and the rows are joined in C.
+_ZERO_ROW: Final = bytes(2 * CARD_FEATURES)
+_ZONE_ROW: Final = tuple(_row_bytes({z: 1}) for z in range(HIDDEN + 1))
+_FACE_UP_ROW: Final = _row_bytes({RECYCLE: 1, FACE_UP: 1})
+_HOSTED_ROW: Final = tuple(tuple(_row_bytes({ON_HOST: 1, HOST_MINE: mine, HOST_FACE: face})
+                                 for face in range(53)) for mine in (0, 1))
+_NO_GLOBALS: Final = bytes(2 * GLOBAL_FEATURES)
+#: A card on the table, by card id: Home or Field with its printed Pwr and Tgh, so that
+#: only a changed status costs a write (a late game has dozens of cards on the table, and
+#: an observation must cost about the same at any step).
+_HOME_ROW: Final = tuple(_row_bytes({HOME: 1, PWR: PWR_OF[c], TGH: TGH_OF[c]})
+                         for c in range(104))
+_FIELD_ROW: Final = tuple(_row_bytes({FIELD: 1, PWR: PWR_OF[c], TGH: TGH_OF[c]})
+                          for c in range(104))
 
 
 def _put(cells: bytearray, i: int, v: int) -> None:
@@ -105,13 +135,21 @@ def _put(cells: bytearray, i: int, v: int) -> None:
         cells[2 * i + 1] = (v >> 8) & 0xFF
 
 
-def write_cells(s: State, player: int, shown0: bool, shown1: bool, cells: bytearray) -> None:
-    """The tensor's numerators into ``cells`` (zeroed, ``2 * OBS_SIZE`` bytes), seen by
+def _overwrite(cells: bytearray, i: int, v: int) -> None:
+    """Cell ``i`` = ``v`` over a ready-made value: both bytes."""
+    cells[_BYTE[i]] = v & 0xFF
+    cells[2 * i + 1] = (v >> 8) & 0xFF
+
+
+def make_cells(s: State, player: int, shown0: bool, shown1: bool) -> bytearray:
+    """The tensor's numerators (``2 * OBS_SIZE`` bytes, little-endian int16), seen by
     ``player`` (0/1, mine first); ``shown0``/``shown1`` say whether Rlr 1's / Rlr 2's
     private cards (Hand, drawn cards, face-down Recycle cards) show (as ``shown`` of
     ``fill_state_tensor``)."""
+    cells = bytearray().join(_card_rows(s, player, shown0, shown1))
     rows, at = _ROWS[player], _BYTE
-    _zones(s, player, rows, shown0, shown1, cells)
+    for i, c in enumerate(s.stack, 1):
+        _put(cells, rows[c] + STACK_POS, i)
     for q in (0, 1):
         for c in s.home[q]:
             _status(s, player, rows, c, cells)
@@ -132,59 +170,54 @@ def write_cells(s: State, player: int, shown0: bool, shown1: bool, cells: bytear
         for c in cb.split_queue:
             cells[at[rows[c] + SPLIT]] = 1
     _globals(s, player, cells)
+    return cells
 
 
-def _zones(s: State, player: int, rows: tuple[int, ...], shown0: bool, shown1: bool,
-           cells: bytearray) -> None:
-    """Each card's zone (one-hot) and the columns that go with it: face up, the Enh's host,
-    the Trumps position. One write a card, wherever it lies."""
-    at = _BYTE
-    discard = HIDDEN if s.settings.match_play else DISCARD
+def _card_rows(s: State, player: int, shown0: bool, shown1: bool) -> list[bytes]:
+    """Each card's row as its zone makes it (one-hot, and with it face up or the Enh's
+    host), in the viewer's order, then the globals' (zero): one list store a card,
+    wherever it lies."""
+    parts = [_ZERO_ROW] * 104
+    parts.append(_NO_GLOBALS)
+    where = _ROW_OF[player]
+    hidden = _ZONE_ROW[HIDDEN]
+    discard = hidden if s.settings.match_play else _ZONE_ROW[DISCARD]
     for q in (0, 1):
         shown = shown0 if q == 0 else shown1
-        hand = HAND if shown else HIDDEN
+        hand = _ZONE_ROW[HAND] if shown else hidden
         for c in s.hand[q]:
-            cells[at[rows[c] + hand]] = 1
+            parts[where[c]] = hand
         for c in s.draw[q]:
-            cells[at[rows[c] + HIDDEN]] = 1
-        down = RECYCLE if shown else HIDDEN
+            parts[where[c]] = hidden
+        down = _ZONE_ROW[RECYCLE] if shown else hidden
         public = s.public_recycle[q]
         for c in s.recycle[q]:
-            row = rows[c]
-            if c in public:  # face up: known to both
-                cells[at[row + RECYCLE]] = 1
-                cells[at[row + FACE_UP]] = 1
-            else:
-                cells[at[row + down]] = 1
+            parts[where[c]] = _FACE_UP_ROW if c in public else down  # face up: known to both
         for c in s.discard[q]:
-            cells[at[rows[c] + discard]] = 1
+            parts[where[c]] = discard
         for c in s.home[q]:
-            cells[at[rows[c] + HOME]] = 1
+            parts[where[c]] = _HOME_ROW[c]
         for c in s.field[q]:
-            cells[at[rows[c] + FIELD]] = 1
-        domain = MY_DOMAIN if q == player else OPP_DOMAIN
+            parts[where[c]] = _FIELD_ROW[c]
+        row = _ZONE_ROW[MY_DOMAIN if q == player else OPP_DOMAIN]
         for c in s.domain[q]:
-            cells[at[rows[c] + domain]] = 1
-    drawn = DRAWN if (shown0 if s.phasing == 0 else shown1) else HIDDEN
+            parts[where[c]] = row
+    row = _ZONE_ROW[DRAWN] if (shown0 if s.phasing == 0 else shown1) else hidden
     for c in s.drawn:
-        cells[at[rows[c] + drawn]] = 1
+        parts[where[c]] = row
     for host, enhs in s.enhs.items():
-        mine = 1 if host // 52 == player else 0
-        face = host % 52 + 1
+        row = _HOSTED_ROW[1 if host // 52 == player else 0][host % 52 + 1]
         for e in enhs:
-            row = rows[e]
-            cells[at[row + ON_HOST]] = 1
-            if mine:
-                cells[at[row + HOST_MINE]] = 1
-            _put(cells, row + HOST_FACE, face)
-    for i, c in enumerate(s.stack, 1):
-        row = rows[c]
-        cells[at[row + STACK]] = 1
-        _put(cells, row + STACK_POS, i)
+            parts[where[e]] = row
+    row = _ZONE_ROW[STACK]
+    for c in s.stack:
+        parts[where[c]] = row
+    return parts
 
 
 def _status(s: State, player: int, rows: tuple[int, ...], c: int, cells: bytearray) -> None:
-    """The status columns of a card on the table (they show there only)."""
+    """The status cells of a card on the table that differ from its ready-made row (taxed,
+    inactive, terminal, damage, a changed Pwr or Tgh): they show on the table only."""
     at = _BYTE
     row = rows[c]
     taxed = s.taxed[c]
@@ -199,12 +232,12 @@ def _status(s: State, player: int, rows: tuple[int, ...], c: int, cells: bytearr
     damage = s.damage[c]
     if damage:
         _put(cells, row + DAMAGE, damage)
-    pwr = PWR_OF[c] + s.pwr_mod[c]
-    if pwr:
-        _put(cells, row + PWR, pwr)
-    tgh = TGH_OF[c] + s.tgh_mod[c]
-    if tgh:
-        _put(cells, row + TGH, tgh)
+    mod = s.pwr_mod[c]
+    if mod:
+        _overwrite(cells, row + PWR, PWR_OF[c] + mod)
+    mod = s.tgh_mod[c]
+    if mod:
+        _overwrite(cells, row + TGH, TGH_OF[c] + mod)
 
 
 def _globals(s: State, player: int, cells: bytearray) -> None:
@@ -212,29 +245,39 @@ def _globals(s: State, player: int, cells: bytearray) -> None:
     at = CARD_CELLS
     for q in (player, 1 - player):
         pool = s.pool[q]
-        for v in (s.life[q], pool[0], pool[1], pool[2], pool[3], len(s.hand[q]),
-                  len(s.draw[q]), len(s.recycle[q]), len(s.discard[q])):
-            if v:
-                _put(cells, at, v)
-            at += 1
+        _put(cells, at, s.life[q])
+        for i in range(4):
+            if pool[i]:
+                _put(cells, at + 1 + i, pool[i])
+        _put(cells, at + 5, len(s.hand[q]))
+        _put(cells, at + 6, len(s.draw[q]))
+        _put(cells, at + 7, len(s.recycle[q]))
+        _put(cells, at + 8, len(s.discard[q]))
+        at += 9
     _put(cells, TURN, s.turn)
     phase = int(s.phase)
-    _put(cells, PHASE_HOT + phase, 1)
+    byte = _BYTE
+    cells[byte[PHASE_HOT + phase]] = 1
     if s.actor == player:
-        _put(cells, PHASE_HOT + 12, 1)
+        cells[byte[PHASE_HOT + 12]] = 1
     if s.phasing == player:
-        _put(cells, PHASE_HOT + 13, 1)
-    _put(cells, TRUMP_HOT + (4 if s.trump is None else s.trump), 1)
+        cells[byte[PHASE_HOT + 13]] = 1
+    cells[byte[TRUMP_HOT + (4 if s.trump is None else s.trump)]] = 1
     at = TRUMP_HOT + 5
+    if s.drawn:
+        _put(cells, at, len(s.drawn))
+    if s.lnd_played:
+        cells[byte[at + 1]] = 1
+    if s.redrawn:
+        cells[byte[at + 2]] = 1
     cb = s.combat
-    for v in (len(s.drawn), int(s.lnd_played), int(s.redrawn),
-              cb.split_left if cb is not None else 0, cb.bonus_left if cb is not None else 0,
-              int(cb.o_dealt) if cb is not None else 0):
-        if v:
-            _put(cells, at, v)
-        at += 1
+    if cb is not None:
+        _put(cells, at + 3, cb.split_left)
+        _put(cells, at + 4, cb.bonus_left)
+        if cb.o_dealt:
+            cells[byte[at + 5]] = 1
     if phase == OVER:
         winner = s.winner
-        _put(cells, at + (2 if winner is None else 0 if winner == player else 1), 1)
+        cells[byte[at + 6 + (2 if winner is None else 0 if winner == player else 1)]] = 1
     if s.settings.match_play:
-        _put(cells, at + 3, 1)
+        cells[byte[at + 9]] = 1

@@ -87,7 +87,7 @@ from parlor.ai.tensor import (
     TGH,
     USED,
     divisors,
-    write_cells,
+    make_cells,
 )
 from parlor.rules.cards import CARDS
 from parlor.rules.state import State, ref_text
@@ -207,24 +207,22 @@ def fill_state_tensor(s: State, player: int, out: Tensor,
 
     The fast path beside the reference: tests/research/test_observe_fast.py holds the two
     equal at every step of random games, for each ``shown``, so privacy is the view's
-    (R30). :func:`parlor.ai.tensor.write_cells` (compiled in the compiled build) writes
-    every cell's numerator into a zeroed buffer, one write per card for its zone and a few
-    for a card on the table, so the cost hardly grows with the game; numpy wraps the buffer
-    without a copy and divides once."""
+    (R30). :func:`parlor.ai.tensor.make_cells` (compiled in the compiled build) writes
+    every cell's numerator into a buffer, a ready-made row per card for its zone and a few
+    writes for a card on the table, so the cost hardly grows with the game; numpy wraps
+    the buffer without a copy and divides once."""
     np.divide(state_cells(s, player, shown), _divisors(s.settings.max_turns), out=out)
 
 
 def state_tensor(s: State, player: int, shown: tuple[bool, bool]) -> Tensor:
     """:func:`fill_state_tensor` into a new array (the division makes it: no zeroing)."""
-    return np.divide(state_cells(s, player, shown), _divisors(s.settings.max_turns),
-                     dtype=np.float32)
+    cells = np.frombuffer(make_cells(s, player, shown[0], shown[1]), _CELL)  # no copy
+    return np.divide(cells, _divisors(s.settings.max_turns), dtype=np.float32)
 
 
 def state_cells(s: State, player: int, shown: tuple[bool, bool]) -> npt.NDArray[np.int16]:
     """The numerators of the fast path's tensor (int16, a view of a new buffer)."""
-    cells = bytearray(2 * OBS_SIZE)
-    write_cells(s, player, shown[0], shown[1], cells)
-    return np.frombuffer(cells, _CELL)
+    return np.frombuffer(make_cells(s, player, shown[0], shown[1]), _CELL)
 
 
 def private_cards(v: View) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
