@@ -49,27 +49,54 @@ and :func:`private_string` show them alone.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from parlor.ai.tensor import (
+    ATTACKING,
+    BLOCKED,
+    BLOCKING,
+    BONUS_TO,
+    CARD_FEATURES,
+    DAMAGE,
+    DISCARD,
+    DRAWN,
+    FACE_UP,
+    FIELD,
+    GLOBAL_FEATURES,
+    HAND,
+    HIDDEN,
+    HOME,
+    HOST_FACE,
+    HOST_MINE,
+    INACTIVE,
+    MY_DOMAIN,
+    OBS_SIZE,
+    ON_HOST,
+    OPP_DOMAIN,
+    PWR,
+    RECYCLE,
+    SPLIT,
+    STACK,
+    STACK_POS,
+    TAXED_MINE,
+    TAXED_OPP,
+    TERMINAL,
+    TGH,
+    USED,
+    divisors,
+    make_cells,
+)
 from parlor.rules.cards import CARDS
-from parlor.rules.state import PWR_OF, TGH_OF, Combat, State, ref_text
+from parlor.rules.state import State, ref_text
 from parlor.rules.view import SPECTATOR, SideView, TableCard, View
 
-CARD_FEATURES = 28
-GLOBAL_FEATURES = 48
-OBS_SIZE = 104 * CARD_FEATURES + GLOBAL_FEATURES
 PHASES = ("trim", "keep", "window1", "attack", "block", "ability_p", "ability_o", "window2",
           "split", "bonus", "domain_bonus", "over")
 
-HAND, DRAWN, HOME, FIELD, MY_DOMAIN, OPP_DOMAIN, ON_HOST, STACK, RECYCLE, DISCARD, HIDDEN = (
-    range(11))
-FACE_UP, TAXED_MINE, TAXED_OPP, INACTIVE, TERMINAL, DAMAGE, PWR, TGH = range(11, 19)
-ATTACKING, BLOCKING, BLOCKED, USED, BONUS_TO, SPLIT, HOST_MINE, HOST_FACE, STACK_POS = (
-    range(19, 28))
+# The columns (0-27) and sizes are parlor.ai.tensor's, which the fast path writes.
 
 Tensor = npt.NDArray[np.float32]
 
@@ -156,20 +183,18 @@ def fill_tensor(v: View, out: Tensor) -> None:
 
 # -- the fast path: the same tensor read from the state ---------------------------------------
 
-#: What divides each column's small integer into the tensor's number (the reference's
-#: ``x / 10``, ``(face + 1) / 52``): the fast path writes integers and divides once, in
-#: float32, which gives the reference's numbers for every int8 (checked for all 256 by
-#: tests/research/test_observe_fast.py).
-_DIVISOR = np.ones((CARD_FEATURES, 1), np.float32)
-_DIVISOR[[DAMAGE, PWR, TGH, STACK_POS]] = 10.0
-_DIVISOR[HOST_FACE] = 52.0
-_PWR_OF = np.array(PWR_OF, np.int8)  # Pwr and Tgh printed on each card, cid order
-_TGH_OF = np.array(TGH_OF, np.int8)
-#: A status byte read as a flag (the reference's ``bool``), and a taxed byte (the taxing
-#: Rlr, 0xFF for none) as "taxed on the viewer's turn" / "on the opponent's", by viewer.
-_FLAG = bytes([0] + [1] * 255)
-_TAXED_ON = tuple(bytes(1 if b == q else 0 for b in range(256)) for q in (0, 1))
-_OVER = PHASES.index("over")
+#: Each cell's denominator, by turn limit (the turn's is the limit), float32: the fast path's
+#: numerators (int16) divided by these in float32 are the reference's numbers (see
+#: :mod:`parlor.ai.tensor`).
+_DIVISORS: dict[int, Tensor] = {}
+_CELL = np.dtype("<i2")  # the numerators as parlor.ai.tensor writes them
+
+
+def _divisors(max_turns: int) -> Tensor:
+    d = _DIVISORS.get(max_turns)
+    if d is None:
+        d = _DIVISORS[max_turns] = np.array(divisors(max_turns), np.float32)
+    return d
 
 
 def fill_state_tensor(s: State, player: int, out: Tensor,
@@ -182,115 +207,22 @@ def fill_state_tensor(s: State, player: int, out: Tensor,
 
     The fast path beside the reference: tests/research/test_observe_fast.py holds the two
     equal at every step of random games, for each ``shown``, so privacy is the view's
-    (R30). Its cost does not grow with the game: each of the 104 cards has its zone written
-    once, wherever it lies (the hidden ones too), and the status columns are copied whole
-    from the state's per-card lists (C-level byte copies) and masked to the table in numpy,
-    rather than written card by card for the cards on the table (which a late game has many
-    of). The cells are small integers in a byte matrix, a row per column in card order,
-    turned into the tensor's numbers by one division."""
-    cells = bytearray(CARD_FEATURES * 104)  # cells[col * 104 + cid]
-    _zones(s, player, shown, cells)
-    for col, flags in ((INACTIVE, s.inactive), (TERMINAL, s.terminal)):
-        cells[col * 104:(col + 1) * 104] = bytes(flags).translate(_FLAG)
-    cells[DAMAGE * 104:(DAMAGE + 1) * 104] = bytes(s.damage)
-    # the taxing Rlr (-1 for none) and the Sally/Harry changes may be negative: signed bytes
-    taxed = array("b", s.taxed).tobytes()
-    cells[TAXED_MINE * 104:(TAXED_MINE + 1) * 104] = taxed.translate(_TAXED_ON[player])
-    cells[TAXED_OPP * 104:(TAXED_OPP + 1) * 104] = taxed.translate(_TAXED_ON[1 - player])
-    for col, values in ((PWR, s.pwr_mod), (TGH, s.tgh_mod)):
-        cells[col * 104:(col + 1) * 104] = array("b", values).tobytes()
-    if s.combat is not None:
-        _combat_cells(s.combat, cells)
-    m = np.frombuffer(cells, np.int8).reshape(CARD_FEATURES, 104)
-    m[PWR] += _PWR_OF
-    m[TGH] += _TGH_OF
-    m[TAXED_MINE:TGH + 1] *= m[HOME] | m[FIELD]  # status shows on the table only
-    rows = out[:104 * CARD_FEATURES].reshape(2, 52, CARD_FEATURES)
-    if player == 1:
-        rows = rows[::-1]  # the viewer's own cards first
-    rows[...] = (m / _DIVISOR).T.reshape(2, 52, CARD_FEATURES)
-    _fill_state_globals(s, player, out[104 * CARD_FEATURES:])
+    (R30). :func:`parlor.ai.tensor.make_cells` (compiled in the compiled build) writes
+    every cell's numerator into a buffer, a ready-made row per card for its zone and a few
+    writes for a card on the table, so the cost hardly grows with the game; numpy wraps
+    the buffer without a copy and divides once."""
+    np.divide(state_cells(s, player, shown), _divisors(s.settings.max_turns), out=out)
 
 
-def _zones(s: State, player: int, shown: tuple[bool, bool], cells: bytearray) -> None:
-    """Each card's zone (columns 0-10, one-hot) and the columns written with it: face up
-    (11), the Trumps position (27), the host of an Enh (25-26). Every card costs the same
-    one write, wherever it lies (a zone's offset is worked out once, not per card)."""
-    hidden, home, field, recycle = HIDDEN * 104, HOME * 104, FIELD * 104, RECYCLE * 104
-    face_up = FACE_UP * 104
-    discard = hidden if s.settings.match_play else DISCARD * 104
-    for q in (0, 1):
-        off = HAND * 104 if shown[q] else hidden
-        for c in s.hand[q]:
-            cells[off + c] = 1
-        for c in s.draw[q]:
-            cells[hidden + c] = 1
-        off = recycle if shown[q] else hidden
-        for c in s.recycle[q]:
-            cells[off + c] = 1
-        # the face-up cards still there (known to both): a set operation, not a test a card
-        for c in s.public_recycle[q].intersection(s.recycle[q]):
-            cells[off + c] = 0
-            cells[recycle + c] = cells[face_up + c] = 1
-        for c in s.discard[q]:
-            cells[discard + c] = 1
-        for c in s.home[q]:
-            cells[home + c] = 1
-        for c in s.field[q]:
-            cells[field + c] = 1
-        off = (MY_DOMAIN if q == player else OPP_DOMAIN) * 104
-        for c in s.domain[q]:
-            cells[off + c] = 1
-    off = DRAWN * 104 if shown[s.phasing] else hidden
-    for c in s.drawn:
-        cells[off + c] = 1
-    on_host, host_mine, host_face = ON_HOST * 104, HOST_MINE * 104, HOST_FACE * 104
-    for host, enhs in s.enhs.items():
-        mine, face = host // 52 == player, host % 52 + 1
-        for e in enhs:
-            cells[on_host + e] = 1
-            cells[host_mine + e] = mine
-            cells[host_face + e] = face
-    stack, stack_pos = STACK * 104, STACK_POS * 104
-    for i, c in enumerate(s.stack, 1):
-        cells[stack + c] = 1
-        cells[stack_pos + c] = i
+def state_tensor(s: State, player: int, shown: tuple[bool, bool]) -> Tensor:
+    """:func:`fill_state_tensor` into a new array (the division makes it: no zeroing)."""
+    cells = np.frombuffer(make_cells(s, player, shown[0], shown[1]), _CELL)  # no copy
+    return np.divide(cells, _divisors(s.settings.max_turns), dtype=np.float32)
 
 
-def _combat_cells(cb: Combat, cells: bytearray) -> None:
-    """Columns 19-24: a handful of cards in one attack, whatever the game's length."""
-    lists = (cb.attackers, cb.blocking, cb.blocked, cb.used, cb.bonus_to, cb.split_queue)
-    for off, cids in zip(_COMBAT_OFFSETS, lists, strict=True):
-        for c in cids:
-            cells[off + c] = 1
-
-
-#: Where each combat list's column starts in the fast path's cells (attackers, blockers,
-#: blocked, used an ability, may take bonus points, waits for its Pwr to be split).
-_COMBAT_OFFSETS = tuple(col * 104 for col in (ATTACKING, BLOCKING, BLOCKED, USED, BONUS_TO,
-                                              SPLIT))
-
-
-def _fill_state_globals(s: State, player: int, g: Tensor) -> None:
-    """:func:`_fill_globals` of the state (the same 48 numbers)."""
-    values: list[float] = []
-    for q in (player, 1 - player):
-        pool = s.pool[q]
-        values += (s.life[q] / 20, pool[0] / 10, pool[1] / 10, pool[2] / 10, pool[3] / 10,
-                   len(s.hand[q]) / 52, len(s.draw[q]) / 52, len(s.recycle[q]) / 52,
-                   len(s.discard[q]) / 52)
-    values.append(s.turn / s.settings.max_turns)
-    values += _PHASE_HOT[int(s.phase)]
-    values += (float(s.actor == player), float(s.phasing == player))
-    values += _TRUMP_HOT[4 if s.trump is None else s.trump]
-    cb = s.combat
-    values += (len(s.drawn) / 2, float(s.lnd_played), float(s.redrawn),
-               (cb.split_left if cb else 0) / 10, (cb.bonus_left if cb else 0) / 10,
-               float(cb.o_dealt if cb else False))
-    over = int(s.phase) == _OVER
-    values += (float(over and s.winner == player), float(over and s.winner == 1 - player),
-               float(over and s.winner is None), float(s.settings.match_play))
-    g[:] = values
+def state_cells(s: State, player: int, shown: tuple[bool, bool]) -> npt.NDArray[np.int16]:
+    """The numerators of the fast path's tensor (int16, a view of a new buffer)."""
+    return np.frombuffer(make_cells(s, player, shown[0], shown[1]), _CELL)
 
 
 def private_cards(v: View) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -368,10 +300,6 @@ def _one_hot(i: int, n: int) -> list[float]:
     return [1.0 if j == i else 0.0 for j in range(n)]
 
 
-#: The one-hot phase (12) and trump suit (``C D H S`` or none, 5) of the globals.
-_PHASE_HOT = tuple(tuple(_one_hot(i, len(PHASES))) for i in range(len(PHASES)))
-_TRUMP_HOT = tuple(tuple(_one_hot(i, 5)) for i in range(5))
-
 
 # -- strings --------------------------------------------------------------------------------
 
@@ -436,4 +364,4 @@ def information_state_string(v: View, earlier: Sequence[str] = ()) -> str:
 __all__ = ["GLOBAL_FEATURES", "OBS_SIZE", "fill_private_tensor", "fill_state_tensor",
            "fill_tensor",
            "information_state_string", "new_tensor", "observation_string", "private_cards",
-           "private_string"]
+           "private_string", "state_cells", "state_tensor"]

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode, encode
-from parlor.research.observe import OBS_SIZE, fill_state_tensor, new_tensor, observation_string
+from parlor.research.observe import OBS_SIZE, observation_string, state_tensor
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
 from parlor.rules.view import View, view
@@ -49,9 +49,7 @@ def observe_state(s: State, player: int) -> dict[str, Any]:
 
 def observe_tensor(s: State, player: int) -> npt.NDArray[np.float32]:
     """The tensor of ``player``'s view alone (no mask)."""
-    tensor = new_tensor()
-    fill_state_tensor(s, player, tensor, OWN_CARDS[player])
-    return tensor
+    return state_tensor(s, player, OWN_CARDS[player])
 
 
 #: ``shown`` of fill_state_tensor for a Rlr's own view: its private cards, not the other's.
@@ -62,7 +60,7 @@ def action_mask(s: State, player: int) -> npt.NDArray[np.int8]:
     """1 at the number of each legal action when ``player`` decides now, else all zero."""
     mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
     if s.actor == player and s.phase is not Phase.OVER:
-        mask[[encode(a) for a in legal_actions(s)]] = 1
+        mask.put([encode(a) for a in legal_actions(s)], 1)  # cheaper than mask[list] = 1
     return mask
 
 
@@ -153,7 +151,8 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
                 self.infos[agent]["result"] = s.result
             self._accumulate_rewards()
             return
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # the rewards stay all zero until the game ends (reset zeroes them, only the end
+        # sets them), so a step mid-game need not zero them again
         self.agent_selection = AGENTS[s.actor]
 
     def render(self) -> str | None:
