@@ -23,13 +23,17 @@ import json
 import os
 import threading
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from parlor.ai.levels import NAMES
 from parlor.rules.values import Value
 
-PACKAGED = Path(__file__).resolve().parent / "ratings.json"
+# by the package's resources, not __file__: a compiled module's __file__ is the path it was
+# built from, relative, so the file was looked for beside the working directory (every home
+# page answered 500 on the compiled build)
+PACKAGED = Path(str(resources.files("parlor.ai").joinpath("ratings.json")))
 #: The deviation of a calibrated level whose file gives none: a computer level's strength is
 #: measured over hundreds of games, so its rating is known far better than a new player's.
 DEFAULT_RD = 50.0
