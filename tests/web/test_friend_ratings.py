@@ -149,3 +149,19 @@ def test_casual_unsigned_one_account_and_aborted_friend_games_stay_unrated(
     assert r.status_code == 200, r.text
     unrated(c, gid, tokens[0])
     assert rating(c, "ann") is None and rating(c, "bob") is None
+
+
+def test_a_rematch_keeps_the_players_accounts_seats_swapped_and_is_rated_too(
+        c: TestClient) -> None:  # noqa: F811
+    assert sign_up(c, "ann").status_code == 303
+    bob = friend(c, "bob")
+    gid, tokens, _ = play(c, bob, seat=1)
+    resign(bob, gid, tokens[1])
+    mine = c.post(f"/api/friends/{gid}/rematch", headers=as_seat(tokens[0]), json={}).json()
+    theirs = bob.post(f"/api/friends/{gid}/rematch", headers=as_seat(tokens[1]), json={}).json()
+    assert mine["id"] == theirs["id"] and (mine["seat"], theirs["seat"]) == (2, 1)
+    again = mine["id"]
+    assert read(c, again, mine["token"])["friend"]["rated"] is True
+    resign(c, again, mine["token"])  # ann resigns the rematch: both back where they began
+    ann, bobs = rating(c, "ann"), rating(c, "bob")
+    assert ann is not None and bobs is not None and ann[1] == bobs[1] == 2
