@@ -468,11 +468,12 @@ class Accounts:
         """Inside ``conn``'s transaction: each account's rating in ``mode`` and its rated
         games (a new rating and 0 if none), the accounts' rows locked first, in one order
         (two games ending at once on two servers rate one after the other, without a
-        deadlock)."""
+        deadlock). An account deleted meanwhile is left out."""
         found: dict[str, tuple[Rating, int]] = {}
         for account_id in sorted(account_ids):
-            conn.execute(select(accounts.c.id).where(accounts.c.id == account_id)
-                         .with_for_update())
+            if conn.execute(select(accounts.c.id).where(accounts.c.id == account_id)
+                            .with_for_update()).first() is None:
+                continue
             r = conn.execute(select(ratings).where(ratings.c.account_id == account_id,
                                                    ratings.c.mode == mode)).first()
             found[account_id] = (Rating(), 0) if r is None else \

@@ -118,9 +118,11 @@ class RateFriendsAtEnd:
             return
         host, guest = seats.host_account, seats.guest_account
         assert host is not None and guest is not None
-        if not FriendSeats.mark_rated(conn, game_id, at):
-            return
         before = self.accounts.ratings_in(conn, [host, guest], RATED_MODE)
+        # an account deleted during the game: no one to rate it against (and the game's
+        # end must still be stored); a game rated already counts once
+        if len(before) != 2 or not FriendSeats.mark_rated(conn, game_id, at):
+            return
         for me, other, mine in ((host, guest, score), (guest, host, 1.0 - score)):
             rating, n = before[me]
             after = rate(rating, [Game(before[other][0], mine)])

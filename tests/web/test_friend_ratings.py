@@ -165,3 +165,13 @@ def test_a_rematch_keeps_the_players_accounts_seats_swapped_and_is_rated_too(
     resign(c, again, mine["token"])  # ann resigns the rematch: both back where they began
     ann, bobs = rating(c, "ann"), rating(c, "bob")
     assert ann is not None and bobs is not None and ann[1] == bobs[1] == 2
+
+
+def test_a_game_whose_account_was_deleted_meanwhile_ends_unrated(c: TestClient) -> None:  # noqa: F811
+    assert sign_up(c, "ann").status_code == 303
+    bob = friend(c, "bob")
+    gid, tokens, _ = play(c, bob)
+    players(c).accounts.delete(account_id(c, "bob"), games_too=False)
+    resign(c, gid, tokens[0])  # the end is stored all the same
+    assert FriendSeats(players(c).games.store).rated_at(gid) is None
+    assert rating(c, "ann") is None
