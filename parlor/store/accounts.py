@@ -462,6 +462,32 @@ class Accounts:
         self._write_point(conn, account_id, point)
         return point
 
+    @staticmethod
+    def ratings_in(conn: Connection, account_ids: Sequence[str],
+                   mode: str) -> dict[str, tuple[Rating, int]]:
+        """Inside ``conn``'s transaction: each account's rating in ``mode`` and its rated
+        games (a new rating and 0 if none), the accounts' rows locked first, in one order
+        (two games ending at once on two servers rate one after the other, without a
+        deadlock). An account deleted meanwhile is left out."""
+        found: dict[str, tuple[Rating, int]] = {}
+        for account_id in sorted(account_ids):
+            if conn.execute(select(accounts.c.id).where(accounts.c.id == account_id)
+                            .with_for_update()).first() is None:
+                continue
+            r = conn.execute(select(ratings).where(ratings.c.account_id == account_id,
+                                                   ratings.c.mode == mode)).first()
+            found[account_id] = (Rating(), 0) if r is None else \
+                (Rating(r.rating, r.rd, r.volatility), int(r.games))
+        return found
+
+    def set_rating_in(self, conn: Connection, account_id: str, mode: str, n: int,
+                      rating: Rating, at: float) -> None:
+        """Inside ``conn``'s transaction: the account's rating after its ``n``-th rated game
+        (n-1 before it, as :meth:`ratings_in` read under the lock)."""
+        self._set_rating(conn, account_id, mode, n, {
+            "rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility,
+            "games": n, "updated": at})
+
     def _write_point(self, conn: Connection, account_id: str, point: RatingPoint) -> None:
         r = point.rating
         conn.execute(insert(rating_history).values(

@@ -418,10 +418,11 @@ class GameStore:
         return None if r is None else dict(r._mapping)
 
     def mark(self, game_id: str, version: int, *, status: str, result: str,
-             now: float | None = None, takebacks: int = 0) -> None:
+             now: float | None = None, takebacks: int = 0, ends: bool = False) -> None:
         """Set a game's status and result without an action (a game stopped where its
         computer player failed); StoreConflict unless it is at ``version`` after
-        ``takebacks`` takebacks."""
+        ``takebacks`` takebacks. ``ends``: with a result that counts (a draw agreed between
+        friends), so the :attr:`at_end` hooks run in this transaction too."""
         at = time.time() if now is None else now
         with self._writing(), self.engine.begin() as conn:
             done = conn.execute(update(games).where(games.c.id == game_id,
@@ -430,6 +431,9 @@ class GameStore:
                                 .values(status=status, result=result, updated=at))
             if done.rowcount != 1:
                 raise StoreConflict(_not_at(game_id, version, takebacks))
+            if ends:
+                for hook in self.at_end:
+                    hook(conn, game_id, at)
             self._notify(conn, f"{game_id} {version}")
         self._announced(f"{game_id} {version}")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, select, update
+from sqlalchemy.engine import Connection
 
 from parlor.store.db import GameStore, actions
 
@@ -45,6 +46,11 @@ friend_seats = Table(
     Column("rematch_id", String(32), nullable=True),
     Column("seen0", Float, nullable=True),
     Column("seen1", Float, nullable=True),
+    # migration 0013: the accounts signed in at the invitation and at its acceptance, and
+    # when the game was rated (parlor.web.rating.RateFriendsAtEnd)
+    Column("host_account", String(32), nullable=True),
+    Column("guest_account", String(32), nullable=True),
+    Column("rated_at", Float, nullable=True),
 )
 
 
@@ -57,6 +63,14 @@ class FriendSeat:
     accepted: float | None
     clock_base: float | None = None
     clock_increment: float | None = None
+    host_account: str | None = None
+    guest_account: str | None = None
+
+    @property
+    def between_accounts(self) -> bool:
+        """Whether two different accounts hold the seats (the game can be rated)."""
+        return self.host_account is not None and self.guest_account is not None \
+            and self.host_account != self.guest_account
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +102,18 @@ class FriendSeats:
         self.engine = store.engine  # migrated by the GameStore: the table is there
 
     def invite(self, game_id: str, invite_hash: str, *, until: float,
-               clock: tuple[float, float] | None = None) -> None:
-        """A new invitation; ``clock`` (base, increment in seconds) or None: no clock."""
+               clock: tuple[float, float] | None = None, account: str | None = None) -> None:
+        """A new invitation; ``clock`` (base, increment in seconds) or None: no clock;
+        ``account``: the inviter's, if signed in."""
         base, inc = clock if clock is not None else (None, None)
         with self.engine.begin() as conn:
             conn.execute(insert(friend_seats).values(game_id=game_id, invite_hash=invite_hash,
                                                      until=until, clock_base=base,
-                                                     clock_increment=inc))
+                                                     clock_increment=inc,
+                                                     host_account=account))
 
-    def accept(self, invite_hash: str, guest_hash: str, *, now: float) -> bool:
+    def accept(self, invite_hash: str, guest_hash: str, *, now: float,
+               account: str | None = None) -> bool:
         """Give the second seat to ``guest_hash`` if the invitation is open (not taken, not
         run out); False otherwise (then nothing changed). An acceptance is announced as a
         change of its game, as a move is (``NOTIFY``, or Redis after the commit), so the
@@ -106,7 +123,8 @@ class FriendSeats:
                                  .where(friend_seats.c.invite_hash == invite_hash,
                                         friend_seats.c.guest_hash.is_(None),
                                         friend_seats.c.until >= now)
-                                 .values(guest_hash=guest_hash, accepted=now)
+                                 .values(guest_hash=guest_hash, accepted=now,
+                                         guest_account=account)
                                  .returning(friend_seats.c.game_id)).first()
             if taken is None:
                 return False
@@ -114,11 +132,13 @@ class FriendSeats:
         self.store._announced(f"{taken.game_id} seated")
         return True
 
-    def accept_game(self, game_id: str, guest_hash: str, *, now: float) -> bool:
+    def accept_game(self, game_id: str, guest_hash: str, *, now: float,
+                    account: str | None = None) -> bool:
         """:meth:`accept` by the game's id (a rematch's invitation, opened by the other
         player of the game it follows, whose code nobody was sent)."""
         found = self.of_game(game_id)
-        return found is not None and self.accept(found.invite_hash, guest_hash, now=now)
+        return found is not None and self.accept(found.invite_hash, guest_hash, now=now,
+                                                   account=account)
 
     def times(self, game_id: str, from_ply: int) -> list[float]:
         """When the server stored each action of the game's record from ``from_ply`` on."""
@@ -206,7 +226,36 @@ class FriendSeats:
             return None
         return FriendSeat(str(r.game_id), str(r.invite_hash), float(r.until),
                           None if r.guest_hash is None else str(r.guest_hash),
-                          _float(r.accepted), _float(r.clock_base), _float(r.clock_increment))
+                          _float(r.accepted), _float(r.clock_base), _float(r.clock_increment),
+                          _str(r.host_account), _str(r.guest_account))
+
+    @staticmethod
+    def seats_in(conn: Connection, game_id: str) -> FriendSeat | None:
+        """The game's second seat as ``conn`` sees it (inside the transaction ending it)."""
+        r = conn.execute(select(friend_seats).where(friend_seats.c.game_id == game_id)).first()
+        if r is None:
+            return None
+        return FriendSeat(str(r.game_id), str(r.invite_hash), float(r.until), _str(r.guest_hash),
+                          _float(r.accepted), host_account=_str(r.host_account),
+                          guest_account=_str(r.guest_account))
+
+    @staticmethod
+    def mark_rated(conn: Connection, game_id: str, at: float) -> bool:
+        """Inside the transaction ending the game: note that it is rated now; False if it
+        was rated already (a game counts once)."""
+        done = conn.execute(update(friend_seats).where(friend_seats.c.game_id == game_id,
+                                                       friend_seats.c.rated_at.is_(None))
+                            .values(rated_at=at)).rowcount
+        return bool(done == 1)
+
+    def rated_at(self, game_id: str) -> float | None:
+        with self.engine.connect() as conn:
+            return _float(conn.execute(select(friend_seats.c.rated_at)
+                                       .where(friend_seats.c.game_id == game_id)).scalar())
+
+
+def _str(x: object) -> str | None:
+    return None if x is None else str(x)
 
 
 def _float(x: object) -> float | None:

@@ -51,6 +51,7 @@ from parlor.web.games import (
     hash_token,
     seed_of,
 )
+from parlor.web.rating import friend_rated_words
 
 #: The live friend games with a clock and both seats taken, at their heads (the sweep's list).
 _CLOCKED = sa.text("SELECT g.id, g.version, g.takebacks FROM games g "
@@ -211,10 +212,12 @@ class Friends:
     # -- inviting and accepting -------------------------------------------------------------
 
     def invite(self, *, seat: int | None, match_play: bool, max_turns: int = 200,
-               now: float | None = None, clock: TimeControl | None = None) -> Invitation:
+               now: float | None = None, clock: TimeControl | None = None,
+               account: str | None = None) -> Invitation:
         """A new friend game with its inviter at ``seat`` (None: a seat drawn at random, as
         the rules draw the first turn), dealt from a fresh key (R31), with ``clock`` or
-        none."""
+        none; ``account``: the inviter's, signed in (the game is rated if the friend
+        accepts signed in to another account, in match play)."""
         at = self.now() if now is None else now
         host = random.SystemRandom().randrange(2) if seat is None else seat
         token = secrets.token_urlsafe(24)
@@ -227,10 +230,12 @@ class Friends:
                 settings=Settings(max_turns=max_turns, match_play=match_play), human=host,
                 title=title, token_hash=hash_token(token))
             self.seats.invite(live.id, invite_hash(code), until=at + INVITE_SECONDS,
-                              clock=None if clock is None else (clock.base, clock.increment))
+                              clock=None if clock is None else (clock.base, clock.increment),
+                              account=account)
         return Invitation(live, token, code, at + INVITE_SECONDS)
 
-    def open(self, code: str, now: float | None = None) -> Opened:
+    def open(self, code: str, now: float | None = None,
+             account: str | None = None) -> Opened:
         """Take the second seat with the invitation ``code``: its token if this call took
         it; a spectator's :class:`Opened` if someone took it before; InvitationGone if it ran
         out; GameNotFound if there is no such invitation."""
@@ -242,7 +247,8 @@ class Friends:
             return Opened(found.game_id, None)
         token = secrets.token_urlsafe(24)
         with self.games.durable():
-            taken = self.seats.accept(found.invite_hash, hash_token(token), now=at)
+            taken = self.seats.accept(found.invite_hash, hash_token(token), now=at,
+                                      account=account)
         if taken:
             return Opened(found.game_id, token)
         again = self.seats.find(found.invite_hash)
@@ -340,7 +346,14 @@ class Friends:
         else:
             activity = doing(s.phase.name.lower(), other) + "."
         snap["your_turn"] = snap["your_turn"] and seated and live.row.status not in STOPPED
+        rateable = live.state.settings.match_play and not live.row.takebacks
+        aborted = live.row.status == ABORTED
         snap["friend"] = {
+            "rated": second is not None and second.between_accounts and rateable
+            and not aborted,
+            "rated_text": friend_rated_words(
+                rateable, None if second is None else second.host_account,
+                None if second is None else second.guest_account, seated, aborted),
             "seat": seat,
             "opponent": other,
             "seated": seated,
@@ -584,7 +597,8 @@ class Friends:
         try:
             with self.games.durable():
                 self.games.store.mark(live.id, live.row.version, status=status,
-                                      result=words, takebacks=live.row.takebacks)
+                                      result=words, takebacks=live.row.takebacks,
+                                      ends=status == DRAWN)  # a draw counts: rated
         except StoreConflict:
             self.games.refresh_locked(live)
             raise StaleVersion("the game moved on meanwhile: it goes on",
@@ -695,7 +709,8 @@ class Friends:
             settings = Settings.parse(live.row.settings)
             made = self.invite(seat=1 - seat, match_play=settings.match_play,
                                max_turns=settings.max_turns,
-                               clock=time_control(self.seat(live.id)))
+                               clock=time_control(self.seat(live.id)),
+                               account=self._account_at(live, seat))
             if self.seats.set_rematch(live.id, made.live.id):
                 return Rematch(made.live.id, 1 - seat, made.token)
             with made.live.lock:  # the other asked at the same moment: theirs stands
@@ -708,8 +723,17 @@ class Friends:
             return Rematch(new.id, 1 - seat, None)
         token = secrets.token_urlsafe(24)
         with self.games.durable():
-            taken = self.seats.accept_game(new.id, hash_token(token), now=self.now())
+            taken = self.seats.accept_game(new.id, hash_token(token), now=self.now(),
+                                           account=self._account_at(live, seat))
         return Rematch(new.id, 1 - seat, token if taken else None)
+
+    def _account_at(self, live: LiveGame, seat: int) -> str | None:
+        """The account tied to ``seat`` of the game (a rematch keeps the players'
+        accounts, seats swapped)."""
+        second = self.seat(live.id)
+        if second is None:
+            return None
+        return second.host_account if seat == live.human else second.guest_account
 
     def _abort_refusal(self, live: LiveGame) -> GameError | None:
         """Why the game cannot be aborted now, or None. Under ``live.lock``."""

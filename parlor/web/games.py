@@ -55,7 +55,7 @@ from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.store.friends import FriendSeats
-from parlor.web.rating import RateAtEnd
+from parlor.web.rating import RateAtEnd, RateFriendsAtEnd
 
 log = logging.getLogger("parlor.web")
 
@@ -715,6 +715,7 @@ class Games:
         #: the transaction that stores its end, whichever process makes the last move
         self.ratings = ratings or LevelRatings()
         store.at_end.append(RateAtEnd(store, self.ratings))
+        store.at_end.append(RateFriendsAtEnd(store))  # issue 45: two accounts' friend game
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}

@@ -28,6 +28,7 @@ from parlor.rules.glicko import Game, Rating, rate
 from parlor.rules.state import Settings
 from parlor.store import GameRow, GameStore
 from parlor.store.accounts import Accounts, RatingPoint
+from parlor.store.friends import FriendSeats
 
 #: The play mode that is rated (casual games, with takebacks, are not).
 RATED_MODE = "match"
@@ -96,6 +97,68 @@ class RateAtEnd:
                               lambda before, n: point_after(row, level, score, before, n, at))
 
 
+class RateFriendsAtEnd:
+    """The store's hook at a friend game's end: if two different accounts held its seats
+    (tied when the invitation was made and when it was accepted, see
+    :mod:`parlor.store.friends`) and it was played as a match without a takeback, both
+    ratings move in this transaction, each against the other's rating before the game (one
+    Glicko-2 game each), once per game. A resignation, a flag or a claim is a loss; a draw
+    by agreement 0.5; an aborted game has no result and is not rated."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.accounts = Accounts(store)
+
+    def __call__(self, conn: Connection, game_id: str, at: float) -> None:
+        row = GameStore.row_in(conn, game_id)
+        if row is None or friend_unrated_reason(row) is not None:
+            return
+        seats = FriendSeats.seats_in(conn, game_id)
+        score = score_of(row.result, row.human)  # the inviter's (the game's ``human``)
+        if seats is None or not seats.between_accounts or score is None:
+            return
+        host, guest = seats.host_account, seats.guest_account
+        assert host is not None and guest is not None
+        before = self.accounts.ratings_in(conn, [host, guest], RATED_MODE)
+        # an account deleted during the game: no one to rate it against (and the game's
+        # end must still be stored); a game rated already counts once
+        if len(before) != 2 or not FriendSeats.mark_rated(conn, game_id, at):
+            return
+        for me, other, mine in ((host, guest, score), (guest, host, 1.0 - score)):
+            rating, n = before[me]
+            after = rate(rating, [Game(before[other][0], mine)])
+            self.accounts.set_rating_in(conn, me, RATED_MODE, n + 1, after, at)
+
+
+def friend_unrated_reason(row: GameRow) -> str | None:
+    """Why a friend game is not rated whoever holds its seats (None: it is, if two
+    accounts do)."""
+    if row.kind != "friend":
+        return "not a friend game"
+    if not Settings.parse(row.settings).match_play:
+        return "casual"
+    if row.takebacks:
+        return "takebacks"
+    return None
+
+
+def friend_rated_words(match_play: bool, host: str | None, guest: str | None,
+                       accepted: bool, aborted: bool = False) -> str:
+    """One line for the table and the invitation: whether the game is rated."""
+    if aborted:
+        return "Unrated: the game was aborted without a result."
+    if not match_play:
+        return "Unrated: a casual game."
+    if host is None:
+        return "Unrated: the invitation was made without signing in."
+    if not accepted:
+        return "Rated if your friend accepts while signed in to another account."
+    if guest is None:
+        return "Unrated: the invitation was accepted without signing in."
+    if guest == host:
+        return "Unrated: one account holds both seats."
+    return "Rated: both players are signed in."
+
+
 def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, n: int,
                 at: float) -> RatingPoint:
     """The rating after one more rated game, the level as the opponent."""
@@ -103,5 +166,6 @@ def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, 
     return RatingPoint(row.id, RATED_MODE, n + 1, row.level, level.rating, score, after, at)
 
 
-__all__ = ["RATED_MODE", "RateAtEnd", "not_rated_reason", "point_after", "score_of",
+__all__ = ["RATED_MODE", "RateAtEnd", "RateFriendsAtEnd", "friend_rated_words",
+           "friend_unrated_reason", "not_rated_reason", "point_after", "score_of",
            "unrated_reason"]

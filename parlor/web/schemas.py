@@ -568,6 +568,8 @@ class Invited(_Open):
     invitation_until: float
     invitation_seconds: int
     watch_url: str
+    rated_text: str = Field(description="one line: whether the game will be rated (match "
+                            "play between two signed-in accounts)")
 
 
 class Accepted(_Open):

@@ -24,7 +24,7 @@ from parlor.rules.state import Settings
 from parlor.store.friends import FriendSeats
 from parlor.web import schemas
 from parlor.web.friendclock import SWEEP_SECONDS, TimeControl
-from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, invite_hash
+from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, Opened, invite_hash
 from parlor.web.games import (
     STOPPED,
     BadAction,
@@ -34,6 +34,8 @@ from parlor.web.games import (
     NotYourGame,
     watch_key,
 )
+from parlor.web.rating import friend_rated_words
+from parlor.web.routes.accounts import signed_in
 from parlor.web.routes.games import action_of, declarations_of, version_of
 from parlor.web.routes.site import (
     GAME_ID,
@@ -95,8 +97,10 @@ async def make_invitation(request: Request, data: dict[str, Any]) -> Invitation:
     friends = friends_of(request)
     seat, match, turns = seat_choice(data), match_of(data), max_turns_of(data)
     clock = clock_of(data)
+    account = await signed_in(request)  # the inviter's seat is tied to it: rated games
     return await asyncio.to_thread(friends.invite, seat=seat, match_play=match,
-                                   max_turns=turns, clock=clock)
+                                   max_turns=turns, clock=clock,
+                                   account=None if account is None else account.id)
 
 
 async def sweep_clocks(app: Any) -> None:
@@ -126,9 +130,11 @@ async def sweep_clocks(app: Any) -> None:
             app.state.site.conductor.notify(gid)
 
 
-def invitation_json(inv: Invitation) -> dict[str, Any]:
+def invitation_json(inv: Invitation, account: str | None) -> dict[str, Any]:
     gid = inv.live.id
+    match = Settings.parse(inv.live.row.settings).match_play
     return {"id": gid, "token": inv.token, "url": f"/f/{gid}", "seat": inv.live.human + 1,
+            "rated_text": friend_rated_words(match, account, None, False),
             "invitation_url": f"/i/{inv.code}", "invitation_until": inv.until,
             "invitation_seconds": INVITE_SECONDS,
             "watch_url": f"/watch/{gid}?k={watch_key(inv.live.token_hash)}"}
@@ -189,12 +195,21 @@ async def api_invite(request: Request, site: SiteDep) -> Response:
     data = await json_of(request)
     schemas.checked(schemas.FriendInvite, data)
     inv = await make_invitation(request, data)
-    resp = JSONResponse(invitation_json(inv), status_code=201)
+    seats = await asyncio.to_thread(friends_of(request).seats.of_game, inv.live.id)
+    resp = JSONResponse(invitation_json(inv, None if seats is None else seats.host_account),
+                        status_code=201)
     set_token(resp, inv.live.id, inv.token)
     return resp
 
 
 # -- opening an invitation ----------------------------------------------------------------------
+
+
+async def open_as(request: Request, code: str) -> Opened:
+    """Open the invitation, the guest's seat tied to the account signed in now (if any)."""
+    account = await signed_in(request)
+    return await asyncio.to_thread(friends_of(request).open, code, None,
+                                   None if account is None else account.id)
 
 
 @router.get("/i/{code}", response_class=HTMLResponse)
@@ -223,7 +238,7 @@ async def invitation_page(request: Request, code: str, site: SiteDep) -> Respons
 @router.post("/i/{code}")
 async def accept_form(request: Request, code: str, site: SiteDep) -> Response:
     await site.form_of(request)
-    opened = await asyncio.to_thread(friends_of(request).open, code)
+    opened = await open_as(request, code)
     if opened.token is None:
         live = await site.live_game(opened.game_id)
         return RedirectResponse(_watch(live), status_code=303)
@@ -238,7 +253,7 @@ async def accept_form(request: Request, code: str, site: SiteDep) -> Response:
 async def api_accept(request: Request, code: str, site: SiteDep) -> Response:
     """The seat's token for the first caller; the spectator link for anyone after."""
     await json_of(request)
-    opened = await asyncio.to_thread(friends_of(request).open, code)
+    opened = await open_as(request, code)
     live = await site.live_game(opened.game_id)
     if opened.token is None:
         return JSONResponse({"id": live.id, "spectator": True, "watch_url": _watch(live),

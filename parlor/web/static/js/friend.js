@@ -9,6 +9,7 @@ const app = document.getElementById("app");
 const gameId = app.dataset.game;
 const $ = (id) => document.getElementById(id);
 const statusEl = $("friend-status");
+const ratedEl = $("friend-rated");
 const inviteEl = $("friend-invite");
 const abortBtn = $("friend-abort");
 const offerEl = $("friend-offer");
@@ -28,6 +29,7 @@ function show(s) {
   current = s;
   const f = s.friend;
   statusEl.textContent = f.activity;
+  if (ratedEl) ratedEl.textContent = f.rated_text;  // "Rated…" once the friend sits down
   inviteEl.hidden = f.seated || !code;
   abortBtn.hidden = !f.can_abort;
   $("offer-draw").hidden = !f.can_offer.includes("draw");
