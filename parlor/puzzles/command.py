@@ -52,6 +52,9 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--seed", type=int, default=0, help="the sample's and searches' seed")
     v.add_argument("--file", default=None, help="a puzzles file (default: the shipped set)")
     v.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    v.add_argument("--keep", default=None, metavar="FILE",
+                   help="write the puzzles that agree to FILE, numbered p0001 on (the shipped "
+                        "set is the mined one kept by a verification of every puzzle)")
     v.set_defaults(func=cmd_verify)
 
 
@@ -141,6 +144,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for pid, ok, margin, detail in results:
         agreed += ok
         print(f"{pid}: {'agrees' if ok else 'DISAGREES'} (margin {margin:+.3f}) {detail}")
+    if args.keep is not None:
+        kept = {pid for pid, ok, _, _ in results if ok}
+        with open(args.keep, "w") as out:
+            out.writelines(p.text() + "\n" for p in number(x for x in sample if x.id in kept))
     print(f"{agreed} of {len(sample)} agree ({agreed / max(1, len(sample)):.0%}); "
           f"{time.process_time() - t0:.0f} CPU-s in this process")
     return 0 if agreed == len(sample) else 1
