@@ -19,7 +19,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode, encode
+from parlor.ai.numbers import action_numbers
+from parlor.research.numbering import NUM_DISTINCT_ACTIONS, decode
 from parlor.research.observe import OBS_SIZE, observation_string, state_tensor
 from parlor.rules.engine import apply, legal_actions, new_game, returns
 from parlor.rules.state import Phase, Settings, State
@@ -60,7 +61,7 @@ def action_mask(s: State, player: int) -> npt.NDArray[np.int8]:
     """1 at the number of each legal action when ``player`` decides now, else all zero."""
     mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
     if s.actor == player and s.phase is not Phase.OVER:
-        mask.put([encode(a) for a in legal_actions(s)], 1)  # cheaper than mask[list] = 1
+        mask.put(action_numbers(legal_actions(s)), 1)  # cheaper than mask[list] = 1
     return mask
 
 

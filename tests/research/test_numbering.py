@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from parlor.ai.numbers import action_number, action_numbers
 from parlor.research.numbering import (
     NUM_DISTINCT_ACTIONS,
     UnnumberedActionError,
@@ -58,3 +59,16 @@ def test_numbers_outside_the_space_are_refused() -> None:
     for n in (-1, NUM_DISTINCT_ACTIONS):
         with pytest.raises(UnnumberedActionError):
             decode(n)
+
+
+def test_the_compiled_mask_numbers_equal_the_readable_numbering_everywhere() -> None:
+    # parlor.ai.numbers (compiled, what the PettingZoo mask uses) against numbering.encode.
+    actions = [decode(n) for n in range(NUM_DISTINCT_ACTIONS)]
+    assert action_numbers(actions) == [encode(a) for a in actions]
+    explicit = Action("play", 5, 200, (1, 2), (0,))  # an explicit payment: its decision's
+    assert action_number(explicit) == encode(explicit)
+
+
+def test_an_action_outside_the_numbering_has_no_compiled_number() -> None:
+    with pytest.raises(ValueError, match="no action number"):
+        action_numbers([Action("resign")])
