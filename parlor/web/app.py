@@ -63,6 +63,17 @@ def _json_script(data: Any) -> str:
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
+def _computer(games: Games, config: WebConfig) -> tuple[Conductor, Analyst]:
+    """Who plays the computer's moves and analyses games: `parlor worker`s through the
+    queue on PostgreSQL (docs/deploy.md), else this server's own pools."""
+    if config.uses_queue:
+        from parlor.web.queued import QueueConductor
+
+        queued = QueueConductor(games, config)
+        return queued, Analyst(games, config, queued.defer_analysis)  # analyses: jobs too
+    return Conductor(games, config), Analyst(games, config)  # a low-priority pool
+
+
 def create_app(config: WebConfig | None = None) -> FastAPI:
     """The app on ``config`` (else the environment's): its shared objects (a
     :class:`~parlor.web.routes.site.Site`), their start and stop, and its routers."""
@@ -74,15 +85,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
         publisher = attach(store, config.redis_url)
     games = Games(store, config.max_cached)
-    conductor: Conductor
-    if config.uses_queue:  # PostgreSQL: the computer on `parlor worker`s (docs/deploy.md)
-        from parlor.web.queued import QueueConductor
-
-        conductor = queued = QueueConductor(games, config)
-        analyst = Analyst(games, config, queued.defer_analysis)  # analyses: jobs too
-    else:
-        conductor = Conductor(games, config)
-        analyst = Analyst(games, config)  # this server's own low-priority pool
+    conductor, analyst = _computer(games, config)
     tournament_store = TournamentStore(store)
     tournaments = Tournaments(games, tournament_store, conductor, config)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
