@@ -54,9 +54,14 @@ log = logging.getLogger("parlor.web")
 
 
 def friends_of(request: Request) -> Friends:
+    """The app's :class:`Friends` (:func:`app_friends`)."""
+    return app_friends(request.app)
+
+
+def app_friends(app: Any) -> Friends:
     """The app's :class:`Friends`, made on first use (no await between the look and the
     set: the event loop cannot interleave two requests here)."""
-    app_state = request.app.state
+    app_state = app.state
     found: Friends | None = getattr(app_state, "friends", None)
     if found is None:
         site: Site = app_state.site
@@ -111,10 +116,7 @@ async def sweep_clocks(app: Any) -> None:
     failing = False
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
-        friends: Friends | None = getattr(app.state, "friends", None)
-        if friends is None:
-            site: Site = app.state.site
-            friends = app.state.friends = Friends(site.games, FriendSeats(site.store))
+        friends = app_friends(app)
         try:
             flagged = await asyncio.to_thread(friends.sweep)
         except Exception as exc:  # the database away: the next round tries again
