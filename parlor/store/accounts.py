@@ -100,8 +100,9 @@ ratings = Table(
 )
 rating_history = Table(
     "rating_history", metadata,
-    Column("game_id", String(32), primary_key=True),  # a game counts once, ever
-    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False, index=True),
+    # a game counts once for each account, ever (a friend game: for both; migration 0014)
+    Column("game_id", String(32), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), primary_key=True, index=True),
     Column("mode", String(16), nullable=False),
     Column("n", Integer, nullable=False),  # the account's rated games in the mode, from 1
     Column("level", String(32), nullable=False),
@@ -111,6 +112,9 @@ rating_history = Table(
     Column("rd", Float, nullable=False),
     Column("volatility", Float, nullable=False),
     Column("at", Float, nullable=False),
+    # a friend game's: the account played (``level`` is "friend"); None: a computer level.
+    # No foreign key: the other's account deleted, the game stays in this history
+    Column("opponent_account", String(32), nullable=True),
     UniqueConstraint("account_id", "mode", "n"),
 )
 #: A passkey ceremony in progress (its challenge), used once: kept in the database so that
@@ -173,6 +177,10 @@ class RatingPoint:
     score: float
     rating: Rating
     at: float
+    #: a friend game's (``level`` "friend"): the account played, and its name now (None:
+    #: deleted since); a computer level's: both None
+    opponent_account: str | None = None
+    opponent_name: str | None = None
 
 
 def new_account_id() -> str:
@@ -480,20 +488,19 @@ class Accounts:
                 (Rating(r.rating, r.rd, r.volatility), int(r.games))
         return found
 
-    def set_rating_in(self, conn: Connection, account_id: str, mode: str, n: int,
-                      rating: Rating, at: float) -> None:
-        """Inside ``conn``'s transaction: the account's rating after its ``n``-th rated game
-        (n-1 before it, as :meth:`ratings_in` read under the lock)."""
-        self._set_rating(conn, account_id, mode, n, {
-            "rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility,
-            "games": n, "updated": at})
+    def record_in(self, conn: Connection, account_id: str, point: RatingPoint) -> None:
+        """Inside ``conn``'s transaction: the account's rating after its ``point.n``-th
+        rated game (n-1 before it, as :meth:`ratings_in` read under the lock), and the game
+        in its history."""
+        self._write_point(conn, account_id, point)
 
     def _write_point(self, conn: Connection, account_id: str, point: RatingPoint) -> None:
         r = point.rating
         conn.execute(insert(rating_history).values(
             game_id=point.game_id, account_id=account_id, mode=point.mode, n=point.n,
             level=point.level, opponent=point.opponent, score=point.score,
-            rating=r.rating, rd=r.rd, volatility=r.volatility, at=point.at))
+            rating=r.rating, rd=r.rd, volatility=r.volatility, at=point.at,
+            opponent_account=point.opponent_account))
         self._set_rating(conn, account_id, point.mode, point.n, {
             "rating": r.rating, "rd": r.rd, "volatility": r.volatility, "games": point.n,
             "updated": point.at})
@@ -522,15 +529,21 @@ class Accounts:
             raise IntegrityError("ratings", None, ValueError("rated meanwhile"))
 
     def history(self, account_id: str, mode: str | None = None) -> list[RatingPoint]:
-        """The account's rated games, oldest first."""
-        query = select(rating_history).where(rating_history.c.account_id == account_id)
+        """The account's rated games, oldest first (a friend game's with its opponent's
+        name)."""
+        other = accounts.alias("other")
+        query = (select(rating_history, other.c.username.label("opponent_name"))
+                 .select_from(rating_history.outerjoin(
+                     other, other.c.id == rating_history.c.opponent_account))
+                 .where(rating_history.c.account_id == account_id))
         if mode is not None:
             query = query.where(rating_history.c.mode == mode)
         with self.engine.connect() as conn:
             found = conn.execute(query.order_by(rating_history.c.mode, rating_history.c.n))
             return [RatingPoint(str(r.game_id), str(r.mode), int(r.n), str(r.level),
                                 float(r.opponent), float(r.score),
-                                Rating(r.rating, r.rd, r.volatility), float(r.at))
+                                Rating(r.rating, r.rd, r.volatility), float(r.at),
+                                r.opponent_account, r.opponent_name)
                     for r in found]
 
     # -- failed sign-ins ------------------------------------------------------------------------

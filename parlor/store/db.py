@@ -90,14 +90,15 @@ actions = Table(
     Column("at", Float, nullable=False),
 )
 
-# Post-game analyses (one per game; migration 0006).
+# Post-game analyses (migration 0006): one per game and player analysed (migration 0014:
+# each seat of a friend game has its own).
 analyses = Table(
     "analyses",
     metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("player", Integer, primary_key=True),  # the Rlr analysed, 0 = Rlr 1
     Column("seed", Integer, nullable=False),  # the analysis seed (the search is seeded from it)
     Column("iterations", Integer, nullable=False),
-    Column("player", Integer, nullable=False),  # the Rlr analysed, 0 = Rlr 1
     Column("status", String(16), nullable=False),  # running | done | failed
     # the line analysed: the game's takebacks and version then (migration 0008); an analysis
     # of a line later taken back is not the game's
@@ -393,14 +394,16 @@ class GameStore:
             self._notify(conn, f"{game_id} {keep}")
         self._announced(f"{game_id} {keep}")
 
-    def put_analysis(self, game_id: str, **values: Any) -> None:
-        """Create or update a game's analysis row (columns of :data:`analyses`)."""
+    def put_analysis(self, game_id: str, player: int, **values: Any) -> None:
+        """Create or update the analysis of ``player``'s decisions in a game (columns of
+        :data:`analyses`)."""
         values["updated"] = time.time()
         with self._writing(), self.engine.begin() as conn:
-            done = conn.execute(update(analyses).where(analyses.c.game_id == game_id)
+            done = conn.execute(update(analyses).where(analyses.c.game_id == game_id,
+                                                       analyses.c.player == player)
                                 .values(**values))
             if done.rowcount == 0:
-                conn.execute(insert(analyses).values(game_id=game_id, **values))
+                conn.execute(insert(analyses).values(game_id=game_id, player=player, **values))
 
     def analyses_running(self, since: float) -> int:
         """Analyses running or waiting whose row moved since ``since`` (older ones stopped:
@@ -411,10 +414,11 @@ class GameStore:
                 .where(analyses.c.status == "running", analyses.c.updated >= since)
             ).scalar_one())
 
-    def analysis(self, game_id: str) -> dict[str, Any] | None:
-        """A game's analysis row as a dict, or None."""
+    def analysis(self, game_id: str, player: int) -> dict[str, Any] | None:
+        """The analysis row of ``player``'s decisions in a game as a dict, or None."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(analyses).where(analyses.c.game_id == game_id)).first()
+            r = conn.execute(select(analyses).where(analyses.c.game_id == game_id,
+                                                    analyses.c.player == player)).first()
         return None if r is None else dict(r._mapping)
 
     def mark(self, game_id: str, version: int, *, status: str, result: str,

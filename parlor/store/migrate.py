@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).resolve().parent / "migrations"
 #: The newest revision; a database at it has every table this version of parlor uses.
-HEAD = "0013"
+HEAD = "0014"
 
 # Alembic is imported where it is used, under _quiet: importing it sets up its autogenerate
 # plugins with an INFO line each, before the server's address on every start.

@@ -85,15 +85,16 @@ def new_pool(config: WebConfig) -> Executor:
                                initializer=_background, initargs=(os.getpid(),))
 
 
-async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: int,
-                       iterations: int, progress: Callable[[], object] | None = None) -> None:
-    """Analyse every decision of the human in ``live`` as it is now (its line: takebacks
+async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, player: int,
+                       seed: int, iterations: int,
+                       progress: Callable[[], object] | None = None) -> None:
+    """Analyse every decision of ``player`` in ``live`` as it is now (its line: takebacks
     and version, recorded with the analysis), one job per decision in ``pool``; progress
     and result go to the store, so any server shows them (and to ``progress``, called at
     each decision analysed: a worker's lease on the analysis, parlor.web.redisqueue)."""
     gid = live.id
     with live.lock:
-        settings, deal_seed, player = live.row.settings, seed_of(live.row), live.human
+        settings, deal_seed = live.row.settings, seed_of(live.row)
         actions = list(live.actions)
         line = {"takebacks": live.row.takebacks, "version": live.row.version}
     futures: list[asyncio.Future[Decision]] = []
@@ -101,7 +102,7 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
         plies = await asyncio.to_thread(decision_plies, Settings.parse(settings), deal_seed,
                                         actions, player)
         await asyncio.to_thread(functools.partial(
-            store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
+            store.put_analysis, gid, player, seed=seed, iterations=iterations,
             status="running", done=0, total=len(plies), result="", error="", **line))
         loop = asyncio.get_running_loop()
         futures = [asyncio.ensure_future(_counted_in(
@@ -113,9 +114,9 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
             done += 1
             if progress is not None:
                 progress()
-            await asyncio.to_thread(store.put_analysis, gid, done=done)
+            await asyncio.to_thread(store.put_analysis, gid, player, done=done)
         decisions = [decision_dict(await f) for f in futures]
-        await asyncio.to_thread(store.put_analysis, gid, status="done", done=done,
+        await asyncio.to_thread(store.put_analysis, gid, player, status="done", done=done,
                                 result=json.dumps(decisions))
     except asyncio.CancelledError:
         for f in futures:  # the decisions not yet started leave the pool's queue
@@ -125,7 +126,7 @@ async def run_analysis(store: GameStore, pool: Executor, live: LiveGame, seed: i
         log.exception("the analysis of game %s failed", gid)
         with contextlib.suppress(Exception):
             await asyncio.to_thread(functools.partial(
-                store.put_analysis, gid, seed=seed, iterations=iterations, player=player,
+                store.put_analysis, gid, player, seed=seed, iterations=iterations,
                 status="failed", error=f"{type(exc).__name__}: {exc}", **line))
 
 
@@ -135,8 +136,9 @@ async def _counted_in(loop: asyncio.AbstractEventLoop, pool: Executor,
     return tally(await loop.run_in_executor(pool, counted, task, *args))
 
 
-#: Asks a ``parlor worker`` to analyse a game (PostgreSQL): game id, seed, takebacks, version.
-Defer = Callable[[str, int, int, int], Awaitable[None]]
+#: Asks a ``parlor worker`` to analyse a game (PostgreSQL): game id, seed, takebacks, version,
+#: the player whose decisions.
+Defer = Callable[[str, int, int, int, int], Awaitable[None]]
 
 
 class Analyst:
@@ -148,7 +150,8 @@ class Analyst:
         self.config = config
         self.defer = defer
         self.pool: Executor | None = None
-        self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: this server's analyses running or waiting, by (game id, player)
+        self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     async def start(self) -> None:
         if self.defer is None:
@@ -175,37 +178,40 @@ class Analyst:
             raise GameOver("the game is still being played: it can be analysed once it is "
                            "over", version=live.row.version)
 
-    def status(self, live: LiveGame) -> dict[str, Any]:
-        """The game's analysis as stored. One of a line later taken back (R30) is not this
-        game's; one "running" without progress for :data:`STALLED` seconds (its server or
-        worker stopped) is reported failed, and may be asked again."""
-        row = self.games.store.analysis(live.id)
+    def status(self, live: LiveGame, player: int) -> dict[str, Any]:
+        """The analysis of ``player``'s decisions in the game as stored. One of a line later
+        taken back (R30) is not this game's; one "running" without progress for
+        :data:`STALLED` seconds (its server or worker stopped) is reported failed, and may
+        be asked again."""
+        row = self.games.store.analysis(live.id, player)
+        key = (live.id, player)
         out: dict[str, Any] = {"id": live.id, "thresholds": dict(THRESHOLDS),
-                               "player": live.human, "status": "none", "done": 0, "total": 0}
+                               "player": player, "status": "none", "done": 0, "total": 0}
         if row is None or (row["takebacks"], row["version"]) != (live.row.takebacks,
                                                                  live.row.version):
             return out
         out.update(status=row["status"], done=row["done"], total=row["total"],
-                   seed=row["seed"], iterations=row["iterations"], player=row["player"])
+                   seed=row["seed"], iterations=row["iterations"])
         if row["status"] == "done":
             out["decisions"] = json.loads(row["result"])
         if row["error"]:
             out["error"] = row["error"]
-        if row["status"] == "running" and live.id in self.tasks:
+        if row["status"] == "running" and key in self.tasks:
             # this server's own queue: how many analyses go first (0: this one runs now)
-            out["ahead"] = max(0, list(self.tasks).index(live.id)
+            out["ahead"] = max(0, list(self.tasks).index(key)
                                - self.config.analysis_workers + 1)
         if row["status"] == "running" and row["updated"] < time.time() - STALLED \
-                and live.id not in self.tasks:
+                and key not in self.tasks:
             out["status"] = "failed"
             out["error"] = ("the analysis stopped before its end (its server or worker "
                             "stopped): ask again")
         return out
 
-    async def request(self, live: LiveGame, seed: int = 0) -> dict[str, Any]:
-        """Start the analysis unless it is running or done (with this seed)."""
+    async def request(self, live: LiveGame, player: int, seed: int = 0) -> dict[str, Any]:
+        """Start the analysis of ``player``'s decisions unless it is running or done (with
+        this seed)."""
         self.check(live)
-        current = await asyncio.to_thread(self.status, live)
+        current = await asyncio.to_thread(self.status, live, player)
         if current["status"] == "running" or (current["status"] == "done"
                                               and current.get("seed") == seed):
             return current
@@ -215,24 +221,24 @@ class Analyst:
             raise AnalysesBusy(f"the computer is busy analysing {waiting} other games: ask "
                                "again in a minute", retry_after=60)
         await asyncio.to_thread(functools.partial(  # shown as running from now on
-            self.games.store.put_analysis, live.id, seed=seed,
-            iterations=self.config.analysis_iterations, player=live.human, status="running",
+            self.games.store.put_analysis, live.id, player, seed=seed,
+            iterations=self.config.analysis_iterations, status="running",
             done=0, total=0, result="", error="", takebacks=live.row.takebacks,
             version=live.row.version))
         if self.defer is not None:
-            await self.defer(live.id, seed, live.row.takebacks, live.row.version)
+            await self.defer(live.id, seed, live.row.takebacks, live.row.version, player)
         else:
-            self.tasks[live.id] = asyncio.get_running_loop().create_task(
-                self._run(live, seed))
-        return await asyncio.to_thread(self.status, live)
+            self.tasks[live.id, player] = asyncio.get_running_loop().create_task(
+                self._run(live, player, seed))
+        return await asyncio.to_thread(self.status, live, player)
 
-    async def _run(self, live: LiveGame, seed: int) -> None:
+    async def _run(self, live: LiveGame, player: int, seed: int) -> None:
         assert self.pool is not None
         try:
-            await run_analysis(self.games.store, self.pool, live, seed,
+            await run_analysis(self.games.store, self.pool, live, player, seed,
                                self.config.analysis_iterations)
         finally:
-            self.tasks.pop(live.id, None)
+            self.tasks.pop((live.id, player), None)
 
 
 __all__ = ["ITERATIONS", "AnalysesBusy", "Analyst", "RecordBroken"]

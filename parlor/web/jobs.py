@@ -283,24 +283,27 @@ async def answer_hint(game_id: str, version: int | None, key: str,
 
 @tasks.task(name="parlor.analysis", queue=ANALYSIS_QUEUE,
             retry=RetryStrategy(max_attempts=1, wait=5))
-async def analysis(game_id: str, seed: int, takebacks: int, version: int) -> None:
-    """:func:`analyse` as a job of procrastinate's queue."""
-    await analyse(game_id, seed, takebacks, version)
+async def analysis(game_id: str, seed: int, takebacks: int, version: int,
+                   player: int | None = None) -> None:
+    """:func:`analyse` as a job of procrastinate's queue (a job deferred before each seat
+    had its own analysis has no ``player``: the game's ``human``)."""
+    await analyse(game_id, seed, takebacks, version, player)
 
 
-async def analyse(game_id: str, seed: int, takebacks: int, version: int,
+async def analyse(game_id: str, seed: int, takebacks: int, version: int, player: int | None,
                   progress: Callable[[], object] | None = None) -> None:
-    """The post-game analysis of ``game_id`` as it was asked, at (``takebacks``,
-    ``version``): progress and result go to the store (:func:`parlor.web.analysis.
-    run_analysis`; ``progress`` is called at each decision analysed). A game taken back
-    since (R30) is not analysed: its own request comes; nor one whose analysis is done or
-    asked anew (another seed) since."""
+    """The post-game analysis of ``player``'s decisions in ``game_id`` (None: its human's)
+    as it was asked, at (``takebacks``, ``version``): progress and result go to the store
+    (:func:`parlor.web.analysis.run_analysis`; ``progress`` is called at each decision
+    analysed). A game taken back since (R30) is not analysed: its own request comes; nor
+    one whose analysis is done or asked anew (another seed) since."""
     rt = runtime()
     live = await asyncio.to_thread(rt.games.get, game_id)
+    seat = live.human if player is None else player
     if (live.row.takebacks, live.row.version) != (takebacks, version):
         log.info("game %s moved on since its analysis was asked: not analysed", game_id)
         return
-    row = await asyncio.to_thread(rt.games.store.analysis, game_id)
+    row = await asyncio.to_thread(rt.games.store.analysis, game_id, seat)
     if row is None or row["status"] != "running" or \
             (row["seed"], row["takebacks"], row["version"]) != (seed, takebacks, version):
         # a second request for the same analysis (a queue entry derived again while the
@@ -308,12 +311,12 @@ async def analyse(game_id: str, seed: int, takebacks: int, version: int,
         log.info("game %s: its analysis is no longer asked as this request says (%s): "
                  "not analysed again", game_id, "none" if row is None else row["status"])
         return
-    await run_analysis(rt.games.store, rt.analyses(), live, seed,
+    await run_analysis(rt.games.store, rt.analyses(), live, seat, seed,
                        rt.config.analysis_iterations, progress)
 
 
-def analysis_lock(game_id: str) -> str:
-    return f"analysis:{game_id}"
+def analysis_lock(game_id: str, player: int) -> str:
+    return f"analysis:{game_id}:{player}"
 
 
 def read_hint(payload: str) -> Advice:

@@ -233,19 +233,20 @@ class QueueConductor(Conductor):
             log.exception("game %s could not be stopped as failed either", game_id)
 
     async def defer_analysis(self, game_id: str, seed: int, takebacks: int,
-                             version: int) -> None:
-        """Ask a worker to analyse a finished game (one analysis job per game at a time).
+                             version: int, player: int) -> None:
+        """Ask a worker to analyse ``player``'s decisions in a finished game (one analysis
+        job per game and player at a time).
         On Redis, a Redis away leaves it to the workers' reconciler (the analysis's row
         says it is asked)."""
         if self.redis_queue is not None:
-            await self._push(Work.analysis(game_id, seed, takebacks, version))
+            await self._push(Work.analysis(game_id, seed, takebacks, version, player))
             return
         assert self.app is not None
-        lock = jobs.analysis_lock(game_id)
+        lock = jobs.analysis_lock(game_id, player)
         with contextlib.suppress(AlreadyEnqueued):  # one waits already: it analyses anew
             await self.app.configure_task("parlor.analysis", lock=lock,
                                           queueing_lock=lock).defer_async(
-                game_id=game_id, seed=seed, takebacks=takebacks, version=version)
+                game_id=game_id, seed=seed, takebacks=takebacks, version=version, player=player)
 
     async def thinking_now(self, game_id: str) -> bool:
         """A worker runs this game's computer job now (procrastinate's job is ``doing``:

@@ -32,6 +32,8 @@ from parlor.store.friends import FriendSeats
 
 #: The play mode that is rated (casual games, with takebacks, are not).
 RATED_MODE = "match"
+#: A friend game's ``level`` in the rating history (its opponent is an account).
+FRIEND_LEVEL = "friend"
 
 _WINS = re.compile(r"^Rlr ([12]) wins")
 
@@ -125,8 +127,13 @@ class RateFriendsAtEnd:
             return
         for me, other, mine in ((host, guest, score), (guest, host, 1.0 - score)):
             rating, n = before[me]
-            after = rate(rating, [Game(before[other][0], mine)])
-            self.accounts.set_rating_in(conn, me, RATED_MODE, n + 1, after, at)
+            theirs = before[other][0]
+            after = rate(rating, [Game(theirs, mine)])
+            # a point in each player's history, naming the other (their profile's graph
+            # and list of rated games)
+            self.accounts.record_in(conn, me, RatingPoint(
+                game_id, RATED_MODE, n + 1, FRIEND_LEVEL, theirs.rating, mine, after, at,
+                opponent_account=other))
 
 
 def friend_unrated_reason(row: GameRow) -> str | None:
@@ -166,6 +173,6 @@ def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, 
     return RatingPoint(row.id, RATED_MODE, n + 1, row.level, level.rating, score, after, at)
 
 
-__all__ = ["RATED_MODE", "RateAtEnd", "RateFriendsAtEnd", "friend_rated_words",
+__all__ = ["FRIEND_LEVEL", "RATED_MODE", "RateAtEnd", "RateFriendsAtEnd", "friend_rated_words",
            "friend_unrated_reason", "not_rated_reason", "point_after", "score_of",
            "unrated_reason"]

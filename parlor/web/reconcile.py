@@ -52,7 +52,8 @@ _HINTS = sa.text("SELECT h.game_id, h.takebacks, h.version, h.key FROM hint_clai
                  "WHERE h.since >= :since "
                  "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.key = h.key)")
 #: Analyses asked (or running) at the game's line, whose progress is recent.
-_ANALYSES = sa.text("SELECT a.game_id, a.seed, a.takebacks, a.version FROM analyses a "
+_ANALYSES = sa.text("SELECT a.game_id, a.seed, a.takebacks, a.version, a.player "
+                    "FROM analyses a "
                     "JOIN games g ON g.id = a.game_id AND g.takebacks = a.takebacks "
                     "AND g.version = a.version "
                     "WHERE a.status = 'running' AND a.updated >= :since")
@@ -74,7 +75,9 @@ def match_key(game_id: str, takebacks: int, version: int) -> str:
 class Work:
     """One piece of the computer's work, as a queue entry names it: a computer's turn
     (``turn``, the game id alone), a hint (takebacks, version, the answer's key), a
-    contest's decision (takebacks, version) or an analysis (seed, takebacks, version)."""
+    contest's decision (takebacks, version) or an analysis (seed, takebacks, version, the
+    player whose decisions: an entry without it, from before each seat had its own, is of
+    the game's ``human``)."""
 
     kind: str
     game_id: str
@@ -85,8 +88,8 @@ class Work:
         """Its claim's name: one queue entry and one lease per name at a time."""
         if self.kind == "turn":
             return self.game_id
-        if self.kind == "analysis":  # one analysis of a game at a time, whatever its seed
-            return f"analysis:{self.game_id}"
+        if self.kind == "analysis":  # one analysis of a seat at a time, whatever its seed
+            return ":".join(("analysis", self.game_id, *self.args[3:]))
         return ":".join((self.kind, self.game_id, *self.args[:2]))
 
     def entry(self) -> str:
@@ -99,8 +102,8 @@ class Work:
         parts = entry.split(" ")
         if len(parts) == 1:
             return Work("turn", parts[0])
-        arity = {"hint": 3, "match": 2, "analysis": 3}
-        if parts[0] not in arity or len(parts) != 2 + arity[parts[0]]:
+        arity = {"hint": (3,), "match": (2,), "analysis": (3, 4)}
+        if parts[0] not in arity or len(parts) - 2 not in arity[parts[0]]:
             raise ValueError(f"not a queue entry: {entry!r}")
         return Work(parts[0], parts[1], tuple(parts[2:]))
 
@@ -113,8 +116,9 @@ class Work:
         return Work("match", game_id, (str(takebacks), str(version)))
 
     @staticmethod
-    def analysis(game_id: str, seed: int, takebacks: int, version: int) -> Work:
-        return Work("analysis", game_id, (str(seed), str(takebacks), str(version)))
+    def analysis(game_id: str, seed: int, takebacks: int, version: int, player: int) -> Work:
+        return Work("analysis", game_id, (str(seed), str(takebacks), str(version),
+                                          str(player)))
 
 
 def other_work(conn: sa.Connection, hint_expiry: float, analysis_stalled: float,
@@ -125,7 +129,8 @@ def other_work(conn: sa.Connection, hint_expiry: float, analysis_stalled: float,
            for r in conn.execute(_HINTS, {"since": at - hint_expiry})]
     out += [Work.match(str(r.id), int(r.takebacks), int(r.version))
             for r in conn.execute(_MATCHES)]
-    out += [Work.analysis(str(r.game_id), int(r.seed), int(r.takebacks), int(r.version))
+    out += [Work.analysis(str(r.game_id), int(r.seed), int(r.takebacks), int(r.version),
+                          int(r.player))
             for r in conn.execute(_ANALYSES, {"since": at - analysis_stalled})]
     return out
 

@@ -3,7 +3,7 @@
 
 Three kinds of keys, for a piece of work named ``W`` (:class:`parlor.web.reconcile.Work`: a
 computer's turn is named by its game id ``G``; a hint ``hint:G:takebacks:version``, a
-contest's decision ``match:G:takebacks:version``, an analysis ``analysis:G``):
+contest's decision ``match:G:takebacks:version``, an analysis ``analysis:G:player``):
 
 - two lists of entries, ``parlor:computer:queue`` (turns, hints, contests' decisions) and
   ``parlor:analysis:queue`` (analyses, which a deployment may give workers of their own):
@@ -550,7 +550,8 @@ class ComputerRunner:
             await jobs.answer_match(gid, version, match_key(gid, takebacks, version),
                                     takebacks)
         else:
-            await jobs.analyse(gid, int(args[0]), int(args[1]), int(args[2]), lease.still)
+            await jobs.analyse(gid, int(args[0]), int(args[1]), int(args[2]),
+                               int(args[3]) if len(args) > 3 else None, lease.still)
 
     async def _other_failed(self, work: Work, exc: Exception) -> bool:
         """As :meth:`_failed`: an outage waits for the reconciler (the work is derived
@@ -591,8 +592,10 @@ class ComputerRunner:
             await asyncio.to_thread(store.put_answer, key, json.dumps(
                 {"failed": reason, "level": "the worker"}))
         else:
+            player = int(args[3]) if len(args) > 3 else \
+                (await asyncio.to_thread(self.games.get, gid)).human
             await asyncio.to_thread(functools.partial(
-                store.put_analysis, gid, status="failed", error=reason))
+                store.put_analysis, gid, player, status="failed", error=reason))
 
     async def _failed(self, game_id: str, exc: Exception) -> None:
         """A turn that raised: an outage waits for the reconciler; anything else counts, and

@@ -175,3 +175,38 @@ def test_a_game_whose_account_was_deleted_meanwhile_ends_unrated(c: TestClient) 
     resign(c, gid, tokens[0])  # the end is stored all the same
     assert FriendSeats(players(c).games.store).rated_at(gid) is None
     assert rating(c, "ann") is None
+
+
+def rated_row(c: TestClient, gid: str) -> str:  # noqa: F811
+    """The profile's row of a rated game, its cells' text joined by " | "."""
+    page = c.get("/profile")
+    assert page.status_code == 200, page.text
+    table = page.text.split('id="rated-games"', 1)[1].split("</table>", 1)[0]
+    row = table.split(f'data-game="{gid}">', 1)[1].split("</tr>", 1)[0]
+    return " | ".join(cell.split("</td>", 1)[0].replace('<span class="muted">', "")
+                      .replace("</span>", "") for cell in row.split("<td>")[1:])
+
+
+def test_a_rated_friend_game_is_in_both_histories_naming_the_other(c: TestClient) -> None:  # noqa: F811
+    assert sign_up(c, "ann").status_code == 303
+    bob = friend(c, "bob")
+    gid, tokens, _ = play(c, bob, seat=1)
+    resign(bob, gid, tokens[1])
+    accounts = players(c).accounts
+    ann_id, bob_id = account_id(c, "ann"), account_id(c, "bob")
+    mine, theirs = accounts.history(ann_id, RATED_MODE), accounts.history(bob_id, RATED_MODE)
+    assert [(p.game_id, p.n, p.score, p.opponent_account, p.opponent_name) for p in mine] == \
+        [(gid, 1, 1.0, bob_id, "bob")]
+    assert [(p.game_id, p.n, p.score, p.opponent_account, p.opponent_name) for p in theirs] == \
+        [(gid, 1, 0.0, ann_id, "ann")]
+    ann, bobs = rating(c, "ann"), rating(c, "bob")
+    assert ann is not None and bobs is not None
+    assert (mine[0].rating, theirs[0].rating) == (ann[0], bobs[0])  # the point is the rating
+    # each profile lists it against the other, with the rating after it
+    assert rated_row(c, gid).split(" | ")[2:] == ["bob (a friend game)", "won",
+                                                 str(round(ann[0].rating))]
+    assert rated_row(bob, gid).split(" | ")[2:] == ["ann (a friend game)", "lost",
+                                                   str(round(bobs[0].rating))]
+    # bob's account goes: the game stays in ann's history, its opponent unnamed
+    accounts.delete(bob_id, games_too=False)
+    assert rated_row(c, gid).split(" | ")[2] == "a deleted account (a friend game)"

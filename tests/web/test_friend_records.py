@@ -86,20 +86,24 @@ def test_both_players_and_the_spectator_read_the_record_replay_and_analysis_afte
         assert step.json()["you"] == {"Rlr 1": 0, "Rlr 2": 1, "spectator": None}[name]
         assert step.json()["step"] == 3 and step.json()["kind"] == "friend"
     assert len(records) == 1  # one game, one record, whoever downloads it
-    # the spectator asks for the analysis; everyone reads the one stored
-    name, headers, query = who[2]
-    r = client.post(f"/api/games/{gid}/analysis", json={}, headers=headers, params=query)
-    assert r.status_code == 202, r.text
+    # the spectator asks for the inviter's analysis, Rlr 2 for its own (migration 0014:
+    # each seat has the analysis of its own decisions); Rlr 1 reads the one the spectator
+    # asked for, as its own
+    for name, headers, query in (who[2], who[1]):
+        r = client.post(f"/api/games/{gid}/analysis", json={}, headers=headers, params=query)
+        assert r.status_code == 202, (name, r.text)
     results = [wait_done(client, gid, h, q) for _, h, q in who]
-    assert results[0]["status"] == "done" and results[0]["decisions"], results[0]
-    assert results[0] == results[1] == results[2]
-    assert results[0]["player"] == 0  # the inviter's seat, Rlr 1 here
+    assert all(x["status"] == "done" and x["decisions"] for x in results), results
+    assert results[0] == results[2] and results[0]["player"] == 0  # the inviter's seat
+    assert results[1]["player"] == 1
+    plies = [{d["ply"] for d in x["decisions"]} for x in results[:2]]
+    assert not plies[0] & plies[1]  # each seat's own decisions, none of the other's
     for name, headers, query in who:
         page = client.get(f"/g/{gid}/analysis", headers=headers, params=query)
         assert page.status_code == 200, (name, page.text)
         section = page.text.split('id="analysis"', 1)[1].split("</section>", 1)[0]
         assert "computer" not in section.lower(), name  # a person sat across the table
-        mine = name == "Rlr 1"
+        mine = name != "spectator"
         assert ("For each of your decisions" in page.text) == mine, name
         assert ("For each of Rlr 1’s decisions" in page.text) == (not mine), name
 
@@ -120,7 +124,8 @@ def test_a_live_friend_game_opens_no_record_replay_or_analysis_to_anyone(
         r = client.post(f"/api/games/{gid}/analysis", json={}, headers=headers, params=query)
         assert r.status_code == 409 and r.json()["error"] == "game_over", (name, r.text)
     # no stored analysis came of those asks
-    assert client.app.state.site.games.store.analysis(gid) is None  # type: ignore[attr-defined]
+    store = client.app.state.site.games.store  # type: ignore[attr-defined]
+    assert store.analysis(gid, 0) is None and store.analysis(gid, 1) is None
 
 
 def test_a_wrong_key_or_token_reads_nothing_of_a_finished_friend_game(

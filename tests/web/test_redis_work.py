@@ -98,7 +98,7 @@ def test_a_hint_and_an_analysis_are_worked_out_on_redis_with_no_job_row(
         worker.stop()
     log = worker.text()
     assert f"hint:{gid}:0:{snap['version']} under lease parlor-worker-" in log
-    assert f"analysis:{gid} under lease parlor-worker-" in log
+    assert f"analysis:{gid}:{body['player']} under lease parlor-worker-" in log
     assert statements_about_jobs(pg_url) == 0  # no procrastinate job row for either
 
 
@@ -138,8 +138,8 @@ def test_a_hint_whose_entry_redis_lost_is_derived_from_its_claim(
 
 def started(c: TestClient, redis_url: str, gid: str, token: str, pid: int) -> bool:
     """The analysis runs under ``pid``'s lease and has analysed a decision already."""
-    holder = leased_by(redis_url, f"analysis:{gid}")
     body = analysis_of(c, gid, token)
+    holder = leased_by(redis_url, f"analysis:{gid}:{body['player']}")
     return holder.startswith(f"parlor-worker-{pid}:") and body["status"] == "running" \
         and body["done"] >= 1
 
@@ -165,7 +165,8 @@ def test_flushing_redis_mid_analysis_still_completes(
             until(lambda: "had no claim: queued (analysis)" in worker.text(), timeout=60)
             # the entry derived again is taken (and dropped: the analysis is done)...
             until(lambda: not entries(redis_server.url)
-                  and not leased_by(redis_server.url, f"analysis:{gid}"), timeout=120)
+                  and not leased_by(redis_server.url, f"analysis:{gid}:{body['player']}"),
+                  timeout=120)
             # ... and what the player reads stays done
             assert analysis_of(c, gid, token)["status"] == "done"
     finally:
@@ -192,7 +193,8 @@ def test_a_killed_workers_analysis_is_picked_up_again(
             body = analysed(c, gid, token, timeout=120)
             assert body["status"] == "done" and body["total"] == len(body["decisions"]) > 0
             assert other is not None
-            assert f"analysis:{gid} under lease parlor-worker-{other.proc.pid}:" \
+            assert f"analysis:{gid}:{body['player']} under lease " \
+                f"parlor-worker-{other.proc.pid}:" \
                 in other.text()
     finally:
         slow.stop()

@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlor.rules.glicko import Rating
 from parlor.store import GameRow
-from parlor.store.accounts import Account
+from parlor.store.accounts import Account, RatingPoint
 from parlor.web.accounts import (
     COOKIE_GAMES,
     MAX_PASSWORD,
@@ -43,6 +43,7 @@ from parlor.web.accounts import (
 )
 from parlor.web.games import BadAction, GameError
 from parlor.web.passkeys import PURPOSES, Passkeys, relying_party
+from parlor.web.rating import FRIEND_LEVEL
 from parlor.web.routes.site import (
     COOKIE_PREFIX,
     CSRF_COOKIE,
@@ -287,6 +288,26 @@ def rating_json(rating: tuple[Rating, int] | None) -> dict[str, Any] | None:
             "games": n}
 
 
+def opponent_words(point: RatingPoint) -> str:
+    """Who a rated game was against: a computer level, or a friend game's account by name
+    (issue 45)."""
+    if point.level != FRIEND_LEVEL:
+        return point.level
+    if point.opponent_name is None:
+        return "a deleted account"
+    return point.opponent_name
+
+
+def rated_entry(point: RatingPoint) -> dict[str, Any]:
+    """A rated game as the profile's list shows it."""
+    return {"n": point.n, "id": point.game_id, "opponent": opponent_words(point),
+            "friend": point.level == FRIEND_LEVEL,
+            "outcome": {1.0: "won", 0.5: "drawn", 0.0: "lost"}.get(point.score, "?"),
+            "rating": round(point.rating.rating),
+            "when": datetime.datetime.fromtimestamp(point.at, datetime.UTC)
+            .strftime("%Y-%m-%d")}
+
+
 def profile_data(players: Players, account: Account) -> dict[str, Any]:
     """Everything the profile shows but its history (read in a thread)."""
     history = players.accounts.history(account.id, RATED_MODE)
@@ -294,8 +315,9 @@ def profile_data(players: Players, account: Account) -> dict[str, Any]:
     return {
         "rating": rating_json(players.accounts.rating(account.id, RATED_MODE)),
         "points": [{"n": p.n, "at": p.at, "rating": round(p.rating.rating, 1),
-                    "rd": round(p.rating.rd, 1), "level": p.level, "score": p.score}
+                    "rd": round(p.rating.rd, 1), "level": opponent_words(p), "score": p.score}
                    for p in history],
+        "rated": [rated_entry(p) for p in reversed(history)],
         "records": players.records(account),
         "calibrated": {name: round(x.rating) for name, x in levels.items()},
         "rows": players.rows(account),
@@ -328,6 +350,7 @@ async def profile(request: Request, site: SiteDep, level: str = "", result: str 
     return site.page(request, "profile.html", title=f"{account.username} — Parlor Magic",
                      account=account, rating=data["rating"], records=data["records"],
                      graph={"points": data["points"]}, calibrated=data["calibrated"],
+                     rated=data["rated"],
                      games=shown, total=len(rows), page=n, pages=pages, query=query,
                      levels=site.levels, results=RESULTS, sessions=data["sessions"],
                      lessons=[x for x in site.lessons.index() if x["id"] in lessons],

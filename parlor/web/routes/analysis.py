@@ -15,21 +15,25 @@ from parlor.web.routes.site import Site, SiteDep, json_of
 router = APIRouter()
 
 
-async def loaded(site: Site, request: Request, game_id: str) -> tuple[LiveGame, int | None]:
-    """The game and its reader's seat (either player of a friend game, or its spectator
-    link: :func:`parlor.web.routes.friends.reader`)."""
+async def loaded(site: Site, request: Request,
+                 game_id: str) -> tuple[LiveGame, int | None, int]:
+    """The game, its reader's seat (either player of a friend game, or its spectator link:
+    :func:`parlor.web.routes.friends.reader`) and whose decisions the reader's analysis
+    is: each player's own (a friend game's two seats have one each), the inviter's for a
+    spectator, the human's in a game against the computer."""
     try:
-        return await reader(request, site, game_id)
+        live, seat = await reader(request, site, game_id)
     except GameBroken as exc:  # a stored record that does not replay: the input's fault
         raise RecordBroken(f"this game's record does not replay, so it cannot be "
                            f"analysed: {exc.message}") from None
+    return live, seat, live.human if seat is None else seat
 
 
 @router.get("/g/{game_id}/analysis", response_class=HTMLResponse)
 async def analysis_page(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, seat = await loaded(site, request, game_id)
+    live, seat, player = await loaded(site, request, game_id)
     site.analyst.check(live)
-    status = site.analyst.status(live)
+    status = site.analyst.status(live, player)
     # whose decisions they are, in the reader's words: a friend game's other player (or,
     # for its spectator, either) is a person, "Rlr N", not "the computer"
     mine = seat is not None and seat == status["player"]
@@ -41,16 +45,16 @@ async def analysis_page(request: Request, game_id: str, site: SiteDep) -> Respon
 
 @router.get("/api/games/{game_id}/analysis")
 async def api_analysis(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, _ = await loaded(site, request, game_id)
+    live, _, player = await loaded(site, request, game_id)
     site.analyst.check(live)
-    return JSONResponse(site.analyst.status(live))
+    return JSONResponse(site.analyst.status(live, player))
 
 
 @router.post("/api/games/{game_id}/analysis", status_code=202)
 async def api_analyse(request: Request, game_id: str, site: SiteDep) -> Response:
-    live, _ = await loaded(site, request, game_id)
+    live, _, player = await loaded(site, request, game_id)
     data = await json_of(request)
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
         raise BadAction("the analysis seed must be a whole number from 0 to 2147483647")
-    return JSONResponse(await site.analyst.request(live, seed), status_code=202)
+    return JSONResponse(await site.analyst.request(live, player, seed), status_code=202)
