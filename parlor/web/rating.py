@@ -166,6 +166,25 @@ def friend_rated_words(match_play: bool, host: str | None, guest: str | None,
     return "Rated: both players are signed in."
 
 
+def invitation_rated_words(match_play: bool, host: str | None, opener: str | None,
+                           opener_name: str | None = None) -> str:
+    """One line for the person opening an invitation: whether the game will be rated if
+    they take the seat now, signed in as ``opener`` (None: not signed in)."""
+    if not match_play:
+        return "Unrated: a casual game (takebacks allowed), whoever takes the seat."
+    if host is None:
+        return ("Unrated: your friend made the invitation without signing in, so no "
+                "rating moves, signed in or not.")
+    if opener is None:
+        return ("Unrated as things are: you are not signed in. Sign in first, then reload "
+                "this page, and the match is rated: both players' ratings move.")
+    if opener == host:
+        return ("Unrated: you are signed in to the account that made the invitation (one "
+                "account cannot play itself rated).")
+    return (f"Rated: a match between two accounts; taking the seat as {opener_name or 'you'}"
+            ", the result moves both players' ratings.")
+
+
 def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, n: int,
                 at: float) -> RatingPoint:
     """The rating after one more rated game, the level as the opponent."""
@@ -174,5 +193,5 @@ def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, 
 
 
 __all__ = ["FRIEND_LEVEL", "RATED_MODE", "RateAtEnd", "RateFriendsAtEnd", "friend_rated_words",
-           "friend_unrated_reason", "not_rated_reason", "point_after", "score_of",
+           "friend_unrated_reason", "invitation_rated_words", "not_rated_reason", "point_after", "score_of",
            "unrated_reason"]

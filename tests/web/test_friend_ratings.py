@@ -210,3 +210,35 @@ def test_a_rated_friend_game_is_in_both_histories_naming_the_other(c: TestClient
     # bob's account goes: the game stays in ann's history, its opponent unnamed
     accounts.delete(bob_id, games_too=False)
     assert rated_row(c, gid).split(" | ")[2] == "a deleted account (a friend game)"
+
+
+def invitation_words(c: TestClient, inv: dict[str, Any]) -> str:  # noqa: F811
+    page = c.get(inv["invitation_url"])
+    assert page.status_code == 200, page.text
+    return page.text.split('id="invite-rated">', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_invitation_says_whether_the_game_will_be_rated_for_whoever_opens_it(
+        c: TestClient) -> None:  # noqa: F811
+    assert sign_up(c, "ann").status_code == 303
+    bob, nobody = friend(c, "bob"), friend(c, None)
+    r = c.post("/api/friends", json={"max_turns": 6, "mode": "match"})
+    inv = r.json()
+    assert invitation_words(bob, inv).startswith("Rated: a match between two accounts; "
+                                                 "taking the seat as bob")
+    unsigned = invitation_words(nobody, inv)
+    assert unsigned.startswith("Unrated as things are: you are not signed in. Sign in first")
+    assert 'href="/account"' in unsigned
+    ann2 = TestClient(c.app)  # ann's own account in another browser
+    ann2.cookies.update({k: v for k, v in c.cookies.items() if not k.startswith("pm_")})
+    assert invitation_words(ann2, inv).startswith("Unrated: you are signed in to the account "
+                                                  "that made the invitation")
+    casual = c.post("/api/friends", json={"max_turns": 6, "mode": "casual"}).json()
+    assert invitation_words(bob, casual).startswith("Unrated: a casual game")
+    by_nobody = nobody.post("/api/friends", json={"max_turns": 6, "mode": "match"}).json()
+    assert invitation_words(bob, by_nobody).startswith("Unrated: your friend made the "
+                                                       "invitation without signing in")
+    # and what it said holds: bob takes the seat signed in, the game is rated
+    r = bob.post(f"/api/invitations/{inv['invitation_url'].rsplit('/', 1)[1]}", json={})
+    assert r.status_code == 200, r.text
+    assert read(bob, inv["id"], r.json()["token"])["friend"]["rated"] is True

@@ -34,7 +34,7 @@ from parlor.web.games import (
     NotYourGame,
     watch_key,
 )
-from parlor.web.rating import friend_rated_words
+from parlor.web.rating import friend_rated_words, invitation_rated_words
 from parlor.web.routes.accounts import signed_in
 from parlor.web.routes.games import action_of, declarations_of, version_of
 from parlor.web.routes.site import (
@@ -231,10 +231,15 @@ async def invitation_page(request: Request, code: str, site: SiteDep) -> Respons
     if found.guest_hash is not None:
         return RedirectResponse(_watch(live), status_code=303)
     expired = found.until < time.time()
+    match = Settings.parse(live.row.settings).match_play
+    opener = await signed_in(request)  # whose seat it would be: rated or not (issue 45)
+    rated = invitation_rated_words(match, found.host_account,
+                                   None if opener is None else opener.id,
+                                   None if opener is None else opener.username)
     return site.page(request, "invite.html", status=410 if expired else 200, code=code,
                      expired=expired, seat=2 - live.human, title="An invitation to play",
-                     hours=INVITE_SECONDS // 3600,
-                     match=Settings.parse(live.row.settings).match_play)
+                     hours=INVITE_SECONDS // 3600, match=match, rated_text=rated,
+                     signed_in=opener is not None)
 
 
 @router.post("/i/{code}")
