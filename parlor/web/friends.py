@@ -329,14 +329,9 @@ class Friends:
         seated = second is not None and second.guest_hash is not None
         other = 1 - seat
         clock = self._clocks_locked(live, second)
-        if live.row.status in STOPPED:
-            snap["result_text"] = live.row.result
-            activity = live.row.result
-        elif clock is not None and clock.flagged is not None:
-            snap["result_text"] = activity = flag_words(clock.flagged)
-        elif s.is_over and lively.offer is not None and lively.offer.what == "claimed" \
-                and lively.offer.version == live.row.version:
-            snap["result_text"] = activity = claim_words(1 - lively.offer.by)
+        ended = self._end_words_locked(live, clock, lively)
+        if ended is not None:
+            snap["result_text"] = activity = ended
         elif s.is_over:
             activity = snap["result_text"] or "The game is over."
         elif not seated:
@@ -380,6 +375,27 @@ class Friends:
                                f"you may claim the game if they are not back within "
                                f"{round(f['claim_in'])} s."))
         return snap
+
+    def end_words(self, live: LiveGame) -> str | None:
+        """How the game ended, in the words its players read, when the rules' own result
+        does not say it: a draw by agreement or an abort (their stored words), a flag, a
+        claim; None otherwise (live, or ended by the rules). For its spectators."""
+        second = self.seat(live.id)
+        lively = self.seats.lively(live.id)
+        with live.lock:
+            return self._end_words_locked(live, self._clocks_locked(live, second), lively)
+
+    @staticmethod
+    def _end_words_locked(live: LiveGame, clock: Clocks | None, lively: Lively) -> str | None:
+        if live.row.status in STOPPED:
+            return live.row.result
+        if clock is not None and clock.flagged is not None:
+            return flag_words(clock.flagged)
+        offer = lively.offer
+        if live.state.is_over and offer is not None and offer.what == "claimed" \
+                and offer.version == live.row.version:
+            return claim_words(1 - offer.by)
+        return None
 
     def _presence(self, live: LiveGame, second: FriendSeat | None, lively: Lively,
                   other: int) -> dict[str, Any]:

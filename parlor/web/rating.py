@@ -193,5 +193,5 @@ def point_after(row: GameRow, level: LevelRating, score: float, before: Rating, 
 
 
 __all__ = ["FRIEND_LEVEL", "RATED_MODE", "RateAtEnd", "RateFriendsAtEnd", "friend_rated_words",
-           "friend_unrated_reason", "invitation_rated_words", "not_rated_reason", "point_after", "score_of",
-           "unrated_reason"]
+           "friend_unrated_reason", "invitation_rated_words", "not_rated_reason", "point_after",
+           "score_of", "unrated_reason"]

@@ -68,8 +68,12 @@ def test_a_draw_offered_is_declined_then_accepted_and_ends_the_game_drawn(
     actor_snap = read(client, gid, tokens[0])
     r = post(client, gid, tokens[0], "actions", action="pass", version=actor_snap["version"])
     assert r.status_code == 409 and r.json()["error"] == "game_over"
+    # the spectator reads the same end: the draw, and by whom (the rules' result is none)
     spectator = client.get("/api/watch/" + watch.split("/watch/", 1)[1]).json()
     assert spectator["status"] == "drawn"
+    assert spectator["result_text"] == seen["result_text"]
+    page = client.get(watch)
+    assert page.status_code == 200 and seen["result_text"] in page.text  # its snapshot
 
 
 def test_an_offer_lapses_when_the_game_moves_on(client: TestClient) -> None:

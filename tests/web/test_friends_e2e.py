@@ -236,6 +236,12 @@ def test_clocks_an_offer_and_a_rematch_in_two_browsers_by_keyboard(browser: Any,
             page.wait_for_selector("#over[open]")
             assert "Drawn by agreement" in page.inner_text("#over-result")
         host.screenshot(path=str(OUT / "friend-drawn-1024.png"))
+        # a spectator reads the draw and who agreed to it, not a bare "the game is over"
+        watcher = browser.new_page()
+        watcher.goto(server.url + host.get_attribute("#watch", "href"))
+        watcher.wait_for_selector("#phase:has-text('Drawn by agreement')")
+        assert f"Rlr {2 - actor} offered a draw" in watcher.inner_text("#phase")
+        watcher.close()
 
         # the rematch: seats swapped, each opens it from their dialog
         host.focus("#rematch")

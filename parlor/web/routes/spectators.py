@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -37,8 +38,9 @@ async def watch_page(request: Request, game_id: str, site: SiteDep,
                      k: str | None = None) -> Response:
     live = await watched(site, game_id, k)
     await flagged_first(request, live)
-    return site.page(request, "spectate.html", snapshot=site.games.spectator_snapshot(live),
-                     key=k, title=f"Watching — {live.row.title}")
+    snap = await spectator_snapshot(request, site, live)
+    return site.page(request, "spectate.html", snapshot=snap, key=k,
+                     title=f"Watching — {live.row.title}")
 
 
 @router.get("/api/watch/{game_id}")
@@ -50,12 +52,24 @@ async def api_watch(request: Request, game_id: str, site: SiteDep, k: str | None
     start = int_param(log_from, "log_from", 0, 0, 10**7)
     live = await watched(site, game_id, k)
     await flagged_first(request, live)
-    games, conductor = site.games, site.conductor
+    conductor = site.conductor
     with conductor.watch(game_id):
         changed = conductor.changed_event(game_id)
-        snap = games.spectator_snapshot(live, start)
+        snap = await spectator_snapshot(request, site, live, start)
         if wait_s > 0 and snap["version"] <= after_v and snap["status"] == "live":
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=wait_s)
-            snap = games.spectator_snapshot(live, start)
+            snap = await spectator_snapshot(request, site, live, start)
     return Reply(snap)
+
+
+async def spectator_snapshot(request: Request, site: Site, live: LiveGame,
+                             log_from: int = 0) -> dict[str, Any]:
+    """The spectator's snapshot; a friend game's end told in its players' words (a draw by
+    agreement, an abort, a flag or a claim: the rules' result does not say it)."""
+    snap = await asyncio.to_thread(site.games.spectator_snapshot, live, log_from)
+    if live.is_friend and snap["status"] != "live":
+        words = await asyncio.to_thread(friends_of(request).end_words, live)
+        if words is not None:
+            snap["result_text"] = words
+    return snap
