@@ -92,7 +92,7 @@ def test_after_a_resignation_each_player_and_the_spectator_reach_analysis_and_re
         guest.click("#over-analysis")
         guest.wait_for_url(f"**/g/{gid}/analysis")
         text = analysis_shown(guest)
-        assert "For each of Rlr 1’s decisions" in text
+        assert "For each of your decisions" in text  # the friend's own (migration 0014)
         shoot(guest, "friend-analysis")
         guest.set_viewport_size({"width": 1024, "height": 800})
         guest.click("#analysis a.btn:has-text('Replay')")
@@ -104,7 +104,9 @@ def test_after_a_resignation_each_player_and_the_spectator_reach_analysis_and_re
         # the inviter: from the games list
         host.goto(server.url + "/")
         host.click(f"a[href='/g/{gid}/analysis']")
-        assert "For each of your decisions" in analysis_shown(host)
+        hosts = analysis_shown(host)
+        assert "For each of your decisions" in hosts
+        assert hosts != text  # the inviter's decisions, not the friend's
         host.click("#analysis a.btn:has-text('Replay')")
         host.wait_for_url(f"**/replay/{gid}*")
         assert host.inner_text("#seat") == "Your seat"
@@ -112,7 +114,7 @@ def test_after_a_resignation_each_player_and_the_spectator_reach_analysis_and_re
         host.wait_for_selector("#seat:has-text(\"Rlr 2's seat\")")
 
         # the spectator: from the spectator's table, its link's key carried along
-        watcher.click("#watch-analysis")
+        watcher.click("#watch-analysis")  # the inviter's, as everyone's was before 0014
         assert "For each of Rlr 1’s decisions" in analysis_shown(watcher)
         watcher.click("#analysis a.btn:has-text('Replay')")
         watcher.wait_for_url(f"**/replay/{gid}*k=*")

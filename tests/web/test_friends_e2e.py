@@ -262,3 +262,80 @@ def test_clocks_an_offer_and_a_rematch_in_two_browsers_by_keyboard(browser: Any,
             ctx.close()
     finally:
         server.stop()
+
+
+def table_of(page: Any) -> dict[str, Any]:
+    """What a player's table shows: the position, whose decision, the log, the status line."""
+    snap = snapshot(page)
+    return {"version": snap["version"], "view": snap["view"], "you": snap["you"],
+            "your_turn": snap["your_turn"], "to_decide": snap["friend"]["to_decide"],
+            "log": page.inner_text("#log"), "status": page.inner_text("#friend-status")}
+
+
+def test_a_player_who_reloads_or_continues_on_another_device_resumes_exactly(
+        browser: Any, tmp_path: Path) -> None:
+    """A reload shows the same table; "Continue elsewhere" (a one-time link, as in a game
+    against the computer) opens it at the same seat in another browser, which then plays
+    for that seat, and the first browser follows; the link works once."""
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}").start()
+    try:
+        contexts = [browser.new_context(viewport={"width": 1024, "height": 800})
+                    for _ in range(3)]
+        host, guest, device = (ctx.new_page() for ctx in contexts)
+        errors: list[str] = []
+        for page in (host, guest, device):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        host.goto(server.url + "/")
+        host.select_option("#friend-seat", "1")
+        host.click("#invite")
+        host.wait_for_url("**/f/*")
+        gid = host.url.split("/f/", 1)[1].split("#", 1)[0]
+        guest.goto(host.input_value("#invite-link"))
+        guest.click("#take-seat")
+        guest.wait_for_url(f"**/f/{gid}")
+        host.wait_for_function("() => window.parlor.snapshot().friend.seated")
+        seats, rng = {0: host, 1: guest}, random.Random(7)
+        for _ in range(3):
+            actor = snapshot(host)["friend"]["to_decide"]
+            snap = wait_for_decision(seats[actor])
+            act_through_ui(seats[actor], simple(snap["view"]["legal"], rng))
+            for page in (host, guest):
+                page.wait_for_function(
+                    f"() => window.parlor.snapshot().version > {snap['version']}")
+        guest.wait_for_function("() => document.querySelector('#log').children.length > 0")
+        before = table_of(guest)
+        guest.reload()
+        guest.wait_for_function("() => window.parlor && window.parlor.snapshot()")
+        guest.wait_for_function("() => document.querySelector('#log').children.length > 0")
+        assert table_of(guest) == before
+        # another device: the guest's one-time link, opened in a browser holding no token
+        guest.click(".sidebar-head summary")
+        guest.click("#share")
+        link = guest.input_value("#handover-link")
+        device.goto(link)
+        device.wait_for_url(f"**/f/{gid}")
+        device.wait_for_function("() => window.parlor && window.parlor.snapshot()")
+        device.wait_for_function("() => document.querySelector('#log').children.length > 0")
+        assert table_of(device) == before
+        # the device plays for the guest's seat when it is theirs; the host's table follows
+        seats[1] = device
+        actor = snapshot(host)["friend"]["to_decide"]
+        snap = wait_for_decision(seats[actor])
+        act_through_ui(seats[actor], simple(snap["view"]["legal"], rng))
+        if actor == 0:  # the host moved: the device's turn now
+            device.wait_for_function(
+                f"() => window.parlor.snapshot().version > {snap['version']}")
+            snap = wait_for_decision(device)
+            act_through_ui(device, simple(snap["view"]["legal"], rng))
+        host.wait_for_function(f"() => window.parlor.snapshot().version > {snap['version']}")
+        # the link is spent: a second browser opening it gets nothing
+        again = contexts[0].browser.new_page()
+        response = again.goto(link)
+        assert response is not None and response.status == 403
+        assert "used already" in again.inner_text("body")
+        again.close()
+        assert not errors, errors
+        for ctx in contexts:
+            ctx.close()
+    finally:
+        server.stop()

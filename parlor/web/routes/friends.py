@@ -36,7 +36,13 @@ from parlor.web.games import (
 )
 from parlor.web.rating import friend_rated_words, invitation_rated_words
 from parlor.web.routes.accounts import signed_in
-from parlor.web.routes.games import action_of, declarations_of, version_of
+from parlor.web.routes.games import (
+    HANDOVER_SECONDS,
+    action_of,
+    declarations_of,
+    new_handover,
+    version_of,
+)
 from parlor.web.routes.site import (
     GAME_ID,
     Reply,
@@ -281,6 +287,20 @@ async def friend_page(request: Request, game_id: str, site: SiteDep) -> Response
     snap = await asyncio.to_thread(friends_of(request).snapshot, live, seat)
     return site.page(request, "friend.html", snapshot=snap,
                      title=f"Parlor Magic — {live.row.title}", watch_url=_watch(live))
+
+
+@router.post("/f/{game_id}/handover", response_class=HTMLResponse)
+async def handover_form(request: Request, game_id: str, site: SiteDep) -> Response:
+    """"Continue elsewhere" for either seat: a one-time code, as for a game against the
+    computer, that gives another browser this seat's token (its link leads to this table),
+    so a player without an account resumes on another device."""
+    await site.form_of(request)
+    live, _ = await seat_for(request, site, game_id)
+    code = await new_handover(site, live.id, token_for(request, game_id) or "")
+    resp = site.page(request, "handover.html", game_id=live.id, code=code,
+                     minutes=HANDOVER_SECONDS // 60, title="Continue elsewhere")
+    resp.headers["Cache-Control"] = "no-store"  # the code is in the page
+    return resp
 
 
 @router.get("/api/friends/{game_id}")
