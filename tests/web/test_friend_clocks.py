@@ -212,3 +212,14 @@ def test_a_spectators_read_ends_the_game_on_time_too(client: TestClient) -> None
     seen = TestClient(client.app).get(f"/api/watch/{gid}", params={"k": watch_key(key)}).json()
     assert seen["status"] == "over"
     assert games.get(gid).actions[-1] == f"resign {a + 1}"
+
+
+def test_the_invitation_says_the_clock_before_the_seat_is_taken(client: TestClient) -> None:
+    for clock, words in (("300+3", "each player has <strong id=\"invite-clock\">5 min + 3 s"
+                                   "</strong> on the clock"),
+                         ("90+0", "<strong id=\"invite-clock\">1 min 30 s + 0 s</strong>"),
+                         (None, "without a clock")):
+        inv = invite(client, seat=1, **({} if clock is None else {"clock": clock}))
+        client.cookies.clear()  # the friend's browser: no token of this game
+        page = client.get(inv["invitation_url"])
+        assert page.status_code == 200 and words in page.text, (clock, page.text)

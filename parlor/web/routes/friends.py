@@ -24,7 +24,14 @@ from parlor.rules.state import Settings
 from parlor.store.friends import FriendSeats
 from parlor.web import schemas
 from parlor.web.friendclock import SWEEP_SECONDS, TimeControl
-from parlor.web.friends import INVITE_SECONDS, Friends, Invitation, Opened, invite_hash
+from parlor.web.friends import (
+    INVITE_SECONDS,
+    Friends,
+    Invitation,
+    Opened,
+    invite_hash,
+    time_control,
+)
 from parlor.web.games import (
     STOPPED,
     BadAction,
@@ -245,7 +252,7 @@ async def invitation_page(request: Request, code: str, site: SiteDep) -> Respons
     return site.page(request, "invite.html", status=410 if expired else 200, code=code,
                      expired=expired, seat=2 - live.human, title="An invitation to play",
                      hours=INVITE_SECONDS // 3600, match=match, rated_text=rated,
-                     signed_in=opener is not None)
+                     signed_in=opener is not None, clock=time_control(found))
 
 
 @router.post("/i/{code}")

@@ -19,11 +19,15 @@ export function outcome() {
   return hooked || outcomeWords(snap);
 }
 
+// Over by the rules, or ended beside them (a game between friends drawn by agreement or
+// aborted): no one is deciding any more.
+const ENDED = ["over", "drawn", "aborted"];
+
 export function renderStatus() {
   const snap = state.snap;
   const v = snap.view;
   const phase = PHASES[v.phase] || v.phase;
-  if (snap.status === "over") {
+  if (ENDED.includes(snap.status)) {
     phaseEl.innerHTML = `<strong>${esc(outcome())}</strong> ${richText(snap.result_text || v.result)}`;
     return;
   }
@@ -51,7 +55,7 @@ function optionButtons(moves) {
 
 export function renderControls() {
   const snap = state.snap;
-  if (snap.status === "over") {
+  if (ENDED.includes(snap.status)) {
     controlsEl.innerHTML = `<button type="button" class="btn primary" data-act="show-over">${hooks.overLabel || (hooks.transport ? "Lesson complete…" : "Game over…")}</button>` +
       (snap.takeback ? button("takeback", "Take back", "U") : "");
     return;
