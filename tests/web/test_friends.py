@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 from typing import Any
@@ -19,7 +20,7 @@ from parlor.web.app import create_app
 from parlor.web.friends import INVITE_SECONDS, Friends
 from parlor.web.games import Games, view_payload
 
-from .helpers import config_for, until
+from .helpers import config_for, form_post, until
 from .test_privacy import hidden_cards
 
 
@@ -145,6 +146,13 @@ def test_a_token_acts_for_its_own_seat_only_and_a_spectator_link_not_at_all(
         assert "token holds no seat" in r.json()["message"]
         assert stranger.get(f"/api/friends/{gid}", headers=headers,
                             params=params).status_code == 403
+        # nor resign, abort, claim, offer, answer, preview or ask for a rematch
+        for path, extra in (("resign", {}), ("abort", {}), ("claim", {}),
+                            ("offer", {"offer": "draw"}), ("answer", {"accept": True}),
+                            ("preview", {"action": action}), ("rematch", {})):
+            r = stranger.post(f"/api/friends/{gid}/{path}", headers=headers, params=params,
+                              json={"version": snap["version"], **extra})
+            assert r.status_code == 403 and r.json()["error"] == "forbidden", (path, r.text)
     # the game against the computer's routes do not seat the second player either
     r = client.post(f"/api/games/{gid}/actions", headers=as_seat(tokens[1 - snap["you"]]),
                     json=body)
@@ -332,3 +340,24 @@ def test_the_words_name_the_other_player_rlr_n_never_the_computer(client: TestCl
         whole = " ".join(texts[p])
         assert "computer" not in whole.lower(), p
         assert f"Rlr {2 - p}" in whole, p
+
+
+def test_continue_elsewhere_gives_another_browser_its_own_seat_once(
+        client: TestClient) -> None:
+    gid, tokens, watch = seated_game(client, seat=1)
+    for seat in (0, 1):
+        client.cookies.clear()
+        r = form_post(client, f"/f/{gid}/handover", {}, headers=as_seat(tokens[seat]))
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-store", r.text
+        link = re.search(r'/h/([\w-]+)"', r.text)
+        assert link is not None, r.text
+        device = TestClient(client.app)  # another device: no token of this game
+        r = device.get(f"/h/{link.group(1)}", follow_redirects=True)
+        assert r.status_code == 200 and r.url.path == f"/f/{gid}", r.url
+        assert device.get(f"/api/friends/{gid}").json()["you"] == seat  # its own seat
+        assert TestClient(client.app).get(f"/h/{link.group(1)}").status_code == 403  # once
+    # a spectator's link (or no token) makes none
+    stranger = TestClient(client.app)
+    for params in ({"k": watch.split("k=", 1)[1]}, {}):
+        r = form_post(stranger, f"/f/{gid}/handover", {}, params=params)
+        assert r.status_code == 403, r.text
