@@ -20,7 +20,7 @@ from parlor.store import GameStore
 from parlor.web.games import seed_of, table_view, view_payload
 
 from .test_privacy import hidden_cards
-from .test_table_person import FIT, SETTLED, page_of, play_until, version
+from .test_table_person import FIT, SETTLED, page_of, play_until, tab_stops, version
 from .test_table_person import new_game as open_game
 from .ui import CHROMIUM, ROOT, Server
 
@@ -136,6 +136,10 @@ def test_stepping_back_and_forward_by_click_and_key_then_live_again(
     live = snap["version"]
     page.wait_for_function(f"() => window.parlorMoves.moves().length === {live}")
     assert page.locator("#ml-list > li[role=option]").count() == live + 1  # and the deal
+    # the list is one Tab stop, whatever its length, and the log stays one too
+    stops = tab_stops(page)
+    assert len([s for s in stops if ":ml-list:" in s]) == 1, stops
+    assert len([s for s in stops if s.startswith("log:")]) == 1, stops
     # one click back: the position before the last move, as the engine replays the record
     page.click("#ml-prev")
     past = stepped(page, live - 1)

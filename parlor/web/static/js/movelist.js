@@ -256,8 +256,8 @@ if (match) {
   for (const id of ["ml-prev", "ml-next", "ml-live"]) document.getElementById(id).hidden = true;
   list.hidden = true;
 } else {
+  drawList(); // the deal at least: a listbox is never empty
   loadMoves();
-  mark();
 }
 
 // for tests: the step shown (null: the live table) and the moves listed
