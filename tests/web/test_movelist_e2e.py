@@ -298,3 +298,21 @@ def test_screenshots_of_the_table_stepped_back_at_1440(browser: Any, server: Ser
     page.screenshot(path=str(OUT / "movelist-back-1440.png"))
     assert page.evaluate("() => document.documentElement.scrollHeight - window.innerHeight") <= 0
     assert page.errors == []
+
+
+def test_after_a_takeback_the_list_holds_the_line_kept(browser: Any, server: Server) -> None:
+    page = page_of(browser, viewport={"width": 1440, "height": 900})
+    snap = open_game(page, server.url, seed=13)
+    gid = snap["id"]
+    snap = play_until(page, 13, lambda s: s["view"]["turn"] >= 5 and s["takeback"])
+    page.wait_for_function(f"() => window.parlorMoves.moves().length === {snap['version']}")
+    before = page.evaluate("() => window.parlorMoves.moves()")
+    page.keyboard.press("u")
+    page.wait_for_function(f"() => window.parlor.snapshot().version < {snap['version']}")
+    kept = page.evaluate("() => window.parlor.snapshot().version")
+    page.wait_for_function(f"() => window.parlorMoves.moves().length === {kept}")
+    assert page.evaluate("() => window.parlorMoves.moves()") == before[:kept]
+    assert page.locator("#ml-list > li[role=option]").count() == kept + 1
+    page.click("#ml-prev")
+    assert_the_engines_view(server, page, gid, stepped(page, kept - 1))
+    assert page.errors == []

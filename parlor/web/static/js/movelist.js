@@ -57,6 +57,7 @@ async function loadMoves() {
     ml.moves = [];
     ml.takebacks = snap.takebacks;
     if (looking()) goLive();
+    drawList();
   }
   if (ml.moves.length >= snap.version) return;
   ml.loading = getJSON(`/api/replays/${gameId}/moves?from=${ml.moves.length}`);
@@ -66,17 +67,20 @@ async function loadMoves() {
     note.textContent = (r.body && r.body.message) || "The move list cannot be shown now.";
     return;
   }
-  if (r.body.takebacks !== ml.takebacks || r.body.from !== ml.moves.length) return loadMoves();
-  ml.moves.push(...r.body.moves);
-  drawList();
-  if (ml.moves.length < (state.base || state.snap).version) loadMoves();
+  const same = r.body.takebacks === ml.takebacks; // else the server took back: the poll brings it
+  if (same && r.body.from === ml.moves.length) {
+    ml.moves.push(...r.body.moves);
+    drawList();
+  }
+  const now = state.base || state.snap; // it may have moved on (or back) meanwhile
+  if (now.takebacks !== ml.takebacks || (same && ml.moves.length < now.version)) loadMoves();
 }
 
 function optionHTML(m, prev) {
   const mine = m.by === me();
   const turn = !prev || prev.turn !== m.turn ? `<span class="ml-turn">${m.turn}</span>` : '<span class="ml-turn"></span>';
   return `<li role="option" id="ml-${m.step}" data-step="${m.step}" class="${mine ? "ml-mine" : "ml-theirs"}" aria-selected="false">` +
-    `${turn}<span class="ml-text">${richText(m.text)}</span></li>`;
+    `${turn}<span class="ml-text" title="${esc(m.text)}">${richText(m.text)}</span></li>`;
 }
 
 function drawList() {
