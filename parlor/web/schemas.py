@@ -18,7 +18,15 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from parlor.puzzles.model import GOALS, THEMES
 from parlor.web.games import BadAction
@@ -399,6 +407,47 @@ class ReplayStep(_Open):
     result_text: str | None
 
 
+class PastPosition(_Open):
+    """An earlier position of a casual game still played (the move list, issue 41): the
+    player's own view of it, without the seed or the record's actions (secret until the
+    end)."""
+
+    id: str
+    kind: str
+    in_play: Literal[True]
+    step: int
+    steps: int
+    version: int
+    takebacks: int
+    seat: int
+    you: int
+    view: TableView
+    log_total: int = Field(description="the log entries written by then")
+
+
+class Replayed(RootModel[ReplayStep | PastPosition]):
+    """A step of a finished game's replay, or of a casual game in play (its player's own
+    view)."""
+
+
+class Move(_Open):
+    step: int = Field(description="the position after this move is the replay's step")
+    turn: int
+    by: int = Field(description="the seat that made it (0 = Rlr 1)")
+    log: int = Field(description="the log entries written before it")
+    text: str = Field(description="the move in words, as the reader's log tells it")
+
+
+class MoveList(_Open):
+    id: str
+    start: int = Field(alias="from")
+    steps: int
+    version: int
+    takebacks: int
+    in_play: bool
+    moves: list[Move]
+
+
 class Created(_Open):
     id: str
     token: str = Field(description="the player's secret: send it as X-Parlor-Token")
@@ -670,9 +719,12 @@ ROUTES: dict[tuple[str, str], Route] = {
         202, Analysis, (*_WRITE, *_GAME, 409, 422, *_SERVER), AnalysisAsk),
     ("post", "/api/records"): Route(201, Imported, (*_WRITE, *_SERVER), Record),
     ("get", "/api/replays/{game_id}"): Route(
-        200, ReplayStep, (400, *_GAME, 409, *_SERVER),
+        200, Replayed, (400, *_GAME, 409, *_SERVER),
         query={"step": _int(0, 10**6, "actions from the start"),
-               "seat": _int(1, 2, "whose view: Rlr 1 or 2")}),
+               "seat": _int(1, 2, "whose view: Rlr 1 or 2 (during play: yours only)")}),
+    ("get", "/api/replays/{game_id}/moves"): Route(
+        200, MoveList, (400, *_GAME, 409, *_SERVER),
+        query={"from": _int(0, 10**6, "the first move wanted (the page has the earlier)")}),
     ("get", "/api/watch/{game_id}"): Route(
         200, Spectated, (400, 403, 404, *_SERVER),
         query={"k": {"type": "string", "description": "the spectator key of the game's "

@@ -55,6 +55,7 @@ class Site:
             "home": "/", "table": f"/g/{self.mid}", "over": f"/g/{self.over}",
             "replay": f"/replay/{self.over}?step=30", "rules": "/rules", "notation": "/notation",
             "watch": self.watch, "learn": "/learn", "lesson": f"/learn/{lessons[0]}",
+            "stepped-back": f"/g/{self.mid}",  # the move list shows an earlier position
             "analysis": f"/g/{self.over}/analysis", "tournaments": "/tournaments",
         }
         self.pages.update({f"lesson-{x}": f"/learn/{x}" for x in lessons[1:]})
@@ -119,8 +120,14 @@ class Site:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(self.url + self.pages[name])
-        if name in ("table", "over", "watch") or name.startswith("table-"):
+        if name in ("table", "over", "watch", "stepped-back") or name.startswith("table-"):
             page.wait_for_function("() => document.querySelector('#side-me .plate')")
+        if name == "stepped-back":  # two moves back by the move list (issue 41)
+            page.wait_for_function("() => window.parlorMoves.moves().length > 2")
+            page.click("#ml-prev")
+            page.click("#ml-prev")
+            page.wait_for_function("() => window.parlorMoves.at() !== null"
+                                   " && !window.parlorMoves.busy()")
         if name == "analysis":
             page.wait_for_function("() => window.parlorAnalysis.status().status === 'done'",
                                    timeout=300_000)
@@ -152,8 +159,8 @@ def site(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sit
 FIGHTS = {"attack": (7, 11), "block": (5, 11, 7), "split": (5, 11, 7, 21)}
 #: Every page a person reaches (issue 41: home, /learn, each lesson, the table early, mid-game,
 #: in each phase of a fight and over, replay, analysis, tournaments, spectator, rules, account).
-PAGES = ("home", "table", "over", "replay", "rules", "notation", "watch", "learn", "lesson",
-         "analysis", "tournaments", "tournament", "account", "profile",
+PAGES = ("home", "table", "stepped-back", "over", "replay", "rules", "notation", "watch", "learn",
+         "lesson", "analysis", "tournaments", "tournament", "account", "profile",
          *(f"table-{p}" for p in FIGHTS),
          *(f"lesson-{x.id}" for x in load_all()[1:]))
 
@@ -177,7 +184,7 @@ def test_axe_and_contrast_on_every_page_at_three_widths(browser: Any, site: Site
 
 @pytest.mark.parametrize("width", [320, 390, 768, 1024, 1440])
 def test_no_page_scrolls_sideways(browser: Any, site: Site, width: int) -> None:
-    for name in ("home", "table", "over", "replay", "rules", "watch"):
+    for name in ("home", "table", "stepped-back", "over", "replay", "rules", "watch"):
         page = site.open(browser, name, width, 800)
         if name == "over":
             page.click("#over-close")

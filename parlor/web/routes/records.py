@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -14,7 +14,7 @@ from fastapi.responses import (
     Response,
 )
 
-from parlor.web import schemas
+from parlor.web import lookback, schemas
 from parlor.web.games import BadAction, LiveGame
 from parlor.web.routes.friends import reader
 from parlor.web.routes.site import Site, SiteDep, int_param, json_of, set_token
@@ -81,10 +81,24 @@ async def api_replay(request: Request, game_id: str, site: SiteDep, step: str | 
                      seat: str | None = None) -> Response:
     live, mine = await reader(request, site, game_id)
     n = int_param(step, "step", 0, 0, 10**6)
+    if lookback.in_play(live):  # the move list during a casual game: the player's own view
+        who = live.human if seat is None else int_param(seat, "seat", 1, 1, 2) - 1
+        past = await asyncio.to_thread(lookback.past_position, site.games, live, n, who)
+        return JSONResponse(past)
     who = int_param(seat, "seat", 1, 1, 2) - 1
     snap = await asyncio.to_thread(site.games.replay_snapshot, live, n, who)
     _viewer(live, mine, snap)
     return JSONResponse(snap)
+
+
+@router.get("/api/replays/{game_id}/moves")
+async def api_moves(request: Request, game_id: str, site: SiteDep,
+                    start: str | None = Query(None, alias="from")) -> Response:
+    """The move list from step ``from`` on, each move in the words its reader's log has."""
+    live, mine = await reader(request, site, game_id)
+    n = int_param(start, "from", 0, 0, 10**6)
+    moves = await asyncio.to_thread(lookback.move_list, site.games, live, mine, n)
+    return JSONResponse(moves)
 
 
 def _viewer(live: LiveGame, seat: int | None, snap: dict[str, object]) -> None:

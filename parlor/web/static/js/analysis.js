@@ -52,13 +52,13 @@ function graph(decisions, me) {
     `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${pct(v)}</text>`).join("");
   const turns = n ? [0, Math.floor((n - 1) / 2), n - 1].filter((i, k, a) => a.indexOf(i) === k)
     .map((i) => `<text x="${x(i).toFixed(1)}" y="${H - bottom + 16}" text-anchor="${i === 0 && n > 1 ? "start" : i === n - 1 && n > 1 ? "end" : "middle"}" class="axis">turn ${decisions[i].turn}</text>`).join("") : "";
-  const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(whose)} win chance</text>` +
+  const axes = `<text class="axis axis-title" transform="translate(14 ${(top + H - bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(whose)} win chance, equal players</text>` +
     `<text class="axis axis-title" x="${(left + W - right) / 2}" y="${H - 6}" text-anchor="middle">${esc(whose)} decisions, in order</text>`;
   const points = decisions.map((d, i) => (!estimated(d) ? "" : `<a href="${replayAt(d.ply)}" aria-label="Turn ${d.turn}: ${esc(describe(d.played, me))}, ${pct(d.after)}${d.mark ? `, ${d.mark}` : ""}">` +
     `<circle cx="${x(i).toFixed(1)}" cy="${y(d.after).toFixed(1)}" r="${d.mark ? 6 : 4}" class="pt ${d.mark || "ok"}"><title>Turn ${d.turn}: ${esc(d.played)} — ${pct(d.after)}${d.mark ? ` (${d.mark})` : ""}</title></circle></a>`)).join("");
   const legend = `<p class="small wingraph-legend" aria-hidden="true">` +
     ["ok", "inaccuracy", "mistake", "blunder"].map((m) => `<span><svg viewBox="0 0 12 12" width="12" height="12"><circle cx="6" cy="6" r="5" class="pt ${m}"/></svg> ${m === "ok" ? "a decision" : m}</span>`).join(" ") + "</p>";
-  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="${esc(Whose)} win chance over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
+  return `<svg viewBox="0 0 ${W} ${H}" class="wingraph" role="group" aria-label="${esc(Whose)} win chance between equal players (the expert's estimate) over the game: one link per decision">${grid}${turns}${axes}<path d="${line}" class="wline"/>${points}</svg>${legend}`;
 }
 
 function show() {
@@ -87,7 +87,7 @@ function show() {
     return `<tr class="${d.mark}"><td data-label="Turn"><a href="${replayAt(d.ply)}">${d.turn}</a></td>` +
       `<td data-label="${whose === "your" ? "You" : esc(whose.slice(0, -2))} played">${esc(describe(d.played, me))} <code class="small">${esc(d.played)}</code></td>` +
       `<td data-label="The expert prefers">${same ? "the same" : `${esc(describe(d.best, me))} <code class="small">${esc(d.best)}</code>`}<br>${alts ? `<span class="small muted">Weighed: ${alts}</span>` : ""}</td>` +
-      `<td data-label="Win chance">${estimated(d) ? `${pct(d.before)} → ${pct(d.after)}` : "no estimate"}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
+      `<td data-label="Win estimate (equal players)">${estimated(d) ? `${pct(d.before)} → ${pct(d.after)}` : "no estimate"}</td><td>${d.mark ? `<strong>${esc(d.mark)}</strong>` : ""}</td></tr>`;
   }).join("");
 }
 

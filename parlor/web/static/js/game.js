@@ -144,6 +144,7 @@ function clickAct(act) {
 }
 
 app.addEventListener("click", (ev) => {
+  if (hooks.past && hooks.past.active()) return null; // an earlier position: nothing to decide on it
   const t = ev.target;
   setPointer(ev.detail > 0); // a real click (keyboard activation has detail 0)
   if (t.closest("a, summary, input, label, dialog, form")) return null;
@@ -214,6 +215,7 @@ function tabToTarget(ev) {
 document.addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input:not([type=checkbox]):not([type=radio]), textarea, select");
   if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return null;
+  if (hooks.past && hooks.past.active()) return null; // the move list's keys, not a decision's
   const k = ev.key.toLowerCase();
   const has = (text) => legal().some((a) => a.text === text);
   if (k === "escape") return clickAct("cancel");

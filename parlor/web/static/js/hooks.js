@@ -8,4 +8,5 @@ export const hooks = {
   opponent: null, // the other side's name ("Rlr 2" across a friend); default: the computer
   overLabel: null, // the over button's words (a puzzle's own); default: the lesson's or the game's
   hints: true, // the computer's advice is offered (never between two people: the server refuses it)
+  past: null, // the move list (movelist.js): {active(), render(), changed(snapshot)} while it shows an earlier position
 };

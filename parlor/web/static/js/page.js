@@ -22,6 +22,7 @@ let rendered = false; // the page has been drawn once
 const names = () => { const o = hooks.opponent || "Computer"; return me() === 0 ? ["You", o] : [o, "You"]; };
 
 export function render() {
+  if (hooks.past && hooks.past.active()) return hooks.past.render(); // an earlier position is shown (movelist.js)
   const snap = state.snap;
   const active = document.activeElement;
   const hadFocus = active && active !== document.body && app.contains(active);
@@ -114,4 +115,5 @@ export function applySnapshot(s, { fromAction = false } = {}) {
   }
   render();
   if (hooks.onSnapshot) hooks.onSnapshot(s);
+  if (hooks.past) hooks.past.changed(s);
 }
