@@ -13,16 +13,19 @@ tests/research/test_observe_fast.py holds the result equal to the reference, ``f
 of the view, at every step of random games.
 
 Each card's row starts as a ready-made row for where it lies (one list store a card; the
-104 rows joined in C), then the few status cells of the cards on the table are written one
-by one, so the cost hardly depends on the game's length: every card costs the same store,
-and a card on the table a handful of writes more (at most 104 cards).
+104 rows joined in C; a card on the table's row carries its printed Pwr and Tgh), then the
+status cells of the cards whose status is set are written one by one: only the cards the
+engine marked (``State.marked``: taxed, made inactive, damaged, Sallied or Harried since
+the last start of a turn), not every card on the table. So the cost does not depend on the
+game's length: every card costs the same store, and a card with a status a handful of
+writes more.
 """
 
 from __future__ import annotations
 
 from typing import Final, SupportsIndex
 
-from parlor.rules.state import PWR_OF, TGH_OF, State
+from parlor.rules.state import C_KIND, CRE, PWR_OF, TGH_OF, State
 
 CARD_FEATURES: Final = 28
 GLOBAL_FEATURES: Final = 48
@@ -118,6 +121,9 @@ _ZONE_ROW: Final = tuple(_row_bytes({z: 1}) for z in range(HIDDEN + 1))
 _FACE_UP_ROW: Final = _row_bytes({RECYCLE: 1, FACE_UP: 1})
 _HOSTED_ROW: Final = tuple(tuple(_row_bytes({ON_HOST: 1, HOST_MINE: mine, HOST_FACE: face})
                                  for face in range(53)) for mine in (0, 1))
+#: An Enh's row by the viewer and its host's card id (the host mine or not, its face).
+_HOSTED_BY: Final = tuple(tuple(_HOSTED_ROW[1 if h // 52 == p else 0][h % 52 + 1]
+                                for h in range(104)) for p in (0, 1))
 _NO_GLOBALS: Final = bytes(2 * GLOBAL_FEATURES)
 #: A card on the table, by card id: Home or Field with its printed Pwr and Tgh, so that
 #: only a changed status costs a write (a late game has dozens of cards on the table, and
@@ -150,11 +156,23 @@ def make_cells(s: State, player: int, shown0: bool, shown1: bool) -> bytearray:
     rows, at = _ROWS[player], _BYTE
     for i, c in enumerate(s.stack, 1):
         _put(cells, rows[c] + STACK_POS, i)
-    for q in (0, 1):
-        for c in s.home[q]:
-            _status(s, player, rows, c, cells)
-        for c in s.field[q]:
-            _status(s, player, rows, c, cells)
+    marked = s.marked
+    if marked is None:  # not noted (a position read from text): every card on the table
+        for q in (0, 1):
+            for c in s.home[q]:
+                _status(s, player, rows, c, cells)
+            for c in s.field[q]:
+                _status(s, player, rows, c, cells)
+    else:
+        # Only a marked card can have a status: table.mark notes each card as its status
+        # is set, and the start of a turn clears the status with the note (the engine's
+        # bookkeeping, held by table.bookkeeping_errors). So the cost follows what this
+        # turn and the last changed, not how many cards the table has gathered. A noted
+        # card that has since left play has no status, and one noted twice is written
+        # twice alike.
+        for noted in marked:
+            for c in noted:
+                _status(s, player, rows, c, cells)
     cb = s.combat
     if cb is not None:
         for c in cb.attackers:
@@ -205,8 +223,9 @@ def _card_rows(s: State, player: int, shown0: bool, shown1: bool) -> list[bytes]
     row = _ZONE_ROW[DRAWN] if (shown0 if s.phasing == 0 else shown1) else hidden
     for c in s.drawn:
         parts[where[c]] = row
-    for host, enhs in s.enhs.items():
-        row = _HOSTED_ROW[1 if host // 52 == player else 0][host % 52 + 1]
+    hosted = _HOSTED_BY[player]
+    for host, enhs in s.enhs.items():  # hosts are cards (Domain and stack Enhs are above)
+        row = hosted[host]
         for e in enhs:
             parts[where[e]] = row
     row = _ZONE_ROW[STACK]
@@ -227,6 +246,8 @@ def _status(s: State, player: int, rows: tuple[int, ...], c: int, cells: bytearr
         cells[at[row + TAXED_OPP]] = 1
     if s.inactive[c]:
         cells[at[row + INACTIVE]] = 1
+    if C_KIND[c] is not CRE:  # the rest is a Cre's combat status (most marked are Lnds)
+        return
     if s.terminal[c]:
         cells[at[row + TERMINAL]] = 1
     damage = s.damage[c]

@@ -4,8 +4,11 @@ Agents are ``rlr_1`` and ``rlr_2``. The agent to act is whoever the rules say de
 (not strictly alternating: a Rlr declares attackers one by one, R8). Each observation is a
 dict: ``observation``, the view tensor of :mod:`parlor.research.observe` (float32, 2,960),
 and ``action_mask`` (int8, 33,966: the numbering of :mod:`parlor.research.numbering`; all
-zero for the agent that does not decide). Rewards come at the end: +1 / -1, 0 each for a
-draw at the turn limit (R17), which is a termination (a rule of the game), not a truncation.
+zero for the agent that does not decide). Each agent's info holds ``legal_actions``, the
+same legal actions as a list of numbers (empty for the agent that does not decide), so a
+loop that picks among them need not search the 33,966-wide mask. Rewards come at the end:
++1 / -1, 0 each for a draw at the turn limit (R17), which is a termination (a rule of the
+game), not a truncation.
 An illegal action raises the engine's IllegalActionError, whose message cites the rule.
 """
 
@@ -41,11 +44,14 @@ def observation_space() -> spaces.Dict:
     })
 
 
-def observe_state(s: State, player: int) -> dict[str, Any]:
+def observe_state(s: State, player: int,
+                  legal: list[int] | None = None) -> dict[str, Any]:
     """The observation dict of ``player``: the tensor of its view (the state read by
     :func:`~parlor.research.observe.fill_state_tensor`, held equal to the view's by
-    tests/research/test_observe_fast.py) with its action mask."""
-    return {"observation": observe_tensor(s, player), "action_mask": action_mask(s, player)}
+    tests/research/test_observe_fast.py) with its action mask (``legal``: the numbers of
+    the legal actions, when the caller has them: :func:`legal_numbers`)."""
+    return {"observation": observe_tensor(s, player),
+            "action_mask": action_mask(s, player, legal)}
 
 
 def observe_tensor(s: State, player: int) -> npt.NDArray[np.float32]:
@@ -57,11 +63,22 @@ def observe_tensor(s: State, player: int) -> npt.NDArray[np.float32]:
 OWN_CARDS = ((True, False), (False, True))
 
 
-def action_mask(s: State, player: int) -> npt.NDArray[np.int8]:
-    """1 at the number of each legal action when ``player`` decides now, else all zero."""
-    mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
+def legal_numbers(s: State, player: int) -> list[int]:
+    """The numbers of the legal actions when ``player`` decides now, else none."""
     if s.actor == player and s.phase is not Phase.OVER:
-        mask.put(action_numbers(legal_actions(s)), 1)  # cheaper than mask[list] = 1
+        return action_numbers(legal_actions(s))
+    return []
+
+
+def action_mask(s: State, player: int,
+                legal: list[int] | None = None) -> npt.NDArray[np.int8]:
+    """1 at the number of each legal action when ``player`` decides now, else all zero
+    (``legal``: :func:`legal_numbers` of ``s`` and ``player``, if the caller has it)."""
+    mask = np.zeros(NUM_DISTINCT_ACTIONS, np.int8)
+    if legal is None:
+        legal = legal_numbers(s, player)
+    if legal:
+        mask.put(legal, 1)  # cheaper than mask[list] = 1
     return mask
 
 
@@ -127,7 +144,10 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
         obs = self._observed.get(agent)
         if obs is None:
             assert self.game is not None
-            obs = self._observed[agent] = observe_state(self.game, AGENTS.index(agent))
+            info = self.infos.get(agent)  # none once a dead agent has stepped out
+            obs = self._observed[agent] = observe_state(
+                self.game, AGENTS.index(agent),
+                None if info is None else info.get("legal_actions"))
         return obs
 
     def step(self, action: int | None) -> None:
@@ -150,11 +170,16 @@ class ParlorAECEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[agent] = r
                 self.terminations[agent] = True
                 self.infos[agent]["result"] = s.result
+                self.infos[agent]["legal_actions"] = []
             self._accumulate_rewards()
             return
         # the rewards stay all zero until the game ends (reset zeroes them, only the end
         # sets them), so a step mid-game need not zero them again
         self.agent_selection = AGENTS[s.actor]
+        # the actor's legal actions by number (its mask is made from them too); a new
+        # list each step, never one changed in place
+        for p, agent in enumerate(AGENTS):
+            self.infos[agent]["legal_actions"] = legal_numbers(s, p)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:

@@ -32,6 +32,25 @@ def test_a_pettingzoo_game_runs_to_its_end_with_masked_random_actions_R17() -> N
     assert "result" in info
 
 
+def test_each_pettingzoo_info_lists_the_legal_actions_its_mask_holds() -> None:
+    """``info["legal_actions"]``: the mask's non-zeros as a list, for the agent that
+    decides; empty for the other and once the game is over."""
+    e = env(max_turns=40)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    steps = 0
+    for agent in e.agent_iter():
+        _obs, _reward, term, trunc, info = e.last()
+        for other in e.agents:
+            listed = e.infos[other]["legal_actions"]
+            mask = e.observe(other)["action_mask"]
+            assert sorted(listed) == np.flatnonzero(mask).tolist()
+            assert bool(listed) == (other == agent and not (term or trunc))
+        e.step(None if term or trunc else int(rng.choice(info["legal_actions"])))
+        steps += 1
+    assert steps > 20
+
+
 @pytest.mark.parametrize("level", NAMES)
 def test_gymnasium_check_env_passes_against_every_level(level: str) -> None:
     check_env(ParlorGymEnv(level, max_turns=30), skip_render_check=True)

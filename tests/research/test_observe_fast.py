@@ -16,6 +16,7 @@ from parlor.research import petting
 from parlor.research.observe import fill_state_tensor, fill_tensor, new_tensor
 from parlor.research.spiel import ParlorObserver
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.notation import parse_position, position
 from parlor.rules.state import Settings, State
 from parlor.rules.view import view
 
@@ -58,6 +59,24 @@ def test_the_fast_tensor_equals_the_views_at_every_step_of_random_games(
                 break
             apply(s, rng.choice(legal_actions(s)))
     assert steps > 800
+
+
+def test_a_position_read_from_text_which_notes_no_status_gives_the_same_tensor() -> None:
+    """The fast path writes the status of the cards the engine marked (State.marked); a
+    position read from its text has no such notes (None), and every card on the table is
+    looked at instead."""
+    seen = 0
+    for seed in range(2):
+        s = new_game(seed, Settings(max_turns=60))
+        rng = random.Random(seed)
+        while not s.is_over:
+            if rng.random() < 0.2:
+                read = parse_position(position(s))
+                assert read.marked is None
+                _check(read)
+                seen += 1
+            apply(s, rng.choice(legal_actions(s)))
+    assert seen > 40
 
 
 def test_the_fast_paths_float32_division_gives_the_references_numbers_for_every_byte() -> None:
