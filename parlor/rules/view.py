@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from typing import Any
 
 from parlor.rules.cards import Card
@@ -155,11 +156,11 @@ REF_TEXT: tuple[str, ...] = tuple(ref_text(c) for c in range(N_CARDS))
 
 
 def _faces(cids: list[int]) -> tuple[str, ...]:
-    return tuple([CARD_TEXT[c] for c in cids])
+    return tuple(map(CARD_TEXT.__getitem__, cids))  # a pile grows with the game: C speed
 
 
 def _refs(cids: list[int]) -> tuple[str, ...]:
-    return tuple([REF_TEXT[c] for c in cids])
+    return tuple(map(REF_TEXT.__getitem__, cids))
 
 
 #: The fields of :class:`View` pickled as they are: all but the last, the trail (sent apart,
@@ -201,6 +202,37 @@ def _table_card(s: State, cid: int) -> TableCard:
     return tc
 
 
+#: A zone's table cards (a Home or a Field), by what they show: the zone's cards in order,
+#: their status columns (each read for all of them at once, at C speed, by an
+#: ``itemgetter``) and the Enhs on the table. A late table holds 20 cards or more, most of
+#: them showing the same from one view to the next: finding each card by its own key
+#: (:func:`_table_card`) cost a view 1 microsecond a card, so a view cost more the more
+#: cards lay on the table; a zone found whole costs about the same for 2 cards as for 20.
+#: Public values, as :data:`_TABLE_CARDS`; cleared when full.
+_ZONES: dict[tuple[Any, ...], tuple[TableCard, ...]] = {}
+ZONES_KEPT = 5_000
+
+
+def _zone(s: State, cards: list[int]) -> tuple[TableCard, ...]:
+    """``tuple(make_table_card(s, c) for c in cards)`` (the reference, held equal by
+    tests/rules/test_view_text.py), found whole when the zone shows what it showed before
+    (:data:`_ZONES`)."""
+    if not cards:
+        return ()
+    got = itemgetter(*cards)  # one card: its value, not a 1-tuple (the cards tell which)
+    enhs = s.enhs
+    key = (tuple(cards), got(s.taxed), got(s.inactive), got(s.damage), got(s.terminal),
+           got(s.pwr_mod), got(s.tgh_mod),
+           # every host's Enhs (a few): a zone's cards are among the hosts
+           tuple([(h, tuple(on)) for h, on in enhs.items() if on]) if enhs else ())
+    zone = _ZONES.get(key)
+    if zone is None:
+        if len(_ZONES) >= ZONES_KEPT:
+            _ZONES.clear()
+        zone = _ZONES[key] = tuple([_table_card(s, c) for c in cards])
+    return zone
+
+
 def make_table_card(s: State, cid: int) -> TableCard:
     """Card ``cid`` on the table of ``s``, as anyone sees it."""
     t = s.taxed[cid]
@@ -223,7 +255,7 @@ def make_table_card(s: State, cid: int) -> TableCard:
 
 def _side(s: State, q: int, viewer: int) -> SideView:
     own = q == viewer
-    face_up = [c for c in s.recycle[q] if c in s.public_recycle[q]]
+    face_up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
     closed = s.settings.match_play
     return SideView(
         life=s.life[q],
@@ -232,12 +264,12 @@ def _side(s: State, q: int, viewer: int) -> SideView:
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=_faces(sorted(s.recycle[q] if own else face_up)),
-        recycle_face_up=_faces(sorted(face_up)),
+        recycle_known=_faces(sorted(s.recycle[q]) if own else face_up),
+        recycle_face_up=_faces(face_up),
         discard=None if closed else _faces(s.discard[q]),
         discard_count=len(s.discard[q]),
-        home=tuple([_table_card(s, c) for c in s.home[q]]),
-        field=tuple([_table_card(s, c) for c in s.field[q]]),
+        home=_zone(s, s.home[q]),
+        field=_zone(s, s.field[q]),
         domain=_refs(s.domain[q]),
     )
 
