@@ -26,6 +26,12 @@ fsync and synchronous commit ON, as a deployment runs. Prints:
   the wake-ups on Redis: the deployment with ``PARLOR_REDIS_URL``). The job's later fetch
   and end by a worker (more statements on procrastinate, a BRPOP and a lease on Redis) are
   not in these figures;
+- the web reply's cost at step 500 of a long game over its cost at step 5 (target 1.1,
+  the replies rendering none of the history they do not send): the player's GET, the
+  first reply at a position (what a move's reply pays once) and the POST of an action, as
+  ``bench/web_reply.py`` measures them (process CPU, in this process, on SQLite: what a
+  server does for a reply, not the database's share). The CPU per action of each
+  component of a running deployment is ``bench/capacity.py``'s;
 - what one hint costs, end to end (a server and its own worker in this process, asking the
   same decision's hint ``--hints`` times in a row): SQL statements in PostgreSQL per hint
   (the store's, counted on its engine, and procrastinate's, counted on its cursors; the
@@ -342,6 +348,20 @@ def _jobs_written(url: str) -> int:
     return int(row[0]) if row[1] else 0
 
 
+def web_replies(seconds: float) -> None:
+    """Prints bench/web_reply.py's replies at step 5 and step 500, and their ratio."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from web_reply import RATIO_TARGET, reply_ratios
+
+    load = os.getloadavg()[0]
+    early, late, replies = reply_ratios(seconds=seconds)
+    print(f"web replies, step {late} over step {early} of one game (process CPU, median of 3 "
+          f"interleaved rounds, load average {load:.1f} at the start; target "
+          f"<= {RATIO_TARGET}):")
+    for name, (lo, hi) in replies.items():
+        print(f"  {name:32} {lo:6.0f} us  {hi:6.0f} us  ratio {hi / lo:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=8)
@@ -349,6 +369,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--hints", type=int, default=30,
                         help="hints asked on each queue for the per-hint figures")
+    parser.add_argument("--reply-seconds", type=float, default=1.0,
+                        help="CPU seconds per round of each web reply timed (0: none)")
     args = parser.parse_args()
     from tests.pgserver import PostgresServer  # the tests' own PostgreSQL starter
     from tests.redisserver import RedisServer  # and Redis starter
@@ -369,6 +391,8 @@ def main() -> None:
             med = statistics.median(values)
             print(f"  {name:30} median {med:7.0f}/s  ({', '.join(f'{v:.0f}' for v in values)})"
                   f"  ratio to plain {med / base:.2f}")
+        if args.reply_seconds > 0:
+            web_replies(args.reply_seconds)
         if args.hints > 0:
             print(f"per hint, {args.hints} hints, server and worker in this process:")
             # a database of its own: the commit figures' games are not real games (their
