@@ -253,7 +253,10 @@ def make_table_card(s: State, cid: int) -> TableCard:
     )
 
 
-def _side(s: State, q: int, viewer: int) -> SideView:
+def make_side(s: State, q: int, viewer: int) -> SideView:
+    """Rlr ``q``'s half of the table as ``viewer`` sees it. What it reads of ``s`` is
+    listed by parlor.web.games.side_reads (which keeps a side while those read the same):
+    a new read here goes there too (tests/web/test_reply_cache.py holds them together)."""
     own = q == viewer
     face_up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
     closed = s.settings.match_play
@@ -274,7 +277,10 @@ def _side(s: State, q: int, viewer: int) -> SideView:
     )
 
 
-def _combat(cb: Combat) -> CombatView:
+def make_combat(cb: Combat) -> CombatView:
+    """The combat as anyone sees it. What it reads of ``cb`` is listed by
+    parlor.web.games.combat_reads (which keeps a combat's view while those read the same):
+    a new read here goes there too."""
     return CombatView(
         attackers=_refs(cb.attackers),
         blocks=tuple([(REF_TEXT[b], "-" if a == NONE else REF_TEXT[a])
@@ -290,12 +296,18 @@ def _combat(cb: Combat) -> CombatView:
     )
 
 
-def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
+def view(s: State, player: int, log: bool = True, trail: bool = True,
+         sides: tuple[SideView, SideView] | None = None,
+         combat: CombatView | None = None) -> View:
     """Everything ``player`` may see now, and nothing else (R30); ``player`` may be
     :data:`SPECTATOR`, who sees only what is public. ``log=False`` leaves the
     game log out (callers that already hold it need not rebuild it every move);
     ``trail=False`` leaves the trail out (a table sent to a browser, which never carries
-    it). Both grow with the game, so a caller that does not read them pays for neither."""
+    it). Both grow with the game, so a caller that does not read them pays for neither.
+    ``sides``, when given, are ``make_side(s, 0, player)`` and ``make_side(s, 1, player)``,
+    kept by the caller from an earlier view whose sides read the same (the web's replies:
+    parlor.web.games.kept_sides); ``combat``, when given and ``s`` has a combat, is
+    ``make_combat(s.combat)``, likewise kept (parlor.web.games.kept_combat)."""
     from parlor.rules.engine import legal_actions
 
     own_draw = s.phasing == player
@@ -308,12 +320,12 @@ def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
         actor=s.actor,
         trump=None if s.trump is None else "CDHS"[s.trump],
         stack=_refs(s.stack),
-        sides=(_side(s, 0, player), _side(s, 1, player)),
+        sides=(make_side(s, 0, player), make_side(s, 1, player)) if sides is None else sides,
         drawn=_faces(s.drawn) if own_draw else None,
         drawn_count=len(s.drawn),
         lnd_played=s.lnd_played,
         redrawn=s.redrawn,
-        combat=_combat(s.combat) if s.combat else None,
+        combat=None if not s.combat else make_combat(s.combat) if combat is None else combat,
         legal=tuple([str(a) for a in legal_actions(s)]) if s.actor == player else (),
         winner=s.winner,
         result=s.result,
