@@ -524,6 +524,16 @@ def _copied(read: Any) -> Any:
     return read
 
 
+def _copies(reads: tuple[Any, ...], others: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Copies of ``reads`` (:func:`_copied`), each one an equal copy among ``others``'
+    at its place when there is one."""
+    out = []
+    for i, r in enumerate(reads):
+        same = next((o[i] for o in others if o[i] == r), None)
+        out.append(_copied(r) if same is None else same)
+    return tuple(out)
+
+
 @dataclass(slots=True)
 class KeptSide:
     """One side of a table as made for a viewer: what it was made from (copies of
@@ -545,13 +555,15 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
     both. A late side holds 10 cards or more, and making it cost 2 to 3 times an early
     one's. Call it under ``live.lock``."""
     kept = live.sides.get(player)
-    made = []
+    made: list[KeptSide] = []
     for q in (0, 1):
         reads = side_reads(s, q)
         k = None if kept is None else kept[q]
         if k is None or k.reads != reads:
             side = make_side(s, q, player)
-            copies = tuple([_copied(r) for r in reads])
+            # the copies of what did not change shared (the status lists, 6 of 104 each,
+            # are both sides' reads): a game's kept sides stay a few kilobytes
+            copies = _copies(reads, [x.reads for x in (k, *made) if x is not None])
             k = KeptSide(copies, k.side, k.encoded) if k is not None and k.side == side \
                 else KeptSide(copies, side)
         made.append(k)
