@@ -237,6 +237,36 @@ def plain_commits(url: str, threads: int = 8, seconds: float = 5.0) -> float:
         store.close()
 
 
+def component_costs(players: int = 20, actions: int = 600, warmup: float = 10.0,
+                    timeout: float = 300.0) -> dict[str, float]:
+    """One round of :func:`main`'s on a deployment of its own: CPU ms per stored action of
+    each of :data:`COMPONENTS`, and the round's actions, seconds and failures (for
+    bench/deploy.py, which prints them beside its commit figures)."""
+    from tests.pgserver import PostgresServer
+    from tests.web import test_chaos as chaos
+
+    chaos.PLAYERS = players  # the Players class reads it when made
+    logs = Path(tempfile.mkdtemp(prefix="parlor-capacity-"))
+    dep = chaos.Deployment(logs)
+    dep.pg = PostgresServer(durable=True)  # fsync on: a deployment's commits
+    team = None
+    try:
+        dep.start()
+        team = chaos.Players(dep.site.url).start()
+        meter = Meter(dep, team)
+        time.sleep(warmup)
+        d = round_of(meter, actions, timeout)
+        meter.close()
+    finally:
+        if team is not None:
+            team.stop()
+        dep.stop()
+    n = max(1.0, d["actions"])
+    out = {c: 1000 * d[c] / n for c in COMPONENTS}
+    out.update(actions=d["actions"], seconds=d["seconds"], failures=d["failures"])
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=20)

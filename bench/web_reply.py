@@ -299,6 +299,40 @@ def per_change(u: Setup, fn: Callable[[], Any], back: Callable[[], None],
     return statistics.median(samples)
 
 
+#: The replies :func:`reply_ratios` measures (bench/deploy.py prints them): name, the
+#: Setup's call and what undoes it (None: nothing to undo).
+REPLIES: tuple[tuple[str, str, str | None], ...] = (
+    ("player reply (GET)", "reply", None),
+    ("first reply at a position", "reply", "forget_position"),
+    ("POST action (Games.act, SQLite)", "act", "back"),
+)
+
+
+def reply_ratios(seed: int = 13, early: int = 5, late: int = 500, max_turns: int = 2000,
+                 rounds: int = 3, seconds: float = 1.0
+                 ) -> tuple[int, int, dict[str, tuple[float, float]]]:
+    """The web replies of :data:`REPLIES` at the first human decision from ``early`` and
+    from ``late`` on, measured as :func:`main` does (interleaved, ``rounds`` medians):
+    the two steps and, by reply, the median microseconds at each."""
+    states, actions = play(seed, late + 200, max_turns)
+    lo, hi = turn_at(states, early), turn_at(states, late)
+    out: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
+        setups = [Setup(games, seed, max_turns, states, actions, k) for k in (lo, hi)]
+        for name, call, undo in REPLIES:
+            for u in setups:  # untimed: what is made on first use
+                u.reply()
+            rows: list[list[float]] = [[], []]
+            for _ in range(rounds):
+                for i, u in enumerate(setups):  # interleaved
+                    fn = getattr(u, call)
+                    rows[i].append(per_call(fn, seconds) if undo is None else
+                                   per_change(u, fn, getattr(u, undo), seconds))
+            out[name] = (statistics.median(rows[0]), statistics.median(rows[1]))
+    return lo, hi, out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--early", type=int, default=5)

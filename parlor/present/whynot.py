@@ -17,6 +17,8 @@ parlor.rules.engine, plays and combat, which the legal actions and apply's refus
 
 from __future__ import annotations
 
+from functools import cache
+
 from parlor.rules.cards import COST, Kind
 from parlor.rules.combat import (
     verify_assign,
@@ -28,6 +30,7 @@ from parlor.rules.combat import (
 from parlor.rules.engine import legal_actions, verify_redraw
 from parlor.rules.plays import available, verify_lnd
 from parlor.rules.state import C_KIND, FACE, NONE, Phase, State, card_text, ref_text
+from parlor.rules.view import CARD_TEXT, REF_TEXT
 
 SYMBOL = "♣♦♥♠"  # suit indexes C D H S
 WINDOWS = (Phase.WINDOW1, Phase.WINDOW2)
@@ -45,10 +48,14 @@ def cost_text(face: int) -> str:
     return f"{c.suited}{SYMBOL[int(c.suit)]}{generic}"
 
 
+#: Each face's :func:`cost_text`, written once (a reply carries a Hand's).
+COST_TEXT: tuple[str, ...] = tuple(cost_text(f) for f in range(52))
+
+
 def costs(s: State, p: int) -> dict[str, str]:
     """Each of ``p``'s Hand (and drawn) cards' cost, by face text."""
     cards = s.hand[p] + (s.drawn if s.phasing == p else [])
-    return {card_text(c): cost_text(FACE[c]) for c in cards}
+    return {CARD_TEXT[c]: COST_TEXT[FACE[c]] for c in cards}
 
 
 def _actors(s: State, p: int) -> set[str]:
@@ -56,11 +63,11 @@ def _actors(s: State, p: int) -> set[str]:
     out = set()
     for a in legal_actions(s):
         if a.verb in ("assign", "bonus"):  # a point for an opposing Cre
-            out.add(ref_text(a.target))
+            out.add(REF_TEXT[a.target])
             continue
         if a.card == NONE:
             continue
-        face = card_text(a.card)
+        face = CARD_TEXT[a.card]
         if a.verb in ("trim", "play", "expel", "redraw"):
             out.add(f"h:{face}")
         elif a.verb == "keep":
@@ -72,7 +79,7 @@ def _actors(s: State, p: int) -> set[str]:
 
 def _hand_card(s: State, p: int, cid: int) -> str:
     phase = s.phase
-    name = card_text(cid)
+    name = CARD_TEXT[cid]
     if phase is Phase.KEEP:
         why = verify_redraw(s, cid)  # the engine's refusal, as the legal actions ask it
         assert why is not None, f"redraw {name} verifies but is not listed"
@@ -129,25 +136,33 @@ def why_not(s: State, p: int) -> dict[str, str]:
     usable = _actors(s, p)
     out: dict[str, str] = {}
     for cid in s.hand[p]:
-        key = f"h:{card_text(cid)}"
+        key = f"h:{CARD_TEXT[cid]}"
         if key not in usable:
             out[key] = _hand_card(s, p, cid)
     for cid in s.field[p]:
-        key = f"{p + 1}:{card_text(cid)}"
+        key = f"{p + 1}:{CARD_TEXT[cid]}"
         if key not in usable:
             reason = _table_cre(s, p, cid)
             if reason is not None:
                 out[key] = reason
     if s.phase in POINT_PHASES:
         for cid in s.field[1 - p]:
-            key = f"{2 - p}:{card_text(cid)}"
+            key = f"{2 - p}:{CARD_TEXT[cid]}"
             if key not in usable:
                 out[key] = _point_refusal(s, cid)
-    for cid in s.home[p]:
-        out[f"{p + 1}:{card_text(cid)}"] = (
-            f"{card_text(cid)} is a Lnd: it is taxed for mnr when you pay for a card "
-            f"({'taxed now' if s.taxed[cid] != NONE else 'untaxed'}; 405, 601)")
+    taxed = s.taxed
+    for cid in s.home[p]:  # a late Home holds 20 Lnds or more: each line written once
+        key, line = _lnd_line(p, cid, taxed[cid] != NONE)
+        out[key] = line
     return out
+
+
+@cache  # 2 Rlrs x 104 cards x taxed or not, at most
+def _lnd_line(p: int, cid: int, taxed: bool) -> tuple[str, str]:
+    """The key and the line of a Lnd in ``p``'s Home."""
+    return (f"{p + 1}:{card_text(cid)}",
+            f"{card_text(cid)} is a Lnd: it is taxed for mnr when you pay for a card "
+            f"({'taxed now' if taxed else 'untaxed'}; 405, 601)")
 
 
 __all__ = ["cost_text", "costs", "why_not"]

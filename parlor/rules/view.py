@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from typing import Any
 
 from parlor.rules.cards import Card
@@ -155,11 +156,11 @@ REF_TEXT: tuple[str, ...] = tuple(ref_text(c) for c in range(N_CARDS))
 
 
 def _faces(cids: list[int]) -> tuple[str, ...]:
-    return tuple([CARD_TEXT[c] for c in cids])
+    return tuple(map(CARD_TEXT.__getitem__, cids))  # a pile grows with the game: C speed
 
 
 def _refs(cids: list[int]) -> tuple[str, ...]:
-    return tuple([REF_TEXT[c] for c in cids])
+    return tuple(map(REF_TEXT.__getitem__, cids))
 
 
 #: The fields of :class:`View` pickled as they are: all but the last, the trail (sent apart,
@@ -201,6 +202,37 @@ def _table_card(s: State, cid: int) -> TableCard:
     return tc
 
 
+#: A zone's table cards (a Home or a Field), by what they show: the zone's cards in order,
+#: their status columns (each read for all of them at once, at C speed, by an
+#: ``itemgetter``) and the Enhs on the table. A late table holds 20 cards or more, most of
+#: them showing the same from one view to the next: finding each card by its own key
+#: (:func:`_table_card`) cost a view 1 microsecond a card, so a view cost more the more
+#: cards lay on the table; a zone found whole costs about the same for 2 cards as for 20.
+#: Public values, as :data:`_TABLE_CARDS`; cleared when full.
+_ZONES: dict[tuple[Any, ...], tuple[TableCard, ...]] = {}
+ZONES_KEPT = 5_000
+
+
+def _zone(s: State, cards: list[int]) -> tuple[TableCard, ...]:
+    """``tuple(make_table_card(s, c) for c in cards)`` (the reference, held equal by
+    tests/rules/test_view_text.py), found whole when the zone shows what it showed before
+    (:data:`_ZONES`)."""
+    if not cards:
+        return ()
+    got = itemgetter(*cards)  # one card: its value, not a 1-tuple (the cards tell which)
+    enhs = s.enhs
+    key = (tuple(cards), got(s.taxed), got(s.inactive), got(s.damage), got(s.terminal),
+           got(s.pwr_mod), got(s.tgh_mod),
+           # every host's Enhs (a few): a zone's cards are among the hosts
+           tuple([(h, tuple(on)) for h, on in enhs.items() if on]) if enhs else ())
+    zone = _ZONES.get(key)
+    if zone is None:
+        if len(_ZONES) >= ZONES_KEPT:
+            _ZONES.clear()
+        zone = _ZONES[key] = tuple([_table_card(s, c) for c in cards])
+    return zone
+
+
 def make_table_card(s: State, cid: int) -> TableCard:
     """Card ``cid`` on the table of ``s``, as anyone sees it."""
     t = s.taxed[cid]
@@ -221,9 +253,12 @@ def make_table_card(s: State, cid: int) -> TableCard:
     )
 
 
-def _side(s: State, q: int, viewer: int) -> SideView:
+def make_side(s: State, q: int, viewer: int) -> SideView:
+    """Rlr ``q``'s half of the table as ``viewer`` sees it. What it reads of ``s`` is
+    listed by parlor.web.games.side_reads (which keeps a side while those read the same):
+    a new read here goes there too (tests/web/test_reply_cache.py holds them together)."""
     own = q == viewer
-    face_up = [c for c in s.recycle[q] if c in s.public_recycle[q]]
+    face_up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
     closed = s.settings.match_play
     return SideView(
         life=s.life[q],
@@ -232,17 +267,20 @@ def _side(s: State, q: int, viewer: int) -> SideView:
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=_faces(sorted(s.recycle[q] if own else face_up)),
-        recycle_face_up=_faces(sorted(face_up)),
+        recycle_known=_faces(sorted(s.recycle[q]) if own else face_up),
+        recycle_face_up=_faces(face_up),
         discard=None if closed else _faces(s.discard[q]),
         discard_count=len(s.discard[q]),
-        home=tuple([_table_card(s, c) for c in s.home[q]]),
-        field=tuple([_table_card(s, c) for c in s.field[q]]),
+        home=_zone(s, s.home[q]),
+        field=_zone(s, s.field[q]),
         domain=_refs(s.domain[q]),
     )
 
 
-def _combat(cb: Combat) -> CombatView:
+def make_combat(cb: Combat) -> CombatView:
+    """The combat as anyone sees it. What it reads of ``cb`` is listed by
+    parlor.web.games.combat_reads (which keeps a combat's view while those read the same):
+    a new read here goes there too."""
     return CombatView(
         attackers=_refs(cb.attackers),
         blocks=tuple([(REF_TEXT[b], "-" if a == NONE else REF_TEXT[a])
@@ -258,12 +296,18 @@ def _combat(cb: Combat) -> CombatView:
     )
 
 
-def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
+def view(s: State, player: int, log: bool = True, trail: bool = True,
+         sides: tuple[SideView, SideView] | None = None,
+         combat: CombatView | None = None) -> View:
     """Everything ``player`` may see now, and nothing else (R30); ``player`` may be
     :data:`SPECTATOR`, who sees only what is public. ``log=False`` leaves the
     game log out (callers that already hold it need not rebuild it every move);
     ``trail=False`` leaves the trail out (a table sent to a browser, which never carries
-    it). Both grow with the game, so a caller that does not read them pays for neither."""
+    it). Both grow with the game, so a caller that does not read them pays for neither.
+    ``sides``, when given, are ``make_side(s, 0, player)`` and ``make_side(s, 1, player)``,
+    kept by the caller from an earlier view whose sides read the same (the web's replies:
+    parlor.web.games.kept_sides); ``combat``, when given and ``s`` has a combat, is
+    ``make_combat(s.combat)``, likewise kept (parlor.web.games.kept_combat)."""
     from parlor.rules.engine import legal_actions
 
     own_draw = s.phasing == player
@@ -276,12 +320,12 @@ def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
         actor=s.actor,
         trump=None if s.trump is None else "CDHS"[s.trump],
         stack=_refs(s.stack),
-        sides=(_side(s, 0, player), _side(s, 1, player)),
+        sides=(make_side(s, 0, player), make_side(s, 1, player)) if sides is None else sides,
         drawn=_faces(s.drawn) if own_draw else None,
         drawn_count=len(s.drawn),
         lnd_played=s.lnd_played,
         redrawn=s.redrawn,
-        combat=_combat(s.combat) if s.combat else None,
+        combat=None if not s.combat else make_combat(s.combat) if combat is None else combat,
         legal=tuple([str(a) for a in legal_actions(s)]) if s.actor == player else (),
         winner=s.winner,
         result=s.result,

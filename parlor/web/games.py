@@ -50,9 +50,18 @@ from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.events import Event
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
-from parlor.rules.state import NONE, Settings, State, card_text, ref_text
+from parlor.rules.state import NONE, Combat, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
-from parlor.rules.view import SPECTATOR, CombatView, SideView, TableCard, View, view
+from parlor.rules.view import (
+    SPECTATOR,
+    CombatView,
+    SideView,
+    TableCard,
+    View,
+    make_combat,
+    make_side,
+    view,
+)
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.store.friends import FriendSeats
 from parlor.web.rating import RateAtEnd, RateFriendsAtEnd
@@ -208,8 +217,9 @@ def is_practice(row: GameRow) -> bool:
 class LiveGame:
     """A game in memory: its row, its state and its lock."""
 
-    __slots__ = ("actions", "changed_at", "checkpoints", "driving", "last_human", "lock",
-                 "logs", "positions", "public_trail", "row", "sides", "state", "token_hash")
+    __slots__ = ("actions", "changed_at", "checkpoints", "combat", "driving", "last_human",
+                 "lock", "logs", "positions", "public_trail", "row", "sides", "state",
+                 "token_hash")
 
     def __init__(self, row: GameRow, token_hash: str, state: State, actions: list[str]) -> None:
         self.row = row
@@ -229,8 +239,11 @@ class LiveGame:
         self.logs: dict[tuple[int | None, int | None], LogKept] = {}
         #: seat -> the reply's parts fixed by the live table: see :func:`position`
         self.positions: dict[int, Position] = {}
-        #: viewer -> each side of the last table sent, with its JSON: see encoded_payload
-        self.sides: dict[int, tuple[tuple[SideView, Encoded], tuple[SideView, Encoded]]] = {}
+        #: viewer -> each side of the last table made, what it was made from and its
+        #: JSON: see :func:`kept_sides` and :func:`encoded_payload`
+        self.sides: dict[int, KeptSides] = {}
+        #: the last combat's view made, what it was made from and its JSON: kept_combat
+        self.combat: KeptCombat | None = None
 
     @property
     def id(self) -> str:
@@ -488,32 +501,143 @@ def position(live: LiveGame, s: State, seat: int) -> dict[str, Any]:
     return parts
 
 
+def side_reads(s: State, q: int) -> tuple[Any, ...]:
+    """What ``make_side(s, q, viewer)`` reads of ``s`` (parlor.rules.view, its table cards'
+    statuses included), as they are now. A side made from reads equal to these is the side
+    made anew: compared whole (a list, a set, a dict of lists), at C speed, whatever the
+    number of cards on the table."""
+    return (s.settings.match_play, s.life[q], s.pool[q], s.hand[q], len(s.draw[q]),
+            s.recycle[q], s.public_recycle[q], s.discard[q], s.home[q], s.field[q],
+            s.domain[q], s.taxed, s.inactive, s.damage, s.terminal, s.pwr_mod, s.tgh_mod,
+            s.enhs)
+
+
+def _copied(read: Any) -> Any:
+    """A copy of one of :func:`side_reads`' (or :func:`combat_reads`') values that the
+    state's changes leave as it is (a state changes its lists in place)."""
+    if type(read) is list:
+        return read[:]
+    if type(read) is set:
+        return set(read)
+    if type(read) is dict:  # of ints, or of lists (a state's Enhs by host)
+        return {k: v[:] if type(v) is list else v for k, v in read.items()}
+    return read
+
+
+def _copies(reads: tuple[Any, ...], others: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Copies of ``reads`` (:func:`_copied`), each one an equal copy among ``others``'
+    at its place when there is one."""
+    out = []
+    for i, r in enumerate(reads):
+        same = next((o[i] for o in others if o[i] == r), None)
+        out.append(_copied(r) if same is None else same)
+    return tuple(out)
+
+
+@dataclass(slots=True)
+class KeptSide:
+    """One side of a table as made for a viewer: what it was made from (copies of
+    :func:`side_reads`), the side, and its JSON once a reply encoded it."""
+
+    reads: tuple[Any, ...]
+    side: SideView
+    encoded: Encoded | None = None
+
+
+KeptSides = tuple[KeptSide, KeptSide]
+
+
+def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideView]:
+    """``(make_side(s, 0, player), make_side(s, 1, player))`` (the reference, held equal by
+    tests/web/test_reply_cache.py), each side kept from the last table made for this
+    viewer while what it reads is unchanged (:func:`side_reads`): after a move the side
+    that did not act, mostly, and at a position answered again (a long poll, a reload)
+    both. A late side holds 10 cards or more, and making it cost 2 to 3 times an early
+    one's. Call it under ``live.lock``."""
+    kept = live.sides.get(player)
+    made: list[KeptSide] = []
+    for q in (0, 1):
+        reads = side_reads(s, q)
+        k = None if kept is None else kept[q]
+        if k is None or k.reads != reads:
+            side = make_side(s, q, player)
+            # the copies of what did not change shared (the status lists, 6 of 104 each,
+            # are both sides' reads): a game's kept sides stay a few kilobytes
+            copies = _copies(reads, [x.reads for x in (k, *made) if x is not None])
+            k = KeptSide(copies, k.side, k.encoded) if k is not None and k.side == side \
+                else KeptSide(copies, side)
+        made.append(k)
+    live.sides[player] = (made[0], made[1])
+    return made[0].side, made[1].side
+
+
+def combat_reads(cb: Combat) -> tuple[Any, ...]:
+    """What ``make_combat(cb)`` (parlor.rules.view) reads of ``cb``, as :func:`side_reads`
+    for a side."""
+    return (cb.attackers, cb.blocking, cb.blocked, cb.used, cb.pending, cb.split_queue,
+            cb.split_left, cb.bonus_left, cb.bonus_to, cb.o_dealt)
+
+
+@dataclass(slots=True)
+class KeptCombat:
+    """A combat's view as made (:func:`kept_combat`): what it was made from (copies of
+    :func:`combat_reads`), the view, and its JSON once a reply encoded it."""
+
+    reads: tuple[Any, ...]
+    combat: CombatView
+    encoded: Encoded | None = None
+
+
+def kept_combat(live: LiveGame, s: State) -> CombatView | None:
+    """``make_combat(s.combat)`` (None without a combat; the reference, held equal by
+    tests/web/test_reply_cache.py), kept from the last one made for this game while what
+    it reads is unchanged: the same for every viewer, and unchanged through the replies
+    of a combat's steps where only a side changes. Call it under ``live.lock``."""
+    cb = s.combat
+    if not cb:
+        return None
+    reads, k = combat_reads(cb), live.combat
+    if k is None or k.reads != reads:
+        k = live.combat = KeptCombat(tuple([_copied(r) for r in reads]), make_combat(cb))
+    return k.combat
+
+
 def encoded_payload(live: LiveGame, v: View) -> Encoded:
     """``view_payload(v)`` (the reference, held equal by tests/web/test_reply_cache.py) with
-    its JSON, each side's part taken from the last table this viewer was sent when that
-    side is unchanged (the side that did not act, mostly): a side's cards are most of the
+    its JSON, each side's part that of the side kept for this viewer (:func:`kept_sides`)
+    when ``v`` shows it, written at most once per side: a side's cards are most of the
     table's JSON. Call it under ``live.lock``."""
     kept = live.sides.get(v.player)
     sides = []
     for q in (0, 1):
         side = v.sides[q]
-        if kept is not None and kept[q][0] == side:
-            sides.append(kept[q])
-        else:
-            sides.append((side, encoded_side(side)))
-    live.sides[v.player] = (sides[0], sides[1])
+        k = None if kept is None else kept[q]
+        if k is None or (k.side is not side and k.side != side):
+            sides.append(encoded_side(side))
+            continue
+        if k.encoded is None:
+            k.encoded = encoded_side(side)
+        sides.append(k.encoded)
     d = _flat(v, _VIEW_FIELDS)
     d["settings"] = str(v.settings)
-    d["sides"] = (sides[0][1], sides[1][1])
+    d["sides"] = (sides[0], sides[1])
     if v.combat is not None:
-        d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
+        c = live.combat
+        if c is not None and (c.combat is v.combat or c.combat == v.combat):
+            if c.encoded is None:
+                c.encoded = Encoded(_flat(v.combat, _COMBAT_FIELDS))
+            d["combat"] = c.encoded
+        else:
+            d["combat"] = _flat(v.combat, _COMBAT_FIELDS)
     return Encoded(d)
 
 
 def _position_parts(s: State, seat: int, live: LiveGame | None = None) -> dict[str, Any]:
     """What :func:`position` keeps, made from ``s`` (and the sides ``live`` keeps, when
     given: :func:`encoded_payload`)."""
-    v = table_view(s, seat)
+    v = table_view(s, seat) if live is None else view(
+        s, seat, log=False, trail=False, sides=kept_sides(live, s, seat),
+        combat=kept_combat(live, s))
     reader = None if seat == SPECTATOR else seat
     them = opponent_of(live, reader)
     parts: dict[str, Any] = {

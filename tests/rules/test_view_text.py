@@ -15,10 +15,12 @@ from parlor.rules.table import entity_text
 from parlor.rules.values import Value
 from parlor.rules.view import (
     _TABLE_CARDS,
+    _ZONES,
     CARD_TEXT,
     REF_TEXT,
     SPECTATOR,
     TABLE_CARDS_KEPT,
+    ZONES_KEPT,
     make_table_card,
     view,
 )
@@ -89,6 +91,36 @@ def test_a_table_card_found_is_the_one_made_anew_in_random_games() -> None:
                         assert list(cards) == [make_table_card(s, c) for c in zone]
             apply(s, rng.choice(legal_actions(s)))
     assert 0 < len(_TABLE_CARDS) <= TABLE_CARDS_KEPT
+    assert 0 < len(_ZONES) <= ZONES_KEPT
+
+
+def test_a_zone_found_whole_is_made_anew_after_any_status_or_enh_change() -> None:
+    """A zone is found whole (``view._zone``) only while every card of it shows the same:
+    a change of one card's status or Enhs, or of the zone's order, gives the reference's
+    cards at once (the same state changed in place, as a refresh changes a live one)."""
+    s, rng = new_game(5), random.Random(5)
+    while not any(len(z) >= 2 for z in s.home + s.field):
+        apply(s, rng.choice(legal_actions(s)))
+    q = next(q for q in (0, 1) if len(s.home[q]) >= 2)
+    zone = s.home[q]
+
+    def cards() -> list[object]:
+        return list(view(s, 0, log=False, trail=False).sides[q].home)
+
+    def reference() -> list[object]:
+        return [make_table_card(s, c) for c in zone]
+
+    assert cards() == reference()
+    c = zone[1]
+    for column in (s.inactive, s.damage, s.terminal, s.pwr_mod, s.tgh_mod):
+        column[c] += 1
+        assert cards() == reference()
+    s.taxed[c] = 0 if s.taxed[c] != 0 else 1
+    assert cards() == reference()
+    s.enhs[c] = [s.draw[q][0]]
+    assert cards() == reference() and cards()[1].enhs
+    zone.reverse()
+    assert cards() == reference()
 
 
 def test_a_table_card_and_a_side_pickle_by_their_fields_in_order() -> None:

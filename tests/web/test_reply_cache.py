@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,8 @@ import pytest
 from fastapi.responses import JSONResponse
 
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import Settings, State
-from parlor.rules.view import SPECTATOR, View, make_table_card
+from parlor.rules.state import COMBAT_STATUS, NONE, Settings, State
+from parlor.rules.view import SPECTATOR, View, make_combat, make_side, make_table_card
 from parlor.rules.view import view as real_view
 from parlor.store import GameStore
 from parlor.web import games as games_module
@@ -36,6 +37,8 @@ from parlor.web.games import (
     _side_dict,
     encode_reply,
     encoded_side,
+    kept_combat,
+    kept_sides,
     log_since,
     position,
 )
@@ -185,8 +188,9 @@ class Work:
         self.entries = 0
         real_entries = games_module._log_entries
 
-        def view(s: State, player: int, log: bool = True, trail: bool = True) -> View:
-            v = real_view(s, player, log=log, trail=trail)
+        def view(s: State, player: int, log: bool = True, trail: bool = True,
+                 **kept: Any) -> View:  # the sides and combat a reply kept
+            v = real_view(s, player, log=log, trail=trail, **kept)
             self.views.append((log, trail, v))
             return v
 
@@ -270,3 +274,84 @@ def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
                         fast, ref = encoded_side(one), Encoded(_side_dict(one))
                         assert fast == ref and fast.json == ref.json
             apply(s, rng.choice(legal_actions(s)))
+
+
+def _changes(s: State, q: int) -> list[tuple[str, Callable[[], None]]]:
+    """A change in place of each thing a side of Rlr ``q`` reads (``side_reads``), each
+    one a viewer sees."""
+    home, field = s.home[q], s.field[q]
+    card = (home + field)[0]
+    spare = s.draw[q][:]  # cards to put where a view shows them (the state is not replayed)
+    assert len(spare) >= 7, "cards in the draw pile to move"
+
+    def enh() -> None:
+        s.enhs[card] = [*s.enhs.get(card, []), spare.pop()]
+
+    return [
+        ("life", lambda: s.life.__setitem__(q, s.life[q] - 1)),
+        ("pool", lambda: s.pool[q].__setitem__(0, s.pool[q][0] + 1)),
+        ("hand", lambda: s.hand[q].append(spare.pop())),
+        ("draw", lambda: s.draw[q].pop()),
+        ("recycle", lambda: s.recycle[q].append(spare.pop())),
+        ("face up", lambda: s.public_recycle[q].add(s.recycle[q][-1])),
+        ("discard", lambda: s.discard[q].append(spare.pop())),
+        ("domain", lambda: s.domain[q].append(spare.pop())),
+        ("table", lambda: home.append(spare.pop())),
+        ("order", lambda: home.insert(0, home.pop())),  # two cards at least, now
+        ("taxed", lambda: s.taxed.__setitem__(card, q if s.taxed[card] == NONE else NONE)),
+        ("inactive", lambda: s.inactive.__setitem__(card, 1 - s.inactive[card])),
+        ("damage", lambda: s.damage.__setitem__(card, s.damage[card] + 1)),
+        ("terminal", lambda: s.terminal.__setitem__(card, 1 - s.terminal[card])),
+        ("pwr", lambda: s.pwr_mod.__setitem__(card, s.pwr_mod[card] + 1)),
+        ("tgh", lambda: s.tgh_mod.__setitem__(card, s.tgh_mod[card] + 1)),
+        ("enhs", enh),
+    ]
+
+
+def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path) -> None:
+    """``kept_sides`` keeps a side while what it reads is unchanged: each change in place
+    (as a refresh grows a live state) of anything a side shows gives the reference's side
+    (``make_side``) at once, for its owner and for the other viewers."""
+    games = Games(GameStore(f"sqlite:///{tmp_path / 'sides.db'}"), 10)
+    live = _late_game(games, 120)
+    s = live.state
+    s.own(COMBAT_STATUS)  # its own status lists, changed in place below
+    for q in (0, 1):
+        assert s.home[q] or s.field[q], "a late table has cards on both sides"
+        for what, change in _changes(s, q):
+            with live.lock:
+                before = {viewer: kept_sides(live, s, viewer) for viewer in (0, 1, SPECTATOR)}
+                change()
+                for viewer in (0, 1, SPECTATOR):
+                    made = tuple(make_side(s, p, viewer) for p in (0, 1))
+                    assert kept_sides(live, s, viewer) == made, (what, viewer)
+                    # what a viewer sees changed (another's Hand and recycle pile: counts)
+                    assert made[q] != before[viewer][q] or (
+                        what == "face up" and viewer == q), (what, viewer)
+
+
+def test_a_kept_combat_is_made_again_when_anything_it_reads_changes(tmp_path: Path) -> None:
+    games = Games(GameStore(f"sqlite:///{tmp_path / 'combat.db'}"), 10)
+    live, _ = games.create("random", 3, max_turns=2000)
+    rng = random.Random(3)
+    while live.state.combat is None or not live.state.combat.attackers:
+        text = rng.choice([str(a) for a in legal_actions(live.state)])
+        if live.state.actor == live.human:
+            games.act(live, live.row.version, text, 0, live.row.takebacks)
+        else:
+            games.apply_computer(live, live.row.version, text, takebacks=live.row.takebacks)
+    cb = live.state.combat
+    a = cb.attackers[0]
+    changes: list[Callable[[], None]] = [
+        lambda: cb.attackers.append(a), lambda: cb.blocking.__setitem__(a, NONE),
+        lambda: cb.blocked.add(a), lambda: cb.used.add(a),
+        lambda: cb.pending.__setitem__(a, 2), lambda: cb.split_queue.append(a),
+        lambda: setattr(cb, "split_left", cb.split_left + 1),
+        lambda: setattr(cb, "bonus_left", cb.bonus_left + 1),
+        lambda: cb.bonus_to.append(a), lambda: setattr(cb, "o_dealt", not cb.o_dealt),
+    ]
+    with live.lock:
+        for change in changes:
+            before = kept_combat(live, live.state)
+            change()
+            assert kept_combat(live, live.state) == make_combat(cb) != before
