@@ -12,6 +12,7 @@ state read back from its position (which counts afresh) lists the same actions.
 from __future__ import annotations
 
 import ast
+import functools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,10 +82,19 @@ def test_a_clone_keeps_its_own_figures() -> None:
     assert not bookkeeping_errors(s) and not bookkeeping_errors(c)
 
 
+#: The kinds of value :func:`_frozen` rewrites; anything else is kept as it is.
+_MUTABLE = (list, dict, set, Combat)
+
+
 def _frozen(value: object) -> object:
     """``value``'s lists as tuples (a Combat as its repr; tuples, such as actions and events,
     are immutable as they are): equal exactly when the contents are."""
     if isinstance(value, list):
+        # A list of immutable items (the history, the log and the trail, which grow with the
+        # game) freezes in one C-level copy; the per-item calls made the test quadratic in
+        # Python calls (minutes in the suite). The result is the same tuple.
+        if not any(issubclass(kind, _MUTABLE) for kind in set(map(type, value))):
+            return tuple(value)
         return tuple([_frozen(v) for v in value])
     if isinstance(value, dict):
         return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
@@ -104,10 +114,11 @@ _NOT_SNAPPED = ("spare_combat", "shared")
 STATE_SOURCE = Path(__file__).parents[2] / "parlor" / "rules" / "state.py"
 
 
+@functools.cache
 def _state_fields() -> tuple[str, ...]:
     """The names in ``State.__slots__`` as its source writes them (the compiled build's
     native class keeps no ``__slots__``): a field added later is covered without a change
-    here."""
+    here. Read once: parsing state.py at every snapshot was most of the test's time."""
     tree = ast.parse(STATE_SOURCE.read_text())
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "State")
     slots = next(a.value for a in cls.body if isinstance(a, ast.Assign)

@@ -7,11 +7,17 @@ from playwright.sync_api import Page
 
 _FOCUSED = ("() => { const a = document.activeElement; return a ?"
             " (a.dataset.key || a.dataset.act || a.dataset.action || a.id || '') : ''; }")
-_AHEAD = ("""want => { const a = document.activeElement;
+# Where ``want`` lies from the focus: 'here' (focused, named as _FOCUSED names it), 'ahead',
+# 'behind', or null (not on the page yet). One round trip for each Tab: a whole keyboard game
+# presses some 400 of them.
+_WHERE = ("""want => { const a = document.activeElement;
+  const name = a ? (a.dataset.key || a.dataset.act || a.dataset.action || a.id || '') : '';
+  if (name === want) return 'here';
   const t = [...document.querySelectorAll('[data-key], [data-act], [data-action], [id]')]
     .find(e => (e.dataset.key || e.dataset.act || e.dataset.action || e.id) === want);
   if (!t) return null;
-  return !!(a.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+  return a.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING ? 'ahead' : 'behind';
+}""")
 
 
 def focused(page: Page) -> str:
@@ -23,13 +29,13 @@ def tab_to(page: Page, want: str, limit: int = 120) -> None:
     """Tab (or Shift+Tab, whichever way it lies) until ``want`` has the focus: a card's key,
     a control's data-act, an option's action, or an element's id."""
     for _ in range(limit):
-        if focused(page) == want:
+        where = page.evaluate(_WHERE, want)
+        if where == "here":
             return
-        ahead = page.evaluate(_AHEAD, want)
-        if ahead is None:
+        if where is None:
             page.wait_for_timeout(30)
             continue
-        page.keyboard.press("Tab" if ahead else "Shift+Tab")
+        page.keyboard.press("Tab" if where == "ahead" else "Shift+Tab")
     raise AssertionError(f"Tab never reached {want!r} (focus on {focused(page)!r})")
 
 
