@@ -106,6 +106,7 @@ def play(games: Games, seed: int, steps: int) -> int:
     return takebacks
 
 
+@pytest.mark.slow  # random playouts, every reference rebuilt at every step (make check leaves it)
 def test_replies_made_from_what_is_kept_equal_the_references(tmp_path: Path) -> None:
     games = Games(GameStore(f"sqlite:///{tmp_path / 'kept.db'}"), 10)
     takebacks = sum(play(games, seed, 160) for seed in range(5))
