@@ -69,8 +69,10 @@ replaces it:
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
 ``declined_drop``, ``burn_below_safe``; see :class:`~parlor.ai.search.SearchAgent`) and the
-cheap policy's ``counter_lethal`` (:mod:`parlor.ai.policy`). The expert before issue 46's
-fixes is ``expert@counter_lethal=0@declined_drop=0@burn_below_safe=0``:
+cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
+before issue 46's fixes is
+``expert@counter_lethal=0@strike_back=0@declined_drop=0@burn_below_safe=0@best_line=0``, and
+the expert before C1's strike back and best-line ranking ``expert@strike_back=0@best_line=0``:
 
     >>> agent_spec("expert@C=0.50@horizon=1@iters=800")
     'expert@iters=800@horizon=1@c=0.5'
@@ -128,8 +130,16 @@ EXPERT_DECLINED_DROP: Final = 0.08
 #: The expert's cheap policy (its tree's widening order and its rollouts, both Rlrs): the
 #: default one that also weighs the counter-attack (C1 of shared/ai-misplays.md; 6 card
 #: units, about a Cre's worth: more than any attack or block bonus of the policy).
-EXPERT_POLICY: Final = PolicyWeights(counter_lethal=6.0)
+#: ``strike_back``: the strike back itself, at the same weight (the opponent in C1 declared one
+#: attacker of three and volleyed with the Cre that would have killed).
+EXPERT_POLICY: Final = PolicyWeights(counter_lethal=6.0, strike_back=6.0)
 EXPERT_BURN_BELOW_SAFE: Final = 0.04
+#: The share of a node's visits an action needs for the expert to judge its root actions by
+#: the best replies below them rather than by their mean (SearchAgent ``best_line``). In C1
+#: (tests/ai/positions/c4) the mean put a second attacker level with ``done`` (both about
+#: 0.3, 3 seeds of 10 chose ``done``); judged along the best replies 0.1 chose ``done`` in 9,
+#: 0.15 in 9, 0.25 in 3 (too few nodes well tried; 2026-12-06, 2,000 iterations).
+EXPERT_BEST_LINE: Final = 0.1
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")
 
@@ -148,7 +158,7 @@ _FACTORIES: dict[str, Callable[[int | None], BaseAgent]] = {
                                        horizon=EXPERT_HORIZON,
                                        declined_drop=EXPERT_DECLINED_DROP,
                                        burn_below_safe=EXPERT_BURN_BELOW_SAFE,
-                                       policy=EXPERT_POLICY),
+                                       best_line=EXPERT_BEST_LINE, policy=EXPERT_POLICY),
     "random": lambda seed: RandomAgent(seed),
     "greedy": lambda seed: GreedyAgent(seed, samples=2, horizon=1, name="greedy"),
     "expert_ref": reference_expert,
@@ -200,10 +210,12 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "decisive": (0.0, 1.0, False),
     "declined_drop": (0.0, 1.0, False),
     "burn_below_safe": (0.0, 1.0, False),
+    "best_line": (0.0, 1.0, False),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
+    "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }
 #: TUNING keys that are the cheap policy's weights rather than the search's own settings.
-POLICY_TUNING: Final = frozenset({"counter_lethal"})
+POLICY_TUNING: Final = frozenset({"counter_lethal", "strike_back"})
 
 
 def parse_spec(spec: int | str) -> tuple[str, int | None]:
@@ -306,7 +318,8 @@ def make_agent(level: int | str, seed: int | None = 0) -> BaseAgent:
     return agent
 
 
-__all__ = ["EXPERT_BURN_BELOW_SAFE", "EXPERT_CAP", "EXPERT_DECLINED_DROP", "EXPERT_ITERATIONS",
+__all__ = ["EXPERT_BEST_LINE", "EXPERT_BURN_BELOW_SAFE", "EXPERT_CAP", "EXPERT_DECLINED_DROP",
+           "EXPERT_ITERATIONS",
            "EXPERT_POLICY", "KEEP_RULES", "LEVEL_NAMES", "NAMES", "POLICY_TUNING",
            "REFERENCE_NAMES", "STRONG_CAP", "STRONG_ITERATIONS", "TUNING", "Options",
            "agent_spec", "level_name", "make_agent", "parse_options", "parse_spec"]

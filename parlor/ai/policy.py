@@ -89,6 +89,12 @@ class PolicyWeights(Value):
     #: that Greedy and the levels below stay the yardsticks they were; the expert's search
     #: sets it (parlor.ai.levels.EXPERT_POLICY)
     counter_lethal: float = 0.0
+    #: the strike back itself: an attacker declared while P's every ready Cre attacking gets
+    #: lethal damage through O's untaxed Cres, and the cost of an ability whose user taxes
+    #: itself (707, 709 JH, 710, 711) when that takes it out of a lethal strike back or out of
+    #: the Cres that hold one off (302.1). C1 again: the cheap opponent declared one attacker
+    #: of its three and volleyed with the Cre that would have killed. 0 here, as above
+    strike_back: float = 0.0
     volley_kill: float = 1.0
     volley: float = 0.3
     ally: float = 0.5
@@ -292,6 +298,8 @@ def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     blockers = [b for b in s.field[o] if s.taxed[b] == NONE]
     if not blockers:
         return w.attack_free
+    if _strikes_lethal(s, p, blockers, w):
+        return w.attack_base + w.strike_back
     cb = s.combat
     declared = len(cb.attackers) if cb is not None else 0
     mine_pwr = pwr(s, c)
@@ -312,6 +320,18 @@ def attack_score(s: State, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     if left <= best_block:
         v -= w.attack_dies * cre_base(c) / 3.0
     return v - _exposure(s, p, c, cb, w)
+
+
+def _strikes_lethal(s: State, p: int, blockers: list[int], w: PolicyWeights) -> bool:
+    """Whether P attacking with every Cre it can gets lethal damage through O's untaxed
+    Cres, each blocking one attacker, the strongest first (407.2, 1005, 1201): then every
+    further attacker is worth declaring (the strike back of shared/ai-misplays.md C1, which
+    the cheap policy stopped after one attacker). Only with ``strike_back`` set."""
+    if w.strike_back == 0.0:
+        return False
+    ready = [x for x in s.field[p] if s.taxed[x] == NONE and not s.terminal[x]
+             and not s.inactive[x]]
+    return lethal_for(s, 1 - p, counter_damage(s, 1 - p, ready, blockers))
 
 
 def _exposure(s: State, p: int, c: int, cb: Combat | None, w: PolicyWeights) -> float:
@@ -382,6 +402,36 @@ def _block_cost(s: State, o: int, b: int, cb: Combat, w: PolicyWeights) -> float
     return 0.0
 
 
+#: Abilities whose user taxes itself (707, 709 for JH, 710, 711): a Cre taxed on P's turn
+#: stays taxed through O's next turn (302.1), so O's user cannot strike back then, and P's
+#: user cannot block then.
+SELF_TAXING = frozenset({"volley", "harry", "ally", "carry"})
+
+
+def _self_tax_cost(s: State, q: int, u: int, cb: Combat, w: PolicyWeights) -> float:
+    """``strike_back`` when ``q`` taxing its Cre ``u`` for an ability changes whether the
+    counter-attack at O's next turn kills: O's ``u`` taken out of a lethal strike back, or
+    P's ``u`` taken from the Cres that hold O's strike off. A Cre in the combat is taxed
+    anyway (1006)."""
+    if w.strike_back == 0.0 or u in cb.attackers or u in cb.blocking:
+        return 0.0
+    p = s.phasing
+    o = 1 - p
+    ready = _ready_next_turn(s, o, cb)
+    home = _stay_home(s, p, cb)
+    if q == o:
+        before, after = ready, [x for x in ready if x != u]
+        if lethal_for(s, p, counter_damage(s, p, before, home)) \
+                and not lethal_for(s, p, counter_damage(s, p, after, home)):
+            return w.strike_back
+        return 0.0
+    rest = [x for x in home if x != u]
+    if lethal_for(s, p, counter_damage(s, p, ready, rest)) \
+            and not lethal_for(s, p, counter_damage(s, p, ready, home)):
+        return w.strike_back
+    return 0.0
+
+
 def ability_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> float:
     if a.verb == "done":
         return 0.0
@@ -391,6 +441,8 @@ def ability_score(s: State, p: int, a: Action, w: PolicyWeights = PDEFAULT) -> f
     in_combat = u in cb.attackers or u in cb.blocking
     lost = w.ability_lost * pwr(s, u) if in_combat else 0.0
     t = a.target
+    if a.verb in SELF_TAXING and (a.verb != "harry" or HARRY_TAXES[u]):
+        lost += _self_tax_cost(s, p, u, cb, w)
     if a.verb == "volley":
         if _left(s, t) <= 1 + cb.pending.get(t, 0):
             return w.volley_kill + cre_base(t) - lost

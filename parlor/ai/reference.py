@@ -38,7 +38,7 @@ REFERENCE_POLICY = PolicyWeights(
     attack_lethal=2.0, attack_free=2.0, attack_dies=0.4, done=0.3, block_tax=0.6,
     block_safe=1.0, block_dies=0.5, block_kills=0.7, block_chump=4.0, block_double=0.5,
     volley_kill=1.0, volley=0.3, ally=0.5, carry=0.2, sally=0.8, harry=0.8, ability_lost=0.8,
-    redraw=-3.0, counter_lethal=0.0)
+    redraw=-3.0, counter_lethal=0.0, strike_back=0.0)
 
 
 def reference_expert(seed: int | None = 0) -> SearchAgent:

@@ -125,13 +125,15 @@ SEARCHED = frozenset({WINDOW1, WINDOW2, ATTACK, BLOCK,
 PRIOR_SHARE = 0.4
 MIN_SAMPLES = 6  # per root candidate before the search may stop early
 INDIFFERENT = 0.003  # win-estimate spread under which the candidates are all the same
+LINE_MIN = 10  # iterations an action needs to count as tried (``best_line``)
 
 
 class _Edge:
-    __slots__ = ("action", "avail", "child", "n", "n0", "stage", "w")
+    __slots__ = ("action", "avail", "child", "n", "n0", "player", "stage", "w")
 
     def __init__(self, action: Action, n: float = 0.0, w: float = 0.0) -> None:
         self.action = action
+        self.player = -1  # who takes the action (set when a path goes through it)
         self.n = n
         self.n0 = n  # virtual visits of the prior
         self.stage = 0  # sequential halving: the rounds it took part in
@@ -187,8 +189,10 @@ class SearchAgent(BaseAgent):
     :func:`parlor.ai.value.learned`); ``deals``: determinizations from elsewhere than the
     sampler (a benchmark's true state); ``declined_drop`` and ``burn_below_safe``: what the
     leaf's estimate loses per free Lnd drop declined on the path to it and per life point
-    burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept). The priors
-    stay Greedy's hand-written judgement.
+    burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept);
+    ``best_line``: rank the root actions by the value of the best replies below them rather
+    than by their mean (:meth:`_line_value`; 0: the mean). The priors stay Greedy's
+    hand-written judgement.
     """
 
     name = "search"
@@ -202,7 +206,8 @@ class SearchAgent(BaseAgent):
                  name: str | None = None,
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
-                 declined_drop: float = 0.0, burn_below_safe: float = 0.0) -> None:
+                 declined_drop: float = 0.0, burn_below_safe: float = 0.0,
+                 best_line: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -224,6 +229,7 @@ class SearchAgent(BaseAgent):
         self.settle_root = settle_root
         self.declined_drop = declined_drop
         self.burn_below_safe = burn_below_safe
+        self.best_line = best_line
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -375,11 +381,39 @@ class SearchAgent(BaseAgent):
         self.last_iterations = iterations
         if self.root == "halving":
             edges = sorted(root.edges.values(),
-                           key=lambda e: (-e.stage, -(e.w / e.n if e.n else 0.0)))
+                           key=lambda e: (-e.stage, -self._value(e)))
         else:
             edges = sorted(root.edges.values(), key=lambda e: (-e.n, -e.w))
-        return [Choice(e.action, e.w / e.n if e.n else 0.5,
+        return [Choice(e.action, self._value(e) if e.n else 0.5,
                        round(e.n - e.n0)) for e in edges]
+
+    def _value(self, edge: _Edge) -> float:
+        """A root action's estimate: the mean of its iterations, or with ``best_line`` the
+        value of the line its player would take (:meth:`_line_value`)."""
+        if not self.best_line:
+            return edge.w / edge.n if edge.n else 0.0
+        return self._line_value(edge)
+
+    def _line_value(self, edge: _Edge) -> float:
+        """The estimate of ``edge`` for the Rlr who takes it, along the best replies: below
+        it, the next Rlr to act takes the best of its well-tried actions (each at least
+        ``best_line`` of the node's visits and LINE_MIN), valued the same way; where no
+        action is well tried (a fresh node, or one split by hidden cards, such as the keep
+        after a draw), the edge's own mean. The plain mean mixes in every exploratory reply
+        of the tree: at 1 life with its Cres all attacking, the tree's opponent found the
+        counter-attack that kills (0.93 for it) yet the attack kept 0.28 from the replies it
+        tried and dropped (shared/ai-misplays.md C1)."""
+        mean = edge.w / edge.n if edge.n else 0.0
+        child = edge.child
+        if child is None:
+            return mean
+        replies = [e for e in child.edges.values() if e.player >= 0]
+        need = max(LINE_MIN, self.best_line * sum(e.n for e in replies))
+        tried = [e for e in replies if e.n >= need]
+        if not tried:
+            return mean
+        v = max(self._line_value(e) for e in tried)
+        return v if tried[0].player == edge.player else 1.0 - v
 
     def _ucb(self, det: Determinizer, root: _Node, allowed: set[Action], me: int,
              end_turn: int, deadline: float) -> int:
@@ -433,7 +467,7 @@ class SearchAgent(BaseAgent):
                 done += len(cands)
             for a in cands:
                 root.edges[a].stage = r + 1
-            cands.sort(key=lambda a: -root.edges[a].w / root.edges[a].n)
+            cands.sort(key=lambda a: -self._value(root.edges[a]))
             if self.last_capped:
                 root.edges[cands[0]].stage = rounds
                 break
@@ -448,7 +482,7 @@ class SearchAgent(BaseAgent):
     def _settled(self, root: _Node, cands: list[Action]) -> bool:
         """Stop early when the leader is far ahead of the runner-up (``decisive``), or when
         nothing separates the candidates at all (a decided game)."""
-        means = [root.edges[a].w / root.edges[a].n for a in cands]
+        means = [self._value(root.edges[a]) for a in cands]
         samples = min(root.edges[a].n - root.edges[a].n0 for a in cands)
         if samples < MIN_SAMPLES:
             return False
@@ -501,6 +535,7 @@ class SearchAgent(BaseAgent):
         while s.phase is not OVER and s.turn < end_turn:
             if node is root and first_action is not None:
                 edge = root.edges[first_action]
+                edge.player = me
                 self._apply(s, first_action, tally)
                 path.append((edge, me))
                 if edge.child is None:
@@ -528,6 +563,7 @@ class SearchAgent(BaseAgent):
                 edge = edges.get(a) or _Edge(a)
                 edges[a] = edge
                 player = s.actor
+                edge.player = player
                 self._apply(s, a, tally)
                 path.append((edge, player))
                 expanded = True
@@ -543,6 +579,7 @@ class SearchAgent(BaseAgent):
                     best, best_u = e, u
             assert best is not None
             player = s.actor
+            best.player = player
             self._apply(s, best.action, tally)
             path.append((best, player))
             if best.child is None:

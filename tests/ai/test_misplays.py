@@ -20,11 +20,11 @@ import pytest
 from parlor.ai.agent import Choice
 from parlor.ai.base import BaseAgent
 from parlor.ai.levels import EXPERT_ITERATIONS, EXPERT_POLICY, make_agent
-from parlor.ai.policy import PDEFAULT, action_score
+from parlor.ai.policy import PDEFAULT, PolicyWeights, action_score, best_action
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
 from parlor.rules.notation import parse_position
-from parlor.rules.state import ATTACK, BLOCK, State
+from parlor.rules.state import ABILITY_O, ATTACK, BLOCK, State
 from parlor.rules.view import view
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -173,12 +173,7 @@ PLAY_BUDGET_CASES: list[tuple[str, Callable[[State, BaseAgent], bool], str]] = [
     ("c1_carry_burns_last_life_as_p.txt", no_carry, ""),
     ("c2_carry_burns_last_life_as_o.txt", no_carry, ""),
     ("c3_carry_burns_for_nothing.txt", no_carry, ""),
-    ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home,
-     "C1 passes in 5 seeds of 10 (3 before the counter-attack term, 2026-12-06): the tree now"
-     " sees the counter-attack (estimates fell from 0.61-0.74 to 0.3-0.4), but at the second"
-     " declaration `done` and a second attacker lie within 0.03 and sequential halving may"
-     " drop `done` in an early round; the rollouts' random moves (epsilon) let doomed lines"
-     " keep about 0.3"),
+    ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home, ""),
     ("c5_blocker_held_back.txt", casts_the_blocker, ""),
     ("c6_free_lnd_declined.txt", drops_the_lnd, ""),
 ]
@@ -228,3 +223,49 @@ def test_1006_302_1_the_cheap_policy_weighs_the_counter_attack() -> None:
     apply(s, "block JS 2:KC")
     assert cost("block KH 2:JS") == EXPERT_POLICY.counter_lethal
     assert PDEFAULT.counter_lethal == 0.0  # Greedy and the lower levels: unchanged
+
+
+def test_707_1005_the_cheap_policy_keeps_the_strike_back_and_strikes() -> None:
+    """C1 from the other side: after the expert attacked with two of its four Cres at 1 life,
+    the opponent's three untaxed Cres kill it at its turn if all three attack (two blockers,
+    1005, 1201). The tree's opponent followed the cheap policy, which volleyed with JS (the
+    user taxes itself on P's turn and stays taxed through its own, 707, 302.1) and then
+    declared one attacker of three; ``strike_back`` costs the volley and makes every
+    attacker of the lethal strike worth declaring."""
+    s = parse_position((POSITIONS / "c4_all_out_attack_at_1_life.txt").read_text())
+    off = dataclasses.replace(EXPERT_POLICY, strike_back=0.0)
+
+    def cost(a: str) -> float:
+        return (action_score(s, Action.parse(a), off)
+                - action_score(s, Action.parse(a), EXPERT_POLICY))
+
+    for a in ("attack KC", "attack JS", "done", "done"):  # no blocks: its Cres stay ready
+        apply(s, a)
+    assert s.phase is ABILITY_O
+    assert cost("volley JS 2:KC") == EXPERT_POLICY.strike_back > 0
+    apply(s, "done")
+    while s.phase is not ATTACK:
+        apply(s, best_action(s, legal_actions(s), EXPERT_POLICY))
+    apply(s, "end")  # the expert keeps KH and KS home
+    while s.phase is not ATTACK:
+        apply(s, best_action(s, legal_actions(s), EXPERT_POLICY))
+    assert declarations(s.clone(), off) == ["attack", "done"]  # one attacker of three
+    strike = EXPERT_POLICY.attack_base + EXPERT_POLICY.strike_back
+    assert declarations(s, EXPERT_POLICY, strike) == ["attack", "attack", "attack"]  # all
+    s0 = parse_position((POSITIONS / "c4_all_out_attack_at_1_life.txt").read_text())
+    assert action_score(s0, Action.parse("attack KC"), off) \
+        == action_score(s0, Action.parse("attack KC"), EXPERT_POLICY)  # 7 Pwr against 10 life
+    assert PDEFAULT.strike_back == 0.0  # Greedy and the lower levels: unchanged
+
+
+def declarations(s: State, w: PolicyWeights, attack_score: float | None = None) -> list[str]:
+    """The cheap policy's attack declarations, the score of every attacker it declares
+    checked against ``attack_score``."""
+    verbs = []
+    while s.phase is ATTACK:
+        a = best_action(s, legal_actions(s), w)
+        if a.verb == "attack" and attack_score is not None:
+            assert action_score(s, a, w) == attack_score, str(a)
+        verbs.append(a.verb)
+        apply(s, a)
+    return verbs

@@ -145,3 +145,32 @@ def test_309_the_keep_veto_overrules_a_searched_redraw_only_when_the_look_keeps(
         assert out[0].action.verb == ("redraw" if look_redraws else "keep")
         kept = [Choice(keeps[0], 0.6, 10), Choice(redraw, 0.5, 10)]
         assert agent._veto_redraw(det, det.deal(), legal, kept) == kept
+
+
+def test_best_line_judges_a_root_action_by_the_replies_the_opponent_would_take() -> None:
+    """``best_line``: below a root action the next Rlr takes the best of its well-tried
+    replies (here its 0.9 reply, not the mean that its exploratory 0.2 reply dragged down),
+    and an edge with no well-tried reply keeps its own mean; 0 keeps the plain mean."""
+    from parlor.ai.search import LINE_MIN, _Edge, _Node
+    from parlor.rules.actions import Action
+
+    def edge(text: str, player: int, n: float, w: float) -> _Edge:
+        e = _Edge(Action.parse(text), n, w)
+        e.player = player
+        return e
+
+    root = edge("attack KS", 0, 2 * LINE_MIN + 1, 0.5 * (2 * LINE_MIN + 1))
+    kills = edge("done", 1, LINE_MIN, 0.9 * LINE_MIN)
+    root.child = _Node()
+    for e in (kills, edge("block JS 2:KS", 1, LINE_MIN, 0.2 * LINE_MIN),
+              edge("block JH 2:KS", 1, 1, 1.0)):
+        root.child.edges[e.action] = e
+    assert SearchAgent(best_line=0.0)._value(root) == pytest.approx(0.5)
+    assert SearchAgent(best_line=0.1)._value(root) == pytest.approx(0.1)
+    kills.child = _Node()
+    deeper = edge("end", 0, LINE_MIN, 0.6 * LINE_MIN)  # its own reply, its own side
+    kills.child.edges[deeper.action] = deeper
+    # the killing reply is worth 1 - 0.6 to Rlr 1 once Rlr 0's answer to it is known: still
+    # Rlr 1's best, so the root action is worth 0.6
+    assert SearchAgent(best_line=0.1)._value(root) == pytest.approx(0.6)
+    assert SearchAgent(best_line=0.9)._value(root) == pytest.approx(0.5)  # none well tried
