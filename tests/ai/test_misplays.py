@@ -19,7 +19,7 @@ import pytest
 
 from parlor.ai.agent import Choice
 from parlor.ai.base import BaseAgent
-from parlor.ai.levels import EXPERT_ITERATIONS, EXPERT_POLICY, make_agent
+from parlor.ai.levels import EXPERT_ITERATIONS, EXPERT_POLICY, EXPERT_STRIKE_BACK, make_agent
 from parlor.ai.policy import PDEFAULT, PolicyWeights, action_score, best_action
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions
@@ -173,7 +173,9 @@ PLAY_BUDGET_CASES: list[tuple[str, Callable[[State, BaseAgent], bool], str]] = [
     ("c1_carry_burns_last_life_as_p.txt", no_carry, ""),
     ("c2_carry_burns_last_life_as_o.txt", no_carry, ""),
     ("c3_carry_burns_for_nothing.txt", no_carry, ""),
-    ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home, ""),
+    ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home,
+     "C1 passes in 5 seeds of 10 with the shipped expert; EXPERT_STRIKE_BACK passes it in 9"
+     " (test below) but is not shipped until matches show it no weaker (levels.py)"),
     ("c5_blocker_held_back.txt", casts_the_blocker, ""),
     ("c6_free_lnd_declined.txt", drops_the_lnd, ""),
 ]
@@ -233,28 +235,29 @@ def test_707_1005_the_cheap_policy_keeps_the_strike_back_and_strikes() -> None:
     declared one attacker of three; ``strike_back`` costs the volley and makes every
     attacker of the lethal strike worth declaring."""
     s = parse_position((POSITIONS / "c4_all_out_attack_at_1_life.txt").read_text())
-    off = dataclasses.replace(EXPERT_POLICY, strike_back=0.0)
+    off = EXPERT_POLICY  # the shipped expert's: no strike back
+    on = dataclasses.replace(EXPERT_POLICY, strike_back=6.0)  # EXPERT_STRIKE_BACK's
 
     def cost(a: str) -> float:
         return (action_score(s, Action.parse(a), off)
-                - action_score(s, Action.parse(a), EXPERT_POLICY))
+                - action_score(s, Action.parse(a), on))
 
     for a in ("attack KC", "attack JS", "done", "done"):  # no blocks: its Cres stay ready
         apply(s, a)
     assert s.phase is ABILITY_O
-    assert cost("volley JS 2:KC") == EXPERT_POLICY.strike_back > 0
+    assert cost("volley JS 2:KC") == on.strike_back > 0
     apply(s, "done")
     while s.phase is not ATTACK:
-        apply(s, best_action(s, legal_actions(s), EXPERT_POLICY))
+        apply(s, best_action(s, legal_actions(s), on))
     apply(s, "end")  # the expert keeps KH and KS home
     while s.phase is not ATTACK:
-        apply(s, best_action(s, legal_actions(s), EXPERT_POLICY))
+        apply(s, best_action(s, legal_actions(s), on))
     assert declarations(s.clone(), off) == ["attack", "done"]  # one attacker of three
-    strike = EXPERT_POLICY.attack_base + EXPERT_POLICY.strike_back
-    assert declarations(s, EXPERT_POLICY, strike) == ["attack", "attack", "attack"]  # all
+    strike = on.attack_base + on.strike_back
+    assert declarations(s, on, strike) == ["attack", "attack", "attack"]  # all
     s0 = parse_position((POSITIONS / "c4_all_out_attack_at_1_life.txt").read_text())
     assert action_score(s0, Action.parse("attack KC"), off) \
-        == action_score(s0, Action.parse("attack KC"), EXPERT_POLICY)  # 7 Pwr against 10 life
+        == action_score(s0, Action.parse("attack KC"), on)  # 7 Pwr against 10 life
     assert PDEFAULT.strike_back == 0.0  # Greedy and the lower levels: unchanged
 
 
@@ -269,3 +272,13 @@ def declarations(s: State, w: PolicyWeights, attack_score: float | None = None) 
         verbs.append(a.verb)
         apply(s, a)
     return verbs
+
+
+@pytest.mark.slow
+def test_the_expert_with_the_strike_back_avoids_c1_at_its_play_budget() -> None:
+    """C1 (c4) with EXPERT_STRIKE_BACK at the play budget: at most one attacker in 9 seeds of
+    10 (the shipped expert: 5, the strict xfail above)."""
+    spec = f"{EXPERT_STRIKE_BACK}@iters={EXPERT_ITERATIONS}"
+    passes = play_budget_passes("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home,
+                                spec=spec)
+    assert passes >= PASSES, f"c4: {passes} of {len(PLAY_SEEDS)} seeds"
