@@ -167,3 +167,18 @@ def test_an_actions_transaction_on_postgresql_is_one_statement(pg_url: str,
     got = store.load("g1")
     assert got is not None and got.actions == ["keep 9D"] and got.row.version == 1
     store.close()
+
+
+@pytest.mark.slow
+def test_a_commit_of_several_actions_is_announced_once(pg_url: str) -> None:
+    """The NOTIFY rides on the game row's UPDATE: one per commit, however many actions."""
+    store = GameStore(pg_url)
+    store.insert(row(), "h")
+    with psycopg.connect(libpq_url(pg_url), autocommit=True) as conn:
+        conn.execute(f"LISTEN {CHANNEL}")
+        store.append_many("g1", 0, ["keep 9D", "keep 3S"], turn=1, status="live", result="")
+        heard = [n.payload for n in conn.notifies(timeout=1.0)]
+    assert heard == ["g1 2"]
+    with pytest.raises(ValueError):  # no action: nothing to commit
+        store.append_many("g1", 2, [], turn=1, status="live", result="")
+    store.close()
