@@ -24,7 +24,9 @@ against 7). At each position it times what the server does:
 - *spectator reply*: likewise, :meth:`Games.spectator_snapshot`;
 - *first reply at a position*: the same player reply made at a position the server has
   not answered yet (what it keeps per position forgotten, the log entries of the last
-  action not yet written): the cost a move's reply pays once;
+  action not yet written, the table's sides and combat kept as the reply at the step
+  before left them: a side the last action changed is made again): the cost a move's
+  reply pays once;
 - *POST action*: :meth:`Games.act` whole, the reply encoded: the action parsed, the state
   cloned, the action applied and committed to SQLite, the reply made;
 - *server CPU per move, deployed*: the POST action, then the computer's answer as a server
@@ -84,7 +86,7 @@ from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import Settings, State
 from parlor.store import GameStore
-from parlor.web.games import Games, encode_reply
+from parlor.web.games import Games, _position_parts, encode_reply
 
 HUMAN = 0
 RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
@@ -167,7 +169,18 @@ class Setup:
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
         self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
+        self.kept_before = self.before(k - 1)
         self.back()
+
+    def before(self, step: int) -> tuple[Any, Any]:
+        """What the live game keeps per viewer (its sides, its combat) once the reply at
+        ``step`` was made: what the first reply at the next position starts from (a side
+        the action changed is made again, the other reused)."""
+        live = self.live
+        live.sides.clear()
+        live.combat = None
+        _position_parts(self.states[step].clone(), HUMAN, live)  # its table: no history
+        return live.sides.get(HUMAN), live.combat
 
     def back(self) -> None:
         """Back to step ``k``: the store truncated to it (a takeback, so one more line), the
@@ -204,6 +217,7 @@ class Setup:
         the log entries of the last action not yet written."""
         live = self.live
         live.positions.clear()
+        live.sides[HUMAN], live.combat = self.kept_before
         for kept in live.logs.values():  # (kept.entries[i] is the entry of event base + i)
             del kept.events[self.log_from:], kept.entries[max(0, self.log_from - kept.base):]
 
