@@ -252,10 +252,10 @@ def test_a_late_reply_renders_none_of_the_history(tmp_path: Path,
 
 
 def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
-    """``encoded_side`` (each card's JSON written once, the side's written around them)
-    equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of random games and
-    every viewer; a card made anew (another object, maybe at a freed card's id) is never
-    given another card's JSON."""
+    """``encoded_side`` (each zone's and each card's JSON written once, the side's written
+    around them) equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of
+    random games and every viewer; a card or a zone made anew (another object, maybe at a
+    freed one's id) is never given another's JSON."""
     for seed in range(4):
         s, rng = new_game(seed, Settings(max_turns=2000)), random.Random(seed)
         for step in range(500):
@@ -272,6 +272,13 @@ def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
                     for c in s.home[q] + s.field[q]:
                         one = replace(template, home=(make_table_card(s, c),), field=())
                         fast, ref = encoded_side(one), Encoded(_side_dict(one))
+                        assert fast == ref and fast.json == ref.json
+                    side = real_view(s, 0, log=False, trail=False).sides[q]
+                    # its zones as other tuples, and each as the other zone
+                    for home, field in ((tuple(list(side.home)), tuple(list(side.field))),
+                                        (side.field, side.home)):
+                        other = replace(side, home=home, field=field)
+                        fast, ref = encoded_side(other), Encoded(_side_dict(other))
                         assert fast == ref and fast.json == ref.json
             apply(s, rng.choice(legal_actions(s)))
 
