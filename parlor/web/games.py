@@ -560,7 +560,7 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
         reads = side_reads(s, q)
         k = None if kept is None else kept[q]
         if k is None or k.reads != reads:
-            side = make_side(s, q, player)
+            side = make_side(s, q, player, None if k is None else _same_zones(k, reads))
             # the copies of what did not change shared (the status lists, 6 of 104 each,
             # are both sides' reads): a game's kept sides stay a few kilobytes
             copies = _copies(reads, [x.reads for x in (k, *made) if x is not None])
@@ -569,6 +569,23 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
         made.append(k)
     live.sides[player] = (made[0], made[1])
     return made[0].side, made[1].side
+
+
+#: Where :func:`side_reads` holds what a side's table cards (its Home and Field) read:
+#: the zones' cards, and every card's statuses and Enhs.
+_ZONE_READS = (slice(8, 10), slice(11, None))
+
+
+def _same_zones(k: KeptSide, reads: tuple[Any, ...]
+                ) -> tuple[tuple[TableCard, ...], tuple[TableCard, ...]] | None:
+    """The Home and Field of ``k``'s side when what they read is unchanged in ``reads``
+    (a keep, a draw, a payment change the Hand, the piles or the pool, not the table):
+    found without reading the table's cards (a late zone's key is read card by card,
+    :func:`parlor.rules.view._zone`); None when the table changed."""
+    for part in _ZONE_READS:
+        if k.reads[part] != reads[part]:
+            return None
+    return k.side.home, k.side.field
 
 
 def combat_reads(cb: Combat) -> tuple[Any, ...]:
