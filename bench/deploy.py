@@ -359,9 +359,11 @@ def web_replies(seconds: float) -> None:
 
     load = os.getloadavg()[0]
     early, late, replies = reply_ratios(seconds=seconds)
-    print(f"web replies, step {late} over step {early} of one game (process CPU, median of 3 "
-          f"interleaved rounds, load average {load:.1f} at the start; target "
-          f"<= {RATIO_TARGET}):")
+    print(f"web replies late over early in one game, like with like: the human's first "
+          f"'keep' decisions from step 5 (steps {', '.join(map(str, early))}) and from step "
+          f"500 (steps {', '.join(map(str, late))}) (process CPU, each position's median of "
+          f"3 interleaved rounds, the mean of the positions; load average {load:.1f} at the "
+          f"start; target <= {RATIO_TARGET}):")
     for name, (lo, hi) in replies.items():
         print(f"  {name:32} {lo:6.0f} us  {hi:6.0f} us  ratio {hi / lo:.2f}")
 

@@ -3,12 +3,20 @@
 server's CPU per move.
 
     python bench/web_reply.py [--early 5] [--late 500] [--seed 13] [--rounds 3]
-                              [--seconds 1.0] [--no-control]
+                              [--seconds 1.0] [--no-control] [--verb keep] [--positions 4]
 
 Plays one game of random legal actions (a seeded generator, ``max_turns`` large enough to
-reach ``--late``) and sets it up as a live game of a server (its record in a SQLite file,
-the human as Rlr 1) at the first position from ``--early`` and from ``--late`` actions on
-where the human is to act and the computer answers. At each it times what the server does:
+reach ``--late``) and sets it up as live games of a server (their records in a SQLite file,
+the human as Rlr 1) at positions early and late in the game where the human is to act and
+the computer answers. What is compared is like with like, so that the ratio says whether a
+reply grows with how long the game has run, not which move happened to be made: the first
+``--positions`` such decisions from step ``--early`` on and from step ``--late`` on whose
+action (the one the game played there) is the verb ``--verb`` (default ``keep``: the
+commonest decision at both ends of the game, about three log events each). The rule picks
+the positions, never their costs; the steps and the events each action logs are printed.
+``--verb any --positions 1`` is the earlier comparison: the first decision from each step,
+whatever its move (step 7 keeps a card, step 500 plays and pays for one: 3 events
+against 7). At each position it times what the server does:
 
 - *player reply*: the reply to GET /api/games/<id> at an unchanged position (a long poll,
   a reload): :meth:`Games.snapshot` from ``log_from`` (the entries the last action added)
@@ -16,7 +24,9 @@ where the human is to act and the computer answers. At each it times what the se
 - *spectator reply*: likewise, :meth:`Games.spectator_snapshot`;
 - *first reply at a position*: the same player reply made at a position the server has
   not answered yet (what it keeps per position forgotten, the log entries of the last
-  action not yet written): the cost a move's reply pays once;
+  action not yet written, the table's sides and combat kept as the reply at the step
+  before left them: a side the last action changed is made again): the cost a move's
+  reply pays once;
 - *POST action*: :meth:`Games.act` whole, the reply encoded: the action parsed, the state
   cloned, the action applied and committed to SQLite, the reply made;
 - *server CPU per move, deployed*: the POST action, then the computer's answer as a server
@@ -42,9 +52,10 @@ the share of the growth that comes from the game's past (1.0: none); what remain
 ``late / early`` comes from the late table itself (more cards on it and in the piles, a
 combat, another move's events).
 
-Process CPU time (``time.process_time``); the steps interleaved (early, late, early, ...)
-so that the machine's noise falls on both, ``--rounds`` repeats of ``--seconds``
-CPU-seconds each. Prints the median microseconds at each step and the ratio late / early
+Process CPU time (``time.process_time``); the positions interleaved (early 1, late 1,
+early 2, late 2, ...) so that the machine's noise falls on both, ``--rounds`` repeats of
+``--seconds`` CPU-seconds each. A position's figure is its median over the rounds; an end
+of the game's is the mean of its positions'. Prints those microseconds and the ratio late / early
 (the targets: at most 1.1, replies (issue 38) and observations (issue 42) costing the same
 at step 500 as at step 5; and the server's CPU per move at most 2 ms on the compiled build),
 then a summary of them all. The POST action and the
@@ -75,7 +86,7 @@ from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import Settings, State
 from parlor.store import GameStore
-from parlor.web.games import Games, encode_reply
+from parlor.web.games import Games, _position_parts, encode_reply
 
 HUMAN = 0
 RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
@@ -112,11 +123,28 @@ def without_history(s: State, like: State) -> State:
 
 def turn_at(states: list[State], start: int) -> int:
     """The first step from ``start`` on where the human acts and the computer answers."""
+    return turns_at(states, [], start, "any", 1)[0]
+
+
+def turns_at(states: list[State], actions: list[str], start: int, verb: str,
+             n: int) -> list[int]:
+    """The first ``n`` steps from ``start`` on where the human acts, the computer answers
+    and the action played is ``verb`` (its first word; ``any``: whatever it is)."""
+    found: list[int] = []
     for k in range(start, len(states) - 2):
         if states[k].actor == HUMAN and states[k + 1].actor != HUMAN \
-                and not states[k + 1].is_over:
-            return k
-    raise SystemExit(f"no human decision answered by the computer after step {start}")
+                and not states[k + 1].is_over \
+                and (verb == "any" or actions[k].split()[0] == verb):
+            found.append(k)
+            if len(found) == n:
+                return found
+    raise SystemExit(f"fewer than {n} human decisions ({verb}) answered by the computer "
+                     f"after step {start}: raise --late's room or change --verb")
+
+
+def events_of(states: list[State], k: int) -> int:
+    """How many log events the action at step ``k`` adds."""
+    return len(states[k + 1].log or ()) - len(states[k].log or ())
 
 
 class Setup:
@@ -141,7 +169,18 @@ class Setup:
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
         self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
+        self.kept_before = self.before(k - 1)
         self.back()
+
+    def before(self, step: int) -> tuple[Any, Any]:
+        """What the live game keeps per viewer (its sides, its combat) once the reply at
+        ``step`` was made: what the first reply at the next position starts from (a side
+        the action changed is made again, the other reused)."""
+        live = self.live
+        live.sides.clear()
+        live.combat = None
+        _position_parts(self.states[step].clone(), HUMAN, live)  # its table: no history
+        return live.sides.get(HUMAN), live.combat
 
     def back(self) -> None:
         """Back to step ``k``: the store truncated to it (a takeback, so one more line), the
@@ -178,6 +217,7 @@ class Setup:
         the log entries of the last action not yet written."""
         live = self.live
         live.positions.clear()
+        live.sides[HUMAN], live.combat = self.kept_before
         for kept in live.logs.values():  # (kept.entries[i] is the entry of event base + i)
             del kept.events[self.log_from:], kept.entries[max(0, self.log_from - kept.base):]
 
@@ -309,28 +349,32 @@ REPLIES: tuple[tuple[str, str, str | None], ...] = (
 
 
 def reply_ratios(seed: int = 13, early: int = 5, late: int = 500, max_turns: int = 2000,
-                 rounds: int = 3, seconds: float = 1.0
-                 ) -> tuple[int, int, dict[str, tuple[float, float]]]:
-    """The web replies of :data:`REPLIES` at the first human decision from ``early`` and
-    from ``late`` on, measured as :func:`main` does (interleaved, ``rounds`` medians):
-    the two steps and, by reply, the median microseconds at each."""
+                 rounds: int = 3, seconds: float = 1.0, verb: str = "keep", n: int = 4
+                 ) -> tuple[list[int], list[int], dict[str, tuple[float, float]]]:
+    """The web replies of :data:`REPLIES` at the first ``n`` human decisions played as
+    ``verb`` from ``early`` and from ``late`` on, measured as :func:`main` does
+    (interleaved, ``rounds`` medians per position, the mean of the positions): the steps
+    and, by reply, the microseconds early and late."""
     states, actions = play(seed, late + 200, max_turns)
-    lo, hi = turn_at(states, early), turn_at(states, late)
+    ends = (turns_at(states, actions, early, verb, n), turns_at(states, actions, late, verb, n))
     out: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
-        setups = [Setup(games, seed, max_turns, states, actions, k) for k in (lo, hi)]
+        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=4 * n + 10)
+        setups = [[Setup(games, seed, max_turns, states, actions, k) for k in ks]
+                  for ks in ends]
         for name, call, undo in REPLIES:
-            for u in setups:  # untimed: what is made on first use
+            for u in setups[0] + setups[1]:  # untimed: what is made on first use
                 u.reply()
-            rows: list[list[float]] = [[], []]
+            rows: list[list[list[float]]] = [[[] for _ in range(n)] for _ in ends]
             for _ in range(rounds):
-                for i, u in enumerate(setups):  # interleaved
-                    fn = getattr(u, call)
-                    rows[i].append(per_call(fn, seconds) if undo is None else
-                                   per_change(u, fn, getattr(u, undo), seconds))
-            out[name] = (statistics.median(rows[0]), statistics.median(rows[1]))
-    return lo, hi, out
+                for i in range(n):  # interleaved: early i, late i
+                    for end, us in enumerate(setups):
+                        u, fn = us[i], getattr(us[i], call)
+                        rows[end][i].append(per_call(fn, seconds) if undo is None else
+                                            per_change(u, fn, getattr(u, undo), seconds))
+            lo, hi = (statistics.mean(statistics.median(r) for r in rs) for rs in rows)
+            out[name] = (lo, hi)
+    return ends[0], ends[1], out
 
 
 def main() -> None:
@@ -341,66 +385,79 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--verb", default="keep",
+                    help="the move compared at both ends (any: the first decision, whatever)")
+    ap.add_argument("--positions", type=int, default=4,
+                    help="decisions of --verb compared at each end of the game")
     ap.add_argument("--no-control", action="store_true",
-                    help="leave out the control: the late step with its history cut")
+                    help="leave out the control: the late steps with their history cut")
     a = ap.parse_args()
     states, actions = play(a.seed, a.late + 200, a.max_turns)
-    early, late = turn_at(states, a.early), turn_at(states, a.late)
-    #: what is measured: (step, the state whose history length the live one is cut to)
-    points: dict[str, tuple[int, State | None]] = {
-        f"step {early}": (early, None), f"step {late}": (late, None)}
+    early = turns_at(states, actions, a.early, a.verb, a.positions)
+    late = turns_at(states, actions, a.late, a.verb, a.positions)
+    lo, hi = "early", "late"
+    #: what is measured: by name, its positions (the step, and the state whose history
+    #: length the live one is cut to)
+    points: dict[str, list[tuple[int, State | None]]] = {
+        lo: [(k, None) for k in early], hi: [(k, None) for k in late]}
     if not a.no_control:
-        points[f"step {late} cut"] = (late, states[early])
-    lo, hi = f"step {early}", f"step {late}"
+        points[f"{hi} cut"] = [(k, states[e]) for k, e in zip(late, early, strict=True)]
+
+    def where(ks: list[int]) -> str:
+        return ", ".join(f"{k} ({actions[k]}: {events_of(states, k)} events, log "
+                         f"{len(states[k].log or ())})" for k in ks)
+
     with tempfile.TemporaryDirectory() as tmp:
-        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"), max_cached=10)
-        setups = {p: Setup(games, a.seed, a.max_turns, states, actions, k, cut)
-                  for p, (k, cut) in points.items()}
-        observed = {p: Observed(a.seed, a.max_turns, states, actions, k, cut)
-                    for p, (k, cut) in points.items()}
-        print(f"{describe()}; seed {a.seed}: step {early} (log {len(states[early].log or ())} "
-              f"entries, {len(states[early].trail or ())} trail steps) and step {late} (log "
-              f"{len(states[late].log or ())} entries, {len(states[late].trail or ())} trail "
-              f"steps, turn {states[late].turn})" + (
-                  "" if a.no_control else f"; 'step {late} cut': the same table with its "
-                  f"history (log, record, trail) cut to step {early}'s length, the control")
-              + f"; process CPU microseconds, median of {a.rounds} rounds (each round's "
-              "median in brackets)")
-        Case = tuple[str, str, Callable[[str], float]]
+        games = Games(GameStore(f"sqlite:///{tmp}/bench.db"),
+                      max_cached=len(points) * a.positions + 10)
+        setups = {p: [Setup(games, a.seed, a.max_turns, states, actions, k, cut)
+                      for k, cut in ps] for p, ps in points.items()}
+        observed = {p: [Observed(a.seed, a.max_turns, states, actions, k, cut)
+                        for k, cut in ps] for p, ps in points.items()}
+        print(f"{describe()}; seed {a.seed}; compared: the first {a.positions} human "
+              f"decisions answered by the computer whose move is '{a.verb}' from step "
+              f"{a.early} on (early: steps {where(early)}) and from step {a.late} on (late: "
+              f"steps {where(late)}; turn {states[late[0]].turn})" + (
+                  "" if a.no_control else "; 'late cut': the same tables with their "
+                  "history (log, record, trail) cut to the early positions' lengths, the "
+                  "control") + f"; process CPU microseconds: each position's median of "
+              f"{a.rounds} rounds, the mean of the positions (each position's figure in "
+              "brackets)")
+        Case = tuple[str, str, Callable[[Setup, Observed], float]]
         cases: list[Case] = [
-            ("reply", "player reply (GET)",
-             lambda p: per_call(setups[p].reply, a.seconds)),
-            ("reply", "spectator reply (GET)",
-             lambda p: per_call(setups[p].watch, a.seconds)),
+            ("reply", "player reply (GET)", lambda u, o: per_call(u.reply, a.seconds)),
+            ("reply", "spectator reply (GET)", lambda u, o: per_call(u.watch, a.seconds)),
             ("reply", "first reply at a position",
-             lambda p: per_change(setups[p], setups[p].reply, setups[p].forget_position,
-                                  a.seconds)),
+             lambda u, o: per_change(u, u.reply, u.forget_position, a.seconds)),
             ("reply", "POST action (Games.act, SQLite)",
-             lambda p: per_change(setups[p], setups[p].act, setups[p].back, a.seconds)),
+             lambda u, o: per_change(u, u.act, u.back, a.seconds)),
             ("move", "server CPU per move, deployed (POST, the worker's move read, GET)",
-             lambda p: per_change(setups[p], setups[p].served_move, setups[p].back,
-                                  a.seconds)),
+             lambda u, o: per_change(u, u.served_move, u.back, a.seconds)),
             ("move", "server CPU per move, single process (POST, computer's job pickled "
              "and its move applied, GET)",
-             lambda p: per_change(setups[p], setups[p].move, setups[p].back, a.seconds)),
+             lambda u, o: per_change(u, u.move, u.back, a.seconds)),
             ("observation", "OpenSpiel observation (observation_tensor + observation_string)",
-             lambda p: per_call(observed[p].openspiel, a.seconds)),
+             lambda u, o: per_call(o.openspiel, a.seconds)),
             ("observation", "PettingZoo observation (env.observe)",
-             lambda p: per_call(observed[p].pettingzoo, a.seconds)),
+             lambda u, o: per_call(o.pettingzoo, a.seconds)),
             ("observation", "Gymnasium observation (as ParlorGymEnv.step returns it)",
-             lambda p: per_call(observed[p].gymnasium, a.seconds)),
+             lambda u, o: per_call(o.gymnasium, a.seconds)),
         ]
         summary = []
+        rows: dict[str, list[list[float]]]
         for kind, name, timed in cases:
-            for u in setups.values():  # untimed: what is made on first use
-                u.reply()
-            rows: dict[str, list[float]] = {p: [] for p in points}
+            for us in setups.values():  # untimed: what is made on first use
+                for u in us:
+                    u.reply()
+            rows = {p: [[] for _ in range(a.positions)] for p in points}
             for _ in range(a.rounds):
-                for p in points:  # interleaved
-                    rows[p].append(timed(p))
-            med = {p: statistics.median(rows[p]) for p in points}
+                for i in range(a.positions):  # interleaved: early i, late i (, late i cut)
+                    for p in points:
+                        rows[p][i].append(timed(setups[p][i], observed[p][i]))
+            each = {p: [statistics.median(r) for r in rows[p]] for p in points}
+            med = {p: statistics.mean(each[p]) for p in points}
             print(f"{name}: " + "; ".join(
-                f"{p} {med[p]:,.0f} ({', '.join(f'{x:,.0f}' for x in rows[p])})"
+                f"{p} {med[p]:,.0f} ({', '.join(f'{x:,.0f}' for x in each[p])})"
                 for p in points))
             control = "" if a.no_control else (
                 f"; its history's share: late / late cut {med[hi] / med[f'{hi} cut']:.2f}")

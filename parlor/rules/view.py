@@ -253,10 +253,14 @@ def make_table_card(s: State, cid: int) -> TableCard:
     )
 
 
-def make_side(s: State, q: int, viewer: int) -> SideView:
+def make_side(s: State, q: int, viewer: int,
+              zones: tuple[tuple[TableCard, ...], tuple[TableCard, ...]] | None = None
+              ) -> SideView:
     """Rlr ``q``'s half of the table as ``viewer`` sees it. What it reads of ``s`` is
     listed by parlor.web.games.side_reads (which keeps a side while those read the same):
-    a new read here goes there too (tests/web/test_reply_cache.py holds them together)."""
+    a new read here goes there too (tests/web/test_reply_cache.py holds them together).
+    ``zones``, when given, are its Home and Field as a caller knows them to be now
+    (parlor.web.games.kept_sides: a side whose Hand or life changed, its table not)."""
     own = q == viewer
     face_up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
     closed = s.settings.match_play
@@ -271,8 +275,8 @@ def make_side(s: State, q: int, viewer: int) -> SideView:
         recycle_face_up=_faces(face_up),
         discard=None if closed else _faces(s.discard[q]),
         discard_count=len(s.discard[q]),
-        home=_zone(s, s.home[q]),
-        field=_zone(s, s.field[q]),
+        home=_zone(s, s.home[q]) if zones is None else zones[0],
+        field=_zone(s, s.field[q]) if zones is None else zones[1],
         domain=_refs(s.domain[q]),
     )
 

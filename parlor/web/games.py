@@ -560,7 +560,7 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
         reads = side_reads(s, q)
         k = None if kept is None else kept[q]
         if k is None or k.reads != reads:
-            side = make_side(s, q, player)
+            side = make_side(s, q, player, None if k is None else _same_zones(k, reads))
             # the copies of what did not change shared (the status lists, 6 of 104 each,
             # are both sides' reads): a game's kept sides stay a few kilobytes
             copies = _copies(reads, [x.reads for x in (k, *made) if x is not None])
@@ -569,6 +569,23 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
         made.append(k)
     live.sides[player] = (made[0], made[1])
     return made[0].side, made[1].side
+
+
+#: Where :func:`side_reads` holds what a side's table cards (its Home and Field) read:
+#: the zones' cards, and every card's statuses and Enhs.
+_ZONE_READS = (slice(8, 10), slice(11, None))
+
+
+def _same_zones(k: KeptSide, reads: tuple[Any, ...]
+                ) -> tuple[tuple[TableCard, ...], tuple[TableCard, ...]] | None:
+    """The Home and Field of ``k``'s side when what they read is unchanged in ``reads``
+    (a keep, a draw, a payment change the Hand, the piles or the pool, not the table):
+    found without reading the table's cards (a late zone's key is read card by card,
+    :func:`parlor.rules.view._zone`); None when the table changed."""
+    for part in _ZONE_READS:
+        if k.reads[part] != reads[part]:
+            return None
+    return k.side.home, k.side.field
 
 
 def combat_reads(cb: Combat) -> tuple[Any, ...]:
@@ -757,22 +774,44 @@ def _card_sent(tc: TableCard) -> tuple[TableCard, dict[str, Any], str]:
     return kept
 
 
+#: Each zone sent (a Home or a Field: a tuple of table cards), with its cards' dicts and its
+#: JSON, by the tuple's id: parlor.rules.view makes a zone once for what it shows and
+#: hands out the same tuple while it shows it (``_zone``), so a side made again after a
+#: move (its Hand, its life or pool changed) finds its zones whole, and a changed zone
+#: finds its unchanged cards in :data:`_CARDS_SENT`: a side's JSON no longer walks its
+#: cards one by one (10 or more late in a game) each time it is made. The zone is kept
+#: beside, as the cards are; cleared when full.
+_ZONES_SENT: dict[int, tuple[tuple[TableCard, ...], tuple[dict[str, Any], ...], str]] = {}
+ZONES_SENT_KEPT = 5_000
+
+
+def _zone_sent(zone: tuple[TableCard, ...]
+               ) -> tuple[tuple[TableCard, ...], tuple[dict[str, Any], ...], str]:
+    kept = _ZONES_SENT.get(id(zone))
+    if kept is None or kept[0] is not zone:
+        if len(_ZONES_SENT) >= ZONES_SENT_KEPT:
+            _ZONES_SENT.clear()
+        cards = [_card_sent(c) for c in zone]
+        kept = _ZONES_SENT[id(zone)] = (
+            zone, tuple([k[1] for k in cards]), "[" + ",".join([k[2] for k in cards]) + "]")
+    return kept
+
+
 def encoded_side(side: SideView) -> Encoded:
     """``Encoded(_side_dict(side))`` (the reference, held equal by
-    tests/web/test_reply_cache.py), each card's dict and JSON made once per card
-    (:func:`_card_sent`) and its JSON put into the side's, written around the cards: a
-    side's JSON cost 45 us at step 500 against 11 at step 7, for its cards."""
-    home = [_card_sent(c) for c in side.home]
-    field = [_card_sent(c) for c in side.field]
+    tests/web/test_reply_cache.py), each zone's dicts and JSON made once per zone
+    (:func:`_zone_sent`; a new zone's cards once per card, :func:`_card_sent`) and put
+    into the side's, written around them: a side's JSON cost 45 us at step 500 against 11
+    at step 7, for its cards."""
+    _, home, home_json = _zone_sent(side.home)
+    _, field, field_json = _zone_sent(side.field)
     d = _flat(side, _SIDE_FIELDS)
     d["home"], d["field"] = _HOME, _FIELD
     around = _dumps(d)
-    d["home"] = tuple([k[1] for k in home])
-    d["field"] = tuple([k[1] for k in field])
+    d["home"], d["field"] = home, field
     if around.count(_HOME_JSON) != 1 or around.count(_FIELD_JSON) != 1:
         raise AssertionError(f"a side's value holds a NUL character: {side}")
-    text = around.replace(_HOME_JSON, "[" + ",".join([k[2] for k in home]) + "]").replace(
-        _FIELD_JSON, "[" + ",".join([k[2] for k in field]) + "]")
+    text = around.replace(_HOME_JSON, home_json).replace(_FIELD_JSON, field_json)
     return Encoded(d, text)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from fastapi.responses import JSONResponse
 
+from parlor.rules import view as view_module
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import COMBAT_STATUS, NONE, Settings, State
 from parlor.rules.view import SPECTATOR, View, make_combat, make_side, make_table_card
@@ -253,10 +254,10 @@ def test_a_late_reply_renders_none_of_the_history(tmp_path: Path,
 
 
 def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
-    """``encoded_side`` (each card's JSON written once, the side's written around them)
-    equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of random games and
-    every viewer; a card made anew (another object, maybe at a freed card's id) is never
-    given another card's JSON."""
+    """``encoded_side`` (each zone's and each card's JSON written once, the side's written
+    around them) equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of
+    random games and every viewer; a card or a zone made anew (another object, maybe at a
+    freed one's id) is never given another's JSON."""
     for seed in range(4):
         s, rng = new_game(seed, Settings(max_turns=2000)), random.Random(seed)
         for step in range(500):
@@ -273,6 +274,13 @@ def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
                     for c in s.home[q] + s.field[q]:
                         one = replace(template, home=(make_table_card(s, c),), field=())
                         fast, ref = encoded_side(one), Encoded(_side_dict(one))
+                        assert fast == ref and fast.json == ref.json
+                    side = real_view(s, 0, log=False, trail=False).sides[q]
+                    # its zones as other tuples, and each as the other zone
+                    for home, field in ((tuple(list(side.home)), tuple(list(side.field))),
+                                        (side.field, side.home)):
+                        other = replace(side, home=home, field=field)
+                        fast, ref = encoded_side(other), Encoded(_side_dict(other))
                         assert fast == ref and fast.json == ref.json
             apply(s, rng.choice(legal_actions(s)))
 
@@ -309,10 +317,16 @@ def _changes(s: State, q: int) -> list[tuple[str, Callable[[], None]]]:
     ]
 
 
+#: The changes of :func:`_changes` that leave a side's table cards as they are.
+OFF_THE_TABLE = ("life", "pool", "hand", "draw", "recycle", "face up", "discard", "domain")
+
+
 def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path) -> None:
     """``kept_sides`` keeps a side while what it reads is unchanged: each change in place
     (as a refresh grows a live state) of anything a side shows gives the reference's side
-    (``make_side``) at once, for its owner and for the other viewers."""
+    (``make_side``) at once, for its owner and for the other viewers; a change off the
+    table (a Hand, a pile, life, pool, the domain) gives the side again with the zones it
+    had (its Home and Field not read again)."""
     games = Games(GameStore(f"sqlite:///{tmp_path / 'sides.db'}"), 10)
     live = _late_game(games, 120)
     s = live.state
@@ -323,9 +337,14 @@ def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path
             with live.lock:
                 before = {viewer: kept_sides(live, s, viewer) for viewer in (0, 1, SPECTATOR)}
                 change()
+                view_module._ZONES.clear()  # a zone made again would be another tuple
                 for viewer in (0, 1, SPECTATOR):
                     made = tuple(make_side(s, p, viewer) for p in (0, 1))
-                    assert kept_sides(live, s, viewer) == made, (what, viewer)
+                    now = kept_sides(live, s, viewer)
+                    assert now == made, (what, viewer)
+                    if what in OFF_THE_TABLE:
+                        assert now[q].home is before[viewer][q].home, (what, viewer)
+                        assert now[q].field is before[viewer][q].field, (what, viewer)
                     # what a viewer sees changed (another's Hand and recycle pile: counts)
                     assert made[q] != before[viewer][q] or (
                         what == "face up" and viewer == q), (what, viewer)
