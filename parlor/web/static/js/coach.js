@@ -60,3 +60,154 @@ export function wireCoachSetting(level, onChange) {
   box.checked = coachOn(level);
   box.addEventListener("change", () => { setCoach(box.checked); onChange(); });
 }
+
+// -- each line beside what it is about (issue 41) ---------------------------------------------
+// A coach line and the fight's forecast (snap.forecast: what the engine says follows if nobody
+// plays another card, parlor.present.forecast) belong to one decision each. They are attached
+// to the element that decision is taken with: the attacker's card, the attacker a selected
+// blocker would block, the blocker a point goes to, the option button, Done. The element is
+// described by them (aria-describedby); pointing at it or focusing it shows them beside it.
+// Done's forecast (the declaration made so far, as the preview shows it) is shown under Done
+// at all times: it is what the next click sends.
+
+const TIP_ID = "coach-tip";
+
+// The element a move is taken with on the page drawn now, or null.
+function elementOf(app, a, selected) {
+  const q = (sel) => app.querySelector(sel);
+  const button = q(`#controls [data-action="${CSS.escape(a.text)}"]`);
+  if (button) return button;
+  if (["done", "pass", "end"].includes(a.text)) return q(`#controls [data-act="${a.text}"]`);
+  if (selected) return a.actor === selected && a.target ? q(`[data-key="${CSS.escape(a.target)}"]`) : null;
+  if (a.actor && !a.target) return q(`[data-key="${CSS.escape(a.actor)}"]`);
+  if (!a.actor && a.target) return q(`[data-key="${CSS.escape(a.target)}"]`);
+  return null;
+}
+
+// Each element and what is said about it: [element, [{move, coach, forecast}]].
+function notesOf(app, snap, selected, legal) {
+  const lines = snap.coach || {};
+  const forecast = snap.forecast || {};
+  const found = new Map();
+  for (const a of legal) {
+    if (!lines[a.text] && !forecast[a.text]) continue;
+    const el = elementOf(app, a, selected);
+    if (!el) continue;
+    found.set(el, [...(found.get(el) || []), { move: a, coach: lines[a.text], forecast: forecast[a.text] }]);
+  }
+  return found;
+}
+
+function noteHtml(notes, you) {
+  const named = notes.length > 1;
+  return notes.map((n) => {
+    const head = named ? `<b>${richText(describe(n.move.text, you))}:</b> ` : "";
+    const coach = n.coach ? `<span class="note-coach"><b>Coach:</b> ${richText(n.coach)}</span>` : "";
+    const fc = n.forecast ? `<span class="note-forecast"><b>Forecast:</b> ${richText(n.forecast)}</span>` : "";
+    return `<span class="note">${head}${coach}${fc}</span>`;
+  }).join("");
+}
+
+function store(app) {
+  let el = document.getElementById("coach-notes");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "coach-notes";
+    el.hidden = true; // read through aria-describedby; seen in the tip
+    (app.querySelector("section.table") || app).append(el);
+  }
+  return el;
+}
+
+export function renderNotes(snap, selected, legal) {
+  const app = document.getElementById("app");
+  if (!app) return;
+  const box = store(app);
+  box.innerHTML = "";
+  app.querySelectorAll("[data-note]").forEach((el) => {
+    el.removeAttribute("data-note");
+    el.removeAttribute("aria-describedby");
+  });
+  app.querySelectorAll(".done-forecast").forEach((el) => el.remove());
+  const on = coachOn(snap.level) && snap.your_turn;
+  const notes = on ? notesOf(app, snap, selected, legal) : new Map();
+  let n = 0;
+  for (const [el, said] of notes) {
+    const id = `coach-note-${n++}`;
+    const done = el.dataset.act === "done" && said.some((x) => x.forecast);
+    const note = document.createElement(done ? "p" : "span");
+    note.id = id;
+    note.innerHTML = noteHtml(said, snap.you);
+    if (done) {
+      note.className = "done-forecast";
+      el.after(note); // under Done: the declaration made so far
+    } else {
+      box.append(note);
+    }
+    el.dataset.note = id;
+    el.setAttribute("aria-describedby", id);
+  }
+  wireTip(app);
+  const active = document.activeElement;
+  if (byKey && active && active.dataset && active.dataset.note) showTip(active);
+  else hideTip();
+}
+
+function tipEl(app) {
+  let tip = document.getElementById(TIP_ID);
+  if (!tip) {
+    tip = document.createElement("div");
+    tip.id = TIP_ID;
+    tip.className = "coach-tip";
+    tip.setAttribute("role", "tooltip");
+    tip.hidden = true;
+    (app.querySelector("section.table") || app).append(tip);
+  }
+  return tip;
+}
+
+// The tip beside `el`: to its right when there is room, else to its left, else under it.
+function showTip(el) {
+  const note = document.getElementById(el.dataset.note);
+  const app = document.getElementById("app");
+  if (!note || !app || note.classList.contains("done-forecast")) return hideTip();
+  const tip = tipEl(app);
+  tip.innerHTML = note.innerHTML;
+  tip.hidden = false;
+  const r = el.getBoundingClientRect();
+  const w = Math.min(360, window.innerWidth - 16);
+  tip.style.width = `${w}px`;
+  const h = tip.getBoundingClientRect().height;
+  let left = r.right + 8;
+  let top = Math.max(8, Math.min(r.top, window.innerHeight - h - 8));
+  if (left + w > window.innerWidth - 8) left = r.left - w - 8;
+  if (left < 8) {
+    left = Math.max(8, Math.min(r.left, window.innerWidth - w - 8));
+    top = r.bottom + h + 8 > window.innerHeight ? Math.max(8, r.top - h - 8) : r.bottom + 8;
+  }
+  tip.style.left = `${Math.round(left)}px`;
+  tip.style.top = `${Math.round(top)}px`;
+}
+
+function hideTip() {
+  const tip = document.getElementById(TIP_ID);
+  if (tip) tip.hidden = true;
+}
+
+let wired = false;
+// The page's focus moves by itself after each decision (to the next thing to decide): the tip
+// follows the focus only while the player moves it with the keys, and the pointer otherwise.
+let byKey = false;
+
+function wireTip(app) {
+  if (wired) return;
+  wired = true;
+  const noted = (ev) => ev.target.closest && ev.target.closest("[data-note]");
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Tab" || ev.key.startsWith("Arrow")) byKey = true; }, true);
+  document.addEventListener("pointerdown", () => { byKey = false; }, true);
+  app.addEventListener("pointerover", (ev) => { const el = noted(ev); if (el && ev.pointerType !== "touch") showTip(el); });
+  app.addEventListener("pointerout", (ev) => { const el = noted(ev); if (el && !el.contains(ev.relatedTarget)) hideTip(); });
+  app.addEventListener("focusin", (ev) => { const el = noted(ev); if (el && byKey) showTip(el); else if (byKey) hideTip(); });
+  app.addEventListener("focusout", (ev) => { if (noted(ev)) hideTip(); });
+  window.addEventListener("scroll", hideTip, { passive: true });
+}
