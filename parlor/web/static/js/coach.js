@@ -23,6 +23,11 @@ function setCoach(on) {
 // Without a selection, the same line about several cards (each attacker's "Attacking with QC
 // taxes it...") is one line naming them all: three near-copies made the strip too tall.
 export function coachLines(snap, selected, legal) {
+  return coachGroups(snap, selected, legal).map((g) => g.text);
+}
+
+// coachLines with the moves each line is about: [{text, moves}].
+function coachGroups(snap, selected, legal) {
   const lines = snap.coach || {};
   const pick = legal.filter((a) => lines[a.text] && (selected ? a.actor === selected : !a.target));
   const moves = new Map();
@@ -33,9 +38,9 @@ export function coachLines(snap, selected, legal) {
   }
   const mine = selected ? legal.filter((a) => a.actor === selected).length : 0;
   return [...moves].slice(0, 3).map(([line, some]) => {
-    if (line.includes(CARD)) return line.split(CARD).join(orList(some.map((a) => a.card)));
-    return selected && some.length < mine
-      ? `${line} (${some.map((a) => describe(a.text, snap.you)).join("; ")})` : line;
+    if (line.includes(CARD)) return { text: line.split(CARD).join(orList(some.map((a) => a.card))), moves: some };
+    return { text: selected && some.length < mine
+      ? `${line} (${some.map((a) => describe(a.text, snap.you)).join("; ")})` : line, moves: some };
   });
 }
 
@@ -49,9 +54,13 @@ export function renderCoach(snap, selected, legal) {
   const el = document.getElementById("coach");
   if (!el) return;
   const on = coachOn(snap.level) && snap.your_turn;
-  const lines = on ? coachLines(snap, selected, legal) : [];
-  el.hidden = !lines.length;
-  el.innerHTML = lines.map((l) => `<span class="coach-line"><b>Coach:</b> ${richText(l)}</span>`).join("");
+  const groups = on ? coachGroups(snap, selected, legal) : [];
+  el.hidden = !groups.length;
+  // a line whose every move has its element on the page is said beside each of them too
+  // (renderNotes): where a pointer can point at them, the strip leaves it out (learn.css)
+  const app = document.getElementById("app");
+  const attached = (g) => app && g.moves.every((a) => elementsOf(app, a, selected).some(Boolean));
+  el.innerHTML = groups.map((g) => `<span class="coach-line${attached(g) ? " attached" : ""}"><b>Coach:</b> ${richText(g.text)}</span>`).join("");
 }
 
 export function wireCoachSetting(level, onChange) {
@@ -72,16 +81,17 @@ export function wireCoachSetting(level, onChange) {
 
 const TIP_ID = "coach-tip";
 
-// The element a move is taken with on the page drawn now, or null.
-function elementOf(app, a, selected) {
+// The elements a move is taken with on the page drawn now: its option button, if shown, and
+// the card clicked for it (a selected blocker's attacker, an attacker, a point's Cre).
+function elementsOf(app, a, selected) {
   const q = (sel) => app.querySelector(sel);
-  const button = q(`#controls [data-action="${CSS.escape(a.text)}"]`);
-  if (button) return button;
-  if (["done", "pass", "end"].includes(a.text)) return q(`#controls [data-act="${a.text}"]`);
-  if (selected) return a.actor === selected && a.target ? q(`[data-key="${CSS.escape(a.target)}"]`) : null;
-  if (a.actor && !a.target) return q(`[data-key="${CSS.escape(a.actor)}"]`);
-  if (!a.actor && a.target) return q(`[data-key="${CSS.escape(a.target)}"]`);
-  return null;
+  const key = (k) => q(`[data-key="${CSS.escape(k)}"]`);
+  if (["done", "pass", "end"].includes(a.text)) return [q(`#controls [data-act="${a.text}"]`)];
+  let card = null;
+  if (selected) card = a.actor === selected && a.target ? key(a.target) : null;
+  else if (a.actor && !a.target) card = key(a.actor);
+  else if (!a.actor && a.target) card = key(a.target);
+  return [q(`#controls [data-action="${CSS.escape(a.text)}"]`), card];
 }
 
 // Each element and what is said about it: [element, [{move, coach, forecast}]].
@@ -91,9 +101,9 @@ function notesOf(app, snap, selected, legal) {
   const found = new Map();
   for (const a of legal) {
     if (!lines[a.text] && !forecast[a.text]) continue;
-    const el = elementOf(app, a, selected);
-    if (!el) continue;
-    found.set(el, [...(found.get(el) || []), { move: a, coach: lines[a.text], forecast: forecast[a.text] }]);
+    for (const el of elementsOf(app, a, selected).filter(Boolean)) {
+      found.set(el, [...(found.get(el) || []), { move: a, coach: lines[a.text], forecast: forecast[a.text] }]);
+    }
   }
   return found;
 }
