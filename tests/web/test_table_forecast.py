@@ -20,6 +20,10 @@ if not Path(CHROMIUM).exists():  # `make test` installs it; a bare pytest run ma
     pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
 pytest.importorskip("playwright.sync_api")
 
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
+
+from .a11y import low_contrast  # noqa: E402
+
 WIDE = {"viewport": {"width": 1440, "height": 900}}
 BOX = "el => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom," \
       " left: r.left, right: r.right}; }"
@@ -45,6 +49,16 @@ def _page(browser: Any) -> Any:
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
+
+
+def _axe(page: Any) -> list[str]:
+    """axe's serious and critical violations in what the forecast adds to the table: the
+    decisions (the note under Done), the cards described, the tip. (The rest of the table is
+    the sweep's, tests/web/test_table_a11y.py.)"""
+    found = Axe().run(page, context={"include": [["#controls"], ["section.table .side"],
+                                                 ["#coach-tip"], ["#coach-notes"]]}).response
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found["violations"]
+            if v["impact"] in ("serious", "critical")]
 
 
 def _beside(a: dict[str, float], b: dict[str, float], gap: float = 24) -> bool:
@@ -132,6 +146,7 @@ def _declare_by_clicking(page: Any, snap: dict[str, Any]) -> str:
     assert _beside(tip.evaluate(BOX), card.evaluate(BOX))
     assert snap["forecast"][move] in card.evaluate(DESCRIPTION)
     assert "Forecast:" in tip.inner_text()
+    assert _axe(page) + low_contrast(page) == []  # the tip showing
     card.click()
     page.wait_for_function(f"() => window.parlor.staged().length === 1"
                            f" || window.parlor.snapshot().version > {snap['version']}")
@@ -143,6 +158,7 @@ def _declare_by_clicking(page: Any, snap: dict[str, Any]) -> str:
     note = page.locator(".done-forecast")
     assert note.is_visible() and _beside(note.evaluate(BOX), done.evaluate(BOX))
     assert said in done.evaluate(DESCRIPTION) and said in (note.text_content() or "")
+    assert _axe(page) + low_contrast(page) == []  # the note under Done
     done.click()
     return said
 
