@@ -136,7 +136,7 @@ export function renderNotes(snap, selected, legal) {
   box.innerHTML = "";
   app.querySelectorAll("[data-note]").forEach((el) => {
     el.removeAttribute("data-note");
-    el.removeAttribute("aria-describedby");
+    describe_(el, null);
   });
   app.querySelectorAll(".done-forecast").forEach((el) => el.remove());
   const on = coachOn(snap.level) && snap.your_turn;
@@ -155,12 +155,21 @@ export function renderNotes(snap, selected, legal) {
       box.append(note);
     }
     el.dataset.note = id;
-    el.setAttribute("aria-describedby", id);
+    describe_(el, id);
   }
   wireTip(app);
   const active = document.activeElement;
   if (byKey && active && active.dataset && active.dataset.note) showTip(active);
   else hideTip();
+}
+
+// `el` described by the coach's note `id` as well as by what describes it already (null: by
+// no note of the coach's any more).
+function describe_(el, id) {
+  const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((x) => x && !x.startsWith("coach-note-"));
+  if (id) ids.push(id);
+  if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+  else el.removeAttribute("aria-describedby");
 }
 
 function tipEl(app) {
