@@ -15,6 +15,7 @@ from parlor.rules.cards import ABILITIES, IS_RED, Ability
 from parlor.rules.events import Event, card_text, ref_text
 from parlor.rules.ranking import (
     TRUMP,
+    Comparison,
     Counts,
     bonus,
     compare_counts,
@@ -796,6 +797,27 @@ def _group_bonus(s: State) -> bool:
                 emit(s, "bonus", side, rule="1003", why=why)
             return _distribute(s, side, b, losers, BONUS)
     return _after_blocked(s)
+
+
+def fight_comparisons(s: State) -> tuple[Comparison | None, Comparison | None]:
+    """The two comparisons the resolution makes, as the table stands now: all attackers
+    against all blockers (1003.3) and the unblocked attackers against O's Domain (1004);
+    None where the combat has no such comparison (no blocker; no unblocked attacker). The
+    fight's forecast reads them (:mod:`parlor.rules.forecast`), outshown or level ones too."""
+    cb = s.combat
+    assert cb is not None
+    group = domain = None
+    if cb.blocking and cb.attackers:
+        blockers = list(cb.blocking)
+        group = compare_counts(group_text(s, cb.attackers), group_text(s, blockers),
+                               group_counts(s, cb.attackers), group_counts(s, blockers),
+                               s.trump)
+    unblocked = [a for a in cb.attackers if a not in cb.blocked]
+    if unblocked:
+        o = s.opponent
+        domain = compare_counts(group_text(s, unblocked), entity_text(s, DOMAIN[o]),
+                                group_counts(s, unblocked), domain_counts(s, o), s.trump)
+    return group, domain
 
 
 def _distribute(s: State, side: int, points: int, to: list[int], phase: Phase) -> bool:

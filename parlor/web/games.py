@@ -41,6 +41,7 @@ from parlor.ai.ratings import LevelRatings
 from parlor.present.coach import coach
 from parlor.present.explain import why
 from parlor.present.failure import computer_failed, computer_lost, hint_failed
+from parlor.present.forecast import forecast_lines
 from parlor.present.phases import task
 from parlor.present.prose import prose, result_words
 from parlor.present.whynot import costs, why_not
@@ -817,10 +818,13 @@ def encoded_side(side: SideView) -> Encoded:
 
 def learning_aids(s: State, player: int, opponent: str = "the computer") -> dict[str, Any]:
     """What the table shows a learner: each Hand card's cost, why a card has no legal action
-    now, and the coach's line for each consequential decision (the page decides whether the
-    coach speaks), the other side named ``opponent``."""
+    now, the coach's line for each consequential decision and the fight's forecast for each
+    combat decision (issue 41: what follows if nobody plays another card, from what
+    ``player`` sees; the page decides whether the coach speaks), the other side named
+    ``opponent``."""
     return {"costs": costs(s, player), "why_not": why_not(s, player),
-            "coach": coach(s, player, f"{opponent}'s")}
+            "coach": coach(s, player, f"{opponent}'s"),
+            "forecast": forecast_lines(s, player, opponent)}
 
 
 def table_view(s: State, player: int) -> View:
@@ -1215,6 +1219,7 @@ class Games:
             "costs": parts["costs"],
             "why_not": parts["why_not"],
             "coach": parts["coach"],
+            "forecast": parts["forecast"],
         }
 
     def spectator_snapshot(self, live: LiveGame, log_from: int = 0) -> dict[str, Any]:

@@ -373,6 +373,7 @@ class PuzzleRoom:
             "costs": aids["costs"],
             "why_not": aids["why_not"],
             "coach": {},  # the coach would give the answer away
+            "forecast": {},  # and so would the fight's forecast
             "moves": list(p.moves),
             "result_text": RESULT_WORDS.get(result or "", ""),
             "puzzle": {

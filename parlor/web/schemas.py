@@ -359,6 +359,9 @@ class Snapshot(_Open):
     costs: dict[str, str]
     why_not: dict[str, str]
     coach: dict[str, str]
+    forecast: dict[str, str] = Field(
+        default_factory=dict, description="the fight's forecast for each combat decision, by "
+        "action: what follows if nobody plays another card (issue 41)")
     staged: list[str] | None = None
 
 

@@ -20,7 +20,7 @@ from .helpers import config_for, form_post, new_game, play_out, wait_for_human
 SNAPSHOT_KEYS = {"id", "kind", "version", "level", "settings", "status", "failure", "task",
                  "you", "seed", "thinking", "your_turn", "view", "log", "log_total",
                  "thinking_now", "result_text", "practice", "costs", "why_not", "coach",
-                 "takeback", "takebacks", "choices"}
+                 "takeback", "takebacks", "choices", "forecast"}
 
 
 def auth(token: str) -> dict[str, str]:

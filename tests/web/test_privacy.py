@@ -23,7 +23,7 @@ from .helpers import wait_for_human
 EXTRA_KEYS = {"id", "kind", "version", "level", "settings", "status", "you", "seed",
               "thinking", "your_turn", "log_total", "thinking_now", "failure", "task",
               "result_text", "practice", "costs", "why_not", "coach", "takeback", "takebacks",
-              "choices"}
+              "choices", "forecast"}
 
 
 def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
@@ -56,6 +56,7 @@ def check_snapshot(games: Games, snap: dict[str, Any]) -> bool:
                   if live.state.phase in POINT_PHASES else set())
         assert all(k.startswith(("h:", mine)) or k in theirs for k in snap["why_not"])
         assert set(snap["coach"]) <= set(v.legal)
+        assert set(snap["forecast"]) <= set(v.legal)
         assert [c["text"] for c in snap["choices"]] == list(v.legal)
         if snap["status"] == "live":
             assert snap["seed"] is None

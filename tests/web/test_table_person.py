@@ -621,14 +621,25 @@ def test_a_coach_line_about_some_targets_names_them(browser: Any, server: Server
     if card is None:
         pytest.skip("this deal never offered a partly coached card")
     page.locator(f'[data-key="h:{card}"]').click()
-    page.wait_for_selector("#coach:not([hidden])")
-    coached = [m for m in snap["coach"] if m.split()[:2] == ["play", card]
-               or m.split()[:2] == ["expel", card]]
-    said = page.inner_text("#coach")
-    named = page.evaluate("""async (moves) => {
-      const { describe } = await import('/static/js/text.js');
-      return moves.map(m => describe(m, window.parlor.snapshot().you)); }""", coached)
-    assert any(n in said for n in named), (said, named)
+    page.wait_for_selector(".selected")
+    # the line stands beside the targets it is about (issue 41): each of them is described
+    # by it (and shows it in a tip when pointed at), a target it is not about is not
+    line = next(snap["coach"][c["text"]] for c in snap["choices"]
+                if c.get("card") == card and c["text"] in snap["coach"])
+    about: dict[str, bool] = {}
+    for c in snap["choices"]:
+        if c.get("card") == card and c.get("target"):
+            about[c["target"]] = about.get(c["target"], False) or c["text"] in snap["coach"]
+    described = page.evaluate("""keys => keys.map(k => {
+      const el = document.querySelector(`[data-key="${CSS.escape(k)}"]`);
+      return (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean)
+        .map(id => document.getElementById(id).textContent).join(' '); })""", list(about))
+    for (key, coached), said in zip(about.items(), described, strict=True):
+        assert (line in said) == coached, (key, coached, said)
+    one = next(k for k, coached in about.items() if coached)
+    page.locator(f'[data-key="{one}"]').hover()
+    page.wait_for_selector("#coach-tip:not([hidden])")
+    assert line in page.inner_text("#coach-tip").replace("\n", " ")
 
 
 # -- 3. a phone: every card is a 44 px target, and a fight keeps both Fields on the screen -------

@@ -1,6 +1,6 @@
 // Drawing the game page from the state: the table, the status line, the controls, the coach,
 // the message line, the log, and where the keyboard's focus goes.
-import { renderCoach } from "./coach.js";
+import { renderCoach, renderNotes } from "./coach.js";
 import { outcome, renderControls, renderStatus } from "./controls.js";
 import { hooks } from "./hooks.js";
 import { renderLog } from "./log.js";
@@ -32,6 +32,7 @@ export function render() {
   renderControls();
   showNewest();
   renderCoach(snap, state.selected, state.busy || state.pay ? [] : legal());
+  renderNotes(snap, state.selected, state.busy || state.pay ? [] : legal());
   app.classList.toggle("busy", state.busy);
   app.classList.toggle("thinking", snap.thinking);
   const lost = !document.activeElement || document.activeElement === document.body;
