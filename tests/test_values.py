@@ -33,6 +33,7 @@ from parlor.ai.ratings import LevelRating
 from parlor.ai.search import SearchAgent
 from parlor.ai.value import packaged
 from parlor.rules.engine import apply, legal_actions, new_game
+from parlor.rules.forecast import forecasts
 from parlor.rules.glicko import Game, Rating, rate
 from parlor.rules.notation import position
 from parlor.rules.ranking import Entity, Group, compare
@@ -101,6 +102,18 @@ def tournament_examples() -> list[object]:
     return [t, end_round(t), rnd, standings(t), team_standings(t), payout(7), payout(20)]
 
 
+def some_forecasts() -> dict[str, object]:
+    """The forecasts of the first combat decision of a random game that has any."""
+    s = new_game(4, Settings())
+    rng = random.Random(4)
+    while not s.is_over:
+        found = forecasts(s, s.actor)
+        if found:
+            return dict(found)
+        apply(s, rng.choice(legal_actions(s)))
+    raise AssertionError("seed 4: no combat decision in a whole game")
+
+
 def actor_at(seed: int, moves: list[str], ply: int) -> int:
     s = new_game(seed, Settings())
     for a in moves[:ply]:
@@ -131,6 +144,7 @@ def roots() -> list[object]:
         # ranked things exist only while a comparison is made: its text forms (rule 901)
         Entity.parse("JC/2C/4H"), Entity.parse("D:6S/5C"), Group.parse("KS/4S+KC"),
         compare("JH/4H/2S", "QH", trump="S"),  # a Comparison, as a log's bonus and expel hold
+        some_forecasts(),  # the coach's forecast of each combat decision (issue 41)
         *[vars(m) for m in MODULES],  # the modules' constants: default weights, the cards...
     ]
 

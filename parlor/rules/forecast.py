@@ -38,6 +38,7 @@ from parlor.rules.state import (
     State,
 )
 from parlor.rules.table import tgh
+from parlor.rules.values import Value
 from parlor.rules.view import resample, view
 
 #: The decisions a forecast is made for: a declaration in the making (an attacker, a
@@ -55,7 +56,7 @@ SEEN_SEED: Final = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Forecast:
+class Forecast(Value):
     """What follows ``action`` if nobody plays another card, as ``seat`` can know it."""
 
     seat: int

@@ -182,7 +182,7 @@ def rated_row(c: TestClient, gid: str) -> str:  # noqa: F811
     page = c.get("/profile")
     assert page.status_code == 200, page.text
     table = page.text.split('id="rated-games"', 1)[1].split("</table>", 1)[0]
-    row = table.split(f'data-game="{gid}">', 1)[1].split("</tr>", 1)[0]
+    row = table.split(f'data-rated-game="{gid}">', 1)[1].split("</tr>", 1)[0]
     return " | ".join(cell.split("</td>", 1)[0].replace('<span class="muted">', "")
                       .replace("</span>", "") for cell in row.split("<td>")[1:])
 

@@ -497,7 +497,7 @@ def test_a_finished_game_names_its_seats_shows_no_deal_key_and_its_chart_reads_w
     assert clipped == []
     labels = page.evaluate("[...document.querySelectorAll('.wingraph text')]"
                            ".map(t => t.textContent)")
-    assert "100%" in labels and "your win chance" in labels
+    assert "100%" in labels and "your win chance, equal players" in labels
     assert serious_axe(page) == []
 
 

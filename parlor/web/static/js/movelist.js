@@ -91,6 +91,7 @@ function drawList() {
 
 // The shown position is the selected move (the live one: the last), and it is in view.
 function mark() {
+  if (match) return; // its note stays: no position is shown or stepped to
   const step = looking() ? ml.at : ml.moves.length;
   let chosen = null;
   for (const li of list.children) {
