@@ -122,7 +122,7 @@ export async function askHint() {
   const hint = r.body;
   setHint(hint);
   const estimate = (x) => (typeof x.score === "number" && x.score >= 0 && x.score <= 1
-    ? `${Math.round(x.score * 100)}% win estimate` : (x.score !== null && x.score !== undefined ? String(x.score) : ""));
+    ? `${Math.round(x.score * 100)}% win estimate between equal players` : (x.score !== null && x.score !== undefined ? String(x.score) : ""));
   const noteOf = (x) => (x.note && !x.note.startsWith(x.action) ? x.note : "");
   const alts = (hint.alternatives || []).map((x) => `<li><b>${esc(describe(x.action, me()))}</b>` +
     `${estimate(x) ? ` <span class="muted">${esc(estimate(x))}</span>` : ""}` +
