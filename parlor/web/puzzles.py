@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.present.prose import card_words, prose
+from parlor.present.whynot import costs, why_not
 from parlor.puzzles.model import GOALS, Puzzle, PuzzleError, load_puzzles
 from parlor.rules.actions import Action, ActionParseError
 from parlor.rules.engine import apply, legal_actions
@@ -43,7 +44,6 @@ from parlor.web.games import (
     IllegalAction,
     agent_view,
     choices,
-    learning_aids,
     table_view,
     view_payload,
 )
@@ -352,7 +352,6 @@ class PuzzleRoom:
         s = p.state
         over = result is not None or p.solved or s.is_over
         v = table_view(s, pz.solver)
-        aids = learning_aids(s, pz.solver)
         found = sum(1 for i in range(p.at) if i in prep.solver_at)
         stored = self.ratings.puzzles([pz.id]).get(pz.id, Rating(pz.rating, pz.rd))
         return {
@@ -370,10 +369,12 @@ class PuzzleRoom:
             "choices": [] if over else choices(v),
             "log": log_entries(s, pz.solver, 0, pz.solver),
             "log_total": len(s.log or ()),
-            "costs": aids["costs"],
-            "why_not": aids["why_not"],
-            "coach": {},  # the coach would give the answer away
-            "forecast": {},  # and so would the fight's forecast
+            "costs": costs(s, pz.solver),
+            "why_not": why_not(s, pz.solver),
+            # not learning_aids: its coach and fight forecast would give the answer away, and
+            # are not worked out only to be dropped
+            "coach": {},
+            "forecast": {},
             "moves": list(p.moves),
             "result_text": RESULT_WORDS.get(result or "", ""),
             "puzzle": {
