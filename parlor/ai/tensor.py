@@ -13,12 +13,14 @@ tests/research/test_observe_fast.py holds the result equal to the reference, ``f
 of the view, at every step of random games.
 
 Each card's row starts as a ready-made row for where it lies (one list store a card; the
-104 rows joined in C; a card on the table's row carries its printed Pwr and Tgh), then the
-status cells of the cards whose status is set are written one by one: only the cards the
-engine marked (``State.marked``: taxed, made inactive, damaged, Sallied or Harried since
-the last start of a turn), not every card on the table. So the cost does not depend on the
-game's length: every card costs the same store, and a card with a status a handful of
-writes more.
+104 rows joined in C; a card on the table's row carries its printed Pwr and Tgh, and a
+taxed card's its taxed cell), then the rest of the status is written cell by cell, for the
+cards whose status is set only: the cards the engine marked (``State.marked``: taxed, made
+inactive, damaged, Sallied or Harried since the last start of a turn), not every card on
+the table. So the cost does not depend on the game's length (nothing here reads its
+record: log, history or trail): every card costs the same store, and a card with a status
+a handful of writes more. What still grows is the late table itself: more cards with a
+status, Enhs on hosts, a combat (docs/research.md has the figures).
 """
 
 from __future__ import annotations
@@ -132,6 +134,15 @@ _HOME_ROW: Final = tuple(_row_bytes({HOME: 1, PWR: PWR_OF[c], TGH: TGH_OF[c]})
                          for c in range(104))
 _FIELD_ROW: Final = tuple(_row_bytes({FIELD: 1, PWR: PWR_OF[c], TGH: TGH_OF[c]})
                           for c in range(104))
+#: A taxed card's row, by the taxed cell's column (0: TAXED_MINE, 1: TAXED_OPP) then card
+#: id: a Lnd's in Home, a Cre's in Field (only cards on the table are taxed, R4), so that a
+#: taxed card costs a list store, as any other card, and not writes into the buffer (a late
+#: table has half a dozen taxed Lnds).
+_TAXED_ROW: Final[tuple[tuple[bytes, ...], ...]] = tuple(
+    tuple(_row_bytes({FIELD if C_KIND[c] is CRE else HOME: 1, PWR: PWR_OF[c],
+                      TGH: TGH_OF[c], taxed: 1})
+          for c in range(104))
+    for taxed in (TAXED_MINE, TAXED_OPP))
 
 
 def _put(cells: bytearray, i: int, v: int) -> None:
@@ -169,10 +180,10 @@ def make_cells(s: State, player: int, shown0: bool, shown1: bool) -> bytearray:
         # bookkeeping, held by table.bookkeeping_errors). So the cost follows what this
         # turn and the last changed, not how many cards the table has gathered. A noted
         # card that has since left play has no status, and one noted twice is written
-        # twice alike.
-        for noted in marked:
-            for c in noted:
-                _status(s, player, rows, c, cells)
+        # twice alike. The taxed cards (marked[0] and [1]) have their rows already
+        # (_card_rows); the rest of the status is noted in marked[2].
+        for c in marked[2]:
+            _status(s, player, rows, c, cells)
     cb = s.combat
     if cb is not None:
         for c in cb.attackers:
@@ -228,10 +239,25 @@ def _card_rows(s: State, player: int, shown0: bool, shown1: bool) -> list[bytes]
         row = hosted[host]
         for e in enhs:
             parts[where[e]] = row
+    marked = s.marked
+    if marked is not None:  # else make_cells walks the table
+        _taxed_rows(s, player, marked, where, parts)
     row = _ZONE_ROW[STACK]
     for c in s.stack:
         parts[where[c]] = row
     return parts
+
+
+def _taxed_rows(s: State, player: int, marked: list[list[int]], where: tuple[int, ...],
+                parts: list[bytes]) -> None:
+    """The rows of the cards taxed on Rlr 1's and Rlr 2's turns (``marked[0]``, ``[1]``;
+    those still taxed so are on the table): a taxed Lnd's row in Home, a Cre's in Field."""
+    taxed = s.taxed
+    for slot in range(2):
+        rows = _TAXED_ROW[0 if slot == player else 1]
+        for c in marked[slot]:
+            if taxed[c] == slot:
+                parts[where[c]] = rows[c]
 
 
 def _status(s: State, player: int, rows: tuple[int, ...], c: int, cells: bytearray) -> None:

@@ -12,13 +12,14 @@ import numpy as np
 import pyspiel
 import pytest
 
+from parlor.ai.determinize import Determinizer
 from parlor.research import petting
 from parlor.research.observe import fill_state_tensor, fill_tensor, new_tensor
 from parlor.research.spiel import ParlorObserver
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.notation import parse_position, position
 from parlor.rules.state import Settings, State
-from parlor.rules.view import view
+from parlor.rules.view import resample, view
 
 PRIVATE = pyspiel.PrivateInfoType
 OBSERVERS = [ParlorObserver(True, private, False)
@@ -88,3 +89,39 @@ def test_the_fast_paths_float32_division_gives_the_references_numbers_for_every_
         assert fast.dtype == np.float32
         assert np.array_equal(fast, np.array([x / divisor for x in range(-128, 128)],
                                              np.float32))
+
+
+def test_late_positions_of_long_games_and_their_clones_and_resamples_give_the_same_tensor(
+        ) -> None:
+    """Past step 480 the table is full (a score of Lnds, half a dozen of them taxed, Enhs on
+    hosts, combats): the fast path's ready-made rows for taxed cards and its Enhs read
+    from their hosts are held to the reference there, and on the states made from a late
+    position: a clone (its marks copied), a state resampled from the view and a
+    determinization (no marks: the whole table walked)."""
+    checked = 0
+    seen = {"taxed": 0, "inactive": 0, "damaged": 0, "Sallied or Harried": 0}
+    seed = 0
+    while checked < 60:  # from the games that run past step 480 (about half do)
+        seed += 1
+        s = new_game(seed, Settings(max_turns=2000))
+        s.log = None  # as the environments play
+        rng = random.Random(seed)
+        step = 0
+        while not s.is_over and step < 700:
+            if step >= 480 and step % 7 == 0:
+                _check(s)
+                _check(s.clone())
+                for p in (0, 1):
+                    v = view(s, p, log=False)
+                    _check(resample(v, random.Random(step)))
+                    _check(Determinizer(v, random.Random(step)).deal())
+                checked += 1
+                in_play = [c for q in (0, 1) for c in s.home[q] + s.field[q]]
+                seen["taxed"] += any(s.taxed[c] >= 0 for c in in_play)
+                seen["inactive"] += any(s.inactive[c] for c in in_play)
+                seen["damaged"] += any(s.damage[c] for c in in_play)
+                seen["Sallied or Harried"] += any(s.pwr_mod[c] or s.tgh_mod[c] for c in in_play)
+            apply(s, rng.choice(legal_actions(s)))
+            step += 1
+    assert seed < 40
+    assert all(seen.values()), seen  # each status was on the table at some checked step
