@@ -84,7 +84,7 @@ from parlor.research import gym_env, petting, spiel
 from parlor.research.numbering import encode
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import Settings, State
+from parlor.rules.state import HISTORY, TRAIL, Settings, State
 from parlor.store import GameStore
 from parlor.web.games import Games, _position_parts, encode_reply
 
@@ -164,13 +164,23 @@ class Setup:
                                 result="", takebacks=0)
         live.row = replace(live.row, version=k)
         live.actions = list(actions[:k])
-        live.state = self.start.clone()
+        live.state = self.live_state()
         self.live = live
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
         self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
         self.kept_before = self.before(k - 1)
         self.back()
+
+    def live_state(self) -> State:
+        """The state at step ``k`` as a server holds a live game's (a committed move's, or
+        the game replayed from the store): its records (history, trail) its own, not shared
+        with a copy, so that a move lends them to its trial (``State.successor``) as it
+        does on a server."""
+        s = self.start.clone()
+        s.own(HISTORY)
+        s.own(TRAIL)
+        return s
 
     def before(self, step: int) -> tuple[Any, Any]:
         """What the live game keeps per viewer (its sides, its combat) once the reply at
@@ -193,7 +203,7 @@ class Setup:
                                       result="", takebacks=row.takebacks)
             live.row = row = replace(row, version=k, takebacks=row.takebacks + 1, turn=s.turn,
                                      status="live", result="")
-            live.state = self.start.clone()
+            live.state = self.live_state()
             del live.actions[k:]
         live.last_human = ((row.takebacks, k), self.human_last)
         trail = len(live.state.trail or ())
