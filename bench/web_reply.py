@@ -180,6 +180,12 @@ class Setup:
         s = self.start.clone()
         s.own(HISTORY)
         s.own(TRAIL)
+        # and room to grow, as a server's lists have (grown by appends): a copy's are full,
+        # and the move's first append would move each one (a long game's: 20 KB at step 500)
+        for records in (s.log, s.history, s.trail):
+            if records:
+                records.append(records[-1])
+                records.pop()
         return s
 
     def before(self, step: int) -> tuple[Any, Any]:
