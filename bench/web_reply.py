@@ -75,7 +75,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -89,6 +89,7 @@ from parlor.store import GameStore
 from parlor.web.games import Games, _position_parts, encode_reply
 
 HUMAN = 0
+T = TypeVar("T")
 RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
 MOVE_TARGET_US = 2000.0  # the server's CPU per move, compiled (issue 38)
 
@@ -147,6 +148,14 @@ def events_of(states: list[State], k: int) -> int:
     return len(states[k + 1].log or ()) - len(states[k].log or ())
 
 
+def room_to_grow(records: list[T] | None) -> None:
+    """``records`` with room for more, as a list grown by appends has (CPython's lists
+    grow by an eighth or so at a time)."""
+    if records:
+        records.append(records[-1])
+        records.pop()
+
+
 class Setup:
     """A live game of ``games`` at step ``k`` of the played game, stored as a server would
     have it, and put back there after each timed change."""
@@ -182,10 +191,9 @@ class Setup:
         s.own(TRAIL)
         # and room to grow, as a server's lists have (grown by appends): a copy's are full,
         # and the move's first append would move each one (a long game's: 20 KB at step 500)
-        for records in (s.log, s.history, s.trail):
-            if records:
-                records.append(records[-1])
-                records.pop()
+        room_to_grow(s.log)
+        room_to_grow(s.history)
+        room_to_grow(s.trail)
         return s
 
     def before(self, step: int) -> tuple[Any, Any]:
