@@ -75,7 +75,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -84,11 +84,12 @@ from parlor.research import gym_env, petting, spiel
 from parlor.research.numbering import encode
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import Settings, State
+from parlor.rules.state import HISTORY, TRAIL, Settings, State
 from parlor.store import GameStore
 from parlor.web.games import Games, _position_parts, encode_reply
 
 HUMAN = 0
+T = TypeVar("T")
 RATIO_TARGET = 1.1  # step 500 / step 5 (issues 38 and 42)
 MOVE_TARGET_US = 2000.0  # the server's CPU per move, compiled (issue 38)
 
@@ -147,6 +148,14 @@ def events_of(states: list[State], k: int) -> int:
     return len(states[k + 1].log or ()) - len(states[k].log or ())
 
 
+def room_to_grow(records: list[T] | None) -> None:
+    """``records`` with room for more, as a list grown by appends has (CPython's lists
+    grow by an eighth or so at a time)."""
+    if records:
+        records.append(records[-1])
+        records.pop()
+
+
 class Setup:
     """A live game of ``games`` at step ``k`` of the played game, stored as a server would
     have it, and put back there after each timed change."""
@@ -164,13 +173,28 @@ class Setup:
                                 result="", takebacks=0)
         live.row = replace(live.row, version=k)
         live.actions = list(actions[:k])
-        live.state = self.start.clone()
+        live.state = self.live_state()
         self.live = live
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
         self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
         self.kept_before = self.before(k - 1)
         self.back()
+
+    def live_state(self) -> State:
+        """The state at step ``k`` as a server holds a live game's (a committed move's, or
+        the game replayed from the store): its records (history, trail) its own, not shared
+        with a copy, so that a move lends them to its trial (``State.successor``) as it
+        does on a server."""
+        s = self.start.clone()
+        s.own(HISTORY)
+        s.own(TRAIL)
+        # and room to grow, as a server's lists have (grown by appends): a copy's are full,
+        # and the move's first append would move each one (a long game's: 20 KB at step 500)
+        room_to_grow(s.log)
+        room_to_grow(s.history)
+        room_to_grow(s.trail)
+        return s
 
     def before(self, step: int) -> tuple[Any, Any]:
         """What the live game keeps per viewer (its sides, its combat) once the reply at
@@ -193,7 +217,7 @@ class Setup:
                                       result="", takebacks=row.takebacks)
             live.row = row = replace(row, version=k, takebacks=row.takebacks + 1, turn=s.turn,
                                      status="live", result="")
-            live.state = self.start.clone()
+            live.state = self.live_state()
             del live.actions[k:]
         live.last_human = ((row.takebacks, k), self.human_last)
         trail = len(live.state.trail or ())

@@ -60,6 +60,10 @@ in (:func:`begin_combat`); a clone starts without one.
 The groups are bits of one int rather than a set of names or a wrapper list type: the write
 paths (every damage, Enh move and history append of every search clone) test one bit, and a
 set lookup or a list subclass would cost each of them more.
+
+A state about to be replaced by its copy (a live web game's, at each move) lends the copy
+its records instead (:meth:`State.successor`): the copy appends to them in place, and the
+state is dropped, or takes its records back (:meth:`State.take_back`) when the move is refused.
 """
 
 from __future__ import annotations
@@ -220,6 +224,11 @@ ENH_COUNTS: Final = 2
 HISTORY: Final = 4
 #: ``trail``: the public trail of a dealt game.
 TRAIL: Final = 8
+
+
+#: What :meth:`State.successor` lent its successor: the lengths of the history, the trail
+#: and the log then, and the groups (HISTORY, TRAIL) it took over rather than shared.
+Lent = tuple[int, int, int, int]
 
 
 #: The fields of a :class:`Combat`, in the order of its ``__init__`` and ``repr``.
@@ -500,6 +509,10 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (events and history lists are copied too)."""
+        return self._clone(None if self.log is None else self.log[:])
+
+    def _clone(self, log: list[Event] | None) -> State:
+        """:meth:`clone`, with ``log`` for the copy's log."""
         s = State.__new__(State)
         s.settings, s.seed = self.settings, self.seed
         s.shuffle_seed, s.shuffles = self.shuffle_seed, self.shuffles
@@ -531,7 +544,7 @@ class State:
         s.combat = self.combat.copy() if self.combat else None
         s.spare_combat = None
         s.winner, s.result = self.winner, self.result
-        s.log = None if self.log is None else self.log[:]
+        s.log = log
         s.history = self.history  # shared: HISTORY
         s.trail = self.trail  # shared: TRAIL
         shared = COMBAT_STATUS | HISTORY
@@ -543,6 +556,41 @@ class State:
         self.shared |= shared
         s._legal = self._legal
         return s
+
+    def successor(self) -> tuple[State, Lent]:
+        """A clone to apply the next decisions to in this state's place, and what it took
+        (for :meth:`take_back`). It is :meth:`clone`'s copy, equal to it through any
+        actions applied (tests/rules/test_bookkeeping.py), save that it takes over this
+        state's records (``history``, ``trail``, ``log``) to append to in place, where a
+        clone shares them copy-on-write and copies each whole at its first append: 2,500
+        items, 9 us interpreted, at step 500 of a game. Each move of a live web game is
+        applied to a copy of the game's state that then replaces it, and that copy cost
+        more the longer the game ran.
+
+        Until the caller settles it, this state's records read the successor's appends: it
+        then either drops this state (the successor took its place) or calls
+        ``take_back(lent)`` (the decisions were refused), which cuts the records back to
+        this state's own; the successor is not used again. A record this state already
+        shares with another clone stays shared, as :meth:`clone` shares it (appending in
+        place would reach that clone's too); this state's own writes to the others copy
+        first (their bits are set, as after a clone)."""
+        taken = (HISTORY | TRAIL) & ~self.shared
+        lent = (len(self.history), len(self.trail or ()), len(self.log or ()), taken)
+        s = self._clone(self.log)
+        s.shared &= ~taken
+        return s, lent
+
+    def take_back(self, lent: Lent) -> None:
+        """Cut this state's records back to what they were when :meth:`successor` lent
+        them (``lent``): the successor's appends undone, the taken records this state's own
+        again."""
+        steps, trail, events, taken = lent
+        del self.history[steps:]
+        if self.trail is not None:
+            del self.trail[trail:]
+        if self.log is not None:
+            del self.log[events:]
+        self.shared &= ~taken
 
     def own(self, group: int) -> None:
         """Make the lists of ``group`` (COMBAT_STATUS, ENH_COUNTS, HISTORY or TRAIL) this

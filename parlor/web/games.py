@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -51,7 +52,7 @@ from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.events import Event
 from parlor.rules.notation import RecordError, parse_record, record
 from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
-from parlor.rules.state import NONE, Combat, Settings, State, card_text, ref_text
+from parlor.rules.state import NONE, Combat, Lent, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import (
     SPECTATOR,
@@ -506,7 +507,8 @@ def side_reads(s: State, q: int) -> tuple[Any, ...]:
     """What ``make_side(s, q, viewer)`` reads of ``s`` (parlor.rules.view, its table cards'
     statuses included), as they are now. A side made from reads equal to these is the side
     made anew: compared whole (a list, a set, a dict of lists), at C speed, whatever the
-    number of cards on the table."""
+    number of cards on the table. (:func:`_same_zones` reads the table's by their places
+    here.)"""
     return (s.settings.match_play, s.life[q], s.pool[q], s.hand[q], len(s.draw[q]),
             s.recycle[q], s.public_recycle[q], s.discard[q], s.home[q], s.field[q],
             s.domain[q], s.taxed, s.inactive, s.damage, s.terminal, s.pwr_mod, s.tgh_mod,
@@ -573,8 +575,11 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
 
 
 #: Where :func:`side_reads` holds what a side's table cards (its Home and Field) read:
-#: the zones' cards, and every card's statuses and Enhs.
-_ZONE_READS = (slice(8, 10), slice(11, None))
+#: the zones' cards, every card's statuses (taxed to Enhs' Pwr and Tgh: ``_STATUSES``) and
+#: Enhs (``_ENHS``).
+_ZONES_AT = slice(8, 10)
+_STATUSES = range(11, 17)
+_ENHS = 17
 
 
 def _same_zones(k: KeptSide, reads: tuple[Any, ...]
@@ -583,9 +588,23 @@ def _same_zones(k: KeptSide, reads: tuple[Any, ...]
     (a keep, a draw, a payment change the Hand, the piles or the pool, not the table):
     found without reading the table's cards (a late zone's key is read card by card,
     :func:`parlor.rules.view._zone`); None when the table changed."""
-    for part in _ZONE_READS:
-        if k.reads[part] != reads[part]:
+    old = k.reads
+    if old[_ZONES_AT] != reads[_ZONES_AT]:
+        return None
+    # The statuses and Enhs are read for all cards at once, both sides' (a list of 104
+    # compared at C speed); when they differ, only this side's cards are looked at: the
+    # other side's untax (each turn's start) or payment leaves this side's cards as they
+    # are, and its zones need not be read again (14 cards or more late in a game).
+    cards = reads[8] + reads[9]
+    if not cards:
+        return k.side.home, k.side.field
+    got = itemgetter(*cards)  # (one card: its value, not a 1-tuple; both sides alike)
+    for i in _STATUSES:
+        if old[i] != reads[i] and got(old[i]) != got(reads[i]):
             return None
+    before, now = old[_ENHS], reads[_ENHS]
+    if before != now and any(before.get(c) != now.get(c) for c in cards):
+        return None
     return k.side.home, k.side.field
 
 
@@ -1264,20 +1283,27 @@ class Games:
         me = live.human if seat is None else seat
         with live.lock:
             s = self._current(live, version, takebacks)
-            trial = s.clone()
-            for i, action in enumerate(actions):
-                if action.verb == "resign":
-                    if len(actions) > 1:
-                        raise BadAction("resign alone, not within a declaration")
-                    if action.target not in (NONE, me):
-                        raise WrongSeat(f"R17: you are Rlr {me + 1}: you can resign "
-                                        f"for yourself ('resign'), not for Rlr "
-                                        f"{action.target + 1}", version=live.row.version)
-                    action = Action("resign")
-                elif trial.actor != me:
-                    raise WrongTurn(_wait_for(live, trial.actor), version=live.row.version)
-                self._apply(live, trial, action, i, len(actions), me)
-            self._commit(live, trial)
+            # the trial takes over the live state's records rather than copying them (a
+            # long game's: State.successor), and hands them back if the move is refused
+            trial, lent = s.successor()
+            try:
+                for i, action in enumerate(actions):
+                    if action.verb == "resign":
+                        if len(actions) > 1:
+                            raise BadAction("resign alone, not within a declaration")
+                        if action.target not in (NONE, me):
+                            raise WrongSeat(f"R17: you are Rlr {me + 1}: you can resign "
+                                            f"for yourself ('resign'), not for Rlr "
+                                            f"{action.target + 1}", version=live.row.version)
+                        action = Action("resign")
+                    elif trial.actor != me:
+                        raise WrongTurn(_wait_for(live, trial.actor),
+                                        version=live.row.version)
+                    self._apply(live, trial, action, i, len(actions), me)
+            except BaseException:
+                s.take_back(lent)
+                raise
+            self._commit(live, trial, lent)
             return self._snapshot(live, log_from, seat=me)
 
     def preview(self, live: LiveGame, version: int, texts: list[str],
@@ -1296,19 +1322,24 @@ class Games:
             s = self._current(live, version)
             if s.actor != me:
                 raise WrongTurn(_wait_for(live, s.actor), version=live.row.version)
-            trial = s.clone()
-            for i, action in enumerate(actions):
-                if action.verb not in DECLARATIONS:
-                    raise BadAction(f"'{action}' is decided at once: only "
-                                    f"{', '.join(sorted(DECLARATIONS))} are declared before "
-                                    "they are final", version=live.row.version)
-                self._apply(live, trial, action, i, len(actions), me)
-                if trial.actor != me or trial.phase is not s.phase:
-                    if i != len(actions) - 1:
-                        raise BadAction(f"'{action}' completes the declaration: send it",
-                                        version=live.row.version)
-                    return {"final": True, "version": live.row.version}
-            snap = self._snapshot(live, len(trial.log or ()), trial, seat=me)
+            phase = s.phase
+            # the live state's records lent to the trial and always taken back (as in act)
+            trial, lent = s.successor()
+            try:
+                for i, action in enumerate(actions):
+                    if action.verb not in DECLARATIONS:
+                        raise BadAction(f"'{action}' is decided at once: only "
+                                        f"{', '.join(sorted(DECLARATIONS))} are declared "
+                                        "before they are final", version=live.row.version)
+                    self._apply(live, trial, action, i, len(actions), me)
+                    if trial.actor != me or trial.phase is not phase:
+                        if i != len(actions) - 1:
+                            raise BadAction(f"'{action}' completes the declaration: send it",
+                                            version=live.row.version)
+                        return {"final": True, "version": live.row.version}
+                snap = self._snapshot(live, len(trial.log or ()), trial, seat=me)
+            finally:
+                s.take_back(lent)
             snap["staged"] = list(texts)
             return snap
 
@@ -1365,9 +1396,12 @@ class Games:
         """A client's table is the game's: its version, and its takebacks when it says."""
         return version == live.row.version and takebacks in (None, live.row.takebacks)
 
-    def _commit(self, live: LiveGame, trial: State) -> None:
-        """Store the new actions of ``trial`` and only then make it the live state."""
-        new = [str(a) for a in trial.history[len(live.state.history):]]
+    def _commit(self, live: LiveGame, trial: State, lent: Lent) -> None:
+        """Store the new actions of ``trial``, the live state's successor (``lent``: what
+        it was lent, :meth:`State.successor`), and only then make it the live state; if
+        the store refuses them, the live state takes its records back."""
+        s = live.state
+        new = [str(a) for a in trial.history[lent[0]:]]
         version = live.row.version
         try:
             with self.durable():
@@ -1375,12 +1409,16 @@ class Games:
                                        status=_status(trial), result=trial.result,
                                        takebacks=live.row.takebacks, now=self.now())
         except StoreConflict:
+            s.take_back(lent)  # before the refresh applies the stored moves to it
             # another process committed first: nothing of ours was stored; catch up
             self._refresh_locked(live)
             raise StaleVersion(
                 "that action came too late: the game had already moved on (another tab or "
                 "server). Nothing was done: the table is now up to date.",
                 version=live.row.version) from None
+        except BaseException:
+            s.take_back(lent)
+            raise
         live.state = trial
         live.actions.extend(new)
         live.row = replace(live.row, version=version + len(new), turn=trial.turn,
@@ -1514,10 +1552,14 @@ class Games:
             s = live.state
             if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
                 raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
-            trial = s.clone()
-            apply(trial, text, player=live.computer)
+            trial, lent = s.successor()  # the records lent, as in act
             try:
-                self._commit(live, trial)  # refused if the stored game moved on
+                apply(trial, text, player=live.computer)
+            except BaseException:
+                s.take_back(lent)
+                raise
+            try:
+                self._commit(live, trial, lent)  # refused if the stored game moved on
             except StaleVersion:
                 return False
             return True
@@ -1543,9 +1585,13 @@ class Games:
             s = live.state
             if live.row.kind != "match" or live.row.version != version or s.is_over:
                 return False
-            trial = s.clone()
-            apply(trial, text, player=s.actor)
-            self._commit(live, trial)
+            trial, lent = s.successor()  # the records lent, as in act
+            try:
+                apply(trial, text, player=s.actor)
+            except BaseException:
+                s.take_back(lent)
+                raise
+            self._commit(live, trial, lent)
             return True
 
     def computer_failed(self, live: LiveGame, version: int, failure: AgentFailed, *,

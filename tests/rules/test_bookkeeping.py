@@ -187,6 +187,46 @@ def test_after_own_a_write_to_a_shared_list_reaches_only_its_writer() -> None:
         assert _snapshot(s) == before
 
 
+def test_a_successor_plays_as_a_clone_and_takes_back_to_its_original() -> None:
+    """State.successor (a clone lending its records, the web's move) against State.clone,
+    its reference, over seeded random games, a declaration of up to three actions at a
+    time: the successor reads as the clone after the same actions, and take_back leaves
+    the original as it was, its records its own again (a refused move); the game goes on
+    from the successor or, every third step, from the original taken back."""
+    for seed in range(6):
+        s = new_game(seed, Settings(auto=seed % 3 != 0))
+        if seed % 2:
+            s.log = None
+        rng = random.Random(seed)
+        steps = 0
+        while not s.is_over:
+            before = _snapshot(s)
+            reference = s.clone()
+            s.own(HISTORY)  # the reference's are its own: s lends its records, unless
+            s.own(TRAIL)
+            shared = s.clone() if steps % 5 == 4 else None  # it shares them already
+            twin, lent = s.successor()
+            assert (not twin.shared & HISTORY) == (shared is None)  # taken, or shared
+            for _ in range(rng.randint(1, 3)):
+                if reference.is_over:
+                    break
+                a = rng.choice(legal_actions(reference))
+                apply(reference, a)
+                apply(twin, a)
+            assert _snapshot(twin) == _snapshot(reference), f"seed {seed}, step {steps}"
+            assert not bookkeeping_errors(twin)
+            if shared is not None:
+                assert _snapshot(shared) == before, f"seed {seed}, step {steps}"
+            if steps % 3 == 2:
+                s.take_back(lent)
+                assert _snapshot(s) == before, f"seed {seed}, step {steps}: not taken back"
+                assert not s.shared & (HISTORY | TRAIL) or shared is not None
+            else:
+                s = twin
+            steps += 1
+        assert steps > 30
+
+
 def every_nth_step(seed: int, every: int) -> Iterator[tuple[State, int]]:
     """A seeded random game, yielded at steps 0, ``every``, 2 × ``every``… (state, step)."""
     s = new_game(seed)

@@ -326,7 +326,7 @@ def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path
     (as a refresh grows a live state) of anything a side shows gives the reference's side
     (``make_side``) at once, for its owner and for the other viewers; a change off the
     table (a Hand, a pile, life, pool, the domain) gives the side again with the zones it
-    had (its Home and Field not read again)."""
+    had (its Home and Field not read again), and so does any change for the other side."""
     games = Games(GameStore(f"sqlite:///{tmp_path / 'sides.db'}"), 10)
     live = _late_game(games, 120)
     s = live.state
@@ -338,9 +338,14 @@ def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path
                 before = {viewer: kept_sides(live, s, viewer) for viewer in (0, 1, SPECTATOR)}
                 change()
                 view_module._ZONES.clear()  # a zone made again would be another tuple
+                kept = {viewer: kept_sides(live, s, viewer) for viewer in (0, 1, SPECTATOR)}
+                # the other side's cards show what they showed: its zones are not read
+                # again (a status or an Enh is read for all cards at once, both sides')
+                other = (tuple(s.home[1 - q]), tuple(s.field[1 - q]))
+                assert not [key for key in view_module._ZONES if key[0] in other], what
                 for viewer in (0, 1, SPECTATOR):
                     made = tuple(make_side(s, p, viewer) for p in (0, 1))
-                    now = kept_sides(live, s, viewer)
+                    now = kept[viewer]
                     assert now == made, (what, viewer)
                     if what in OFF_THE_TABLE:
                         assert now[q].home is before[viewer][q].home, (what, viewer)
