@@ -60,7 +60,8 @@ often as the reference, mostly in lost games, and with the veto the expert went 
 
 A spec may name the learned evaluation's weights, ``value=TAG`` for the package's
 ``parlor/ai/weights/value-TAG.json`` (``value=v2`` is the expert's own, ``value=v1`` the linear
-fit before it), so that a retrained file can be matched against the shipped one before it
+fit before it, ``value=v3`` a refit to games the expert itself plays, issue 46, not shipped:
+docs/ai.md), so that a retrained file can be matched against the shipped one before it
 replaces it:
 
     >>> agent_spec("expert@value=v1@iters=1930")

@@ -187,3 +187,15 @@ def test_a_spec_names_the_learned_evaluations_weights() -> None:
     assert old.evaluate is not None and plain.evaluate is not None
     assert old.evaluate(s, 0) == learned_win_prob(s, 0, packaged("value-v1.json"))
     assert old.evaluate(s, 0) != plain.evaluate(s, 0)
+
+
+def test_the_spec_value_v3_is_the_fit_to_the_experts_own_games() -> None:
+    """``expert@value=v3`` (issue 46) parses and judges its leaves with value-v3.json's
+    estimate, so it can be matched against the shipped v2 before it replaces it."""
+    assert agent_spec("5@Value=v3@iters=100") == "expert@iters=100@value=v3"
+    agent = make_agent("expert@value=v3@iters=100", 2)
+    assert isinstance(agent, SearchAgent) and agent.evaluate is not None
+    assert agent.max_iterations == 100
+    s = new_game(33)
+    assert agent.evaluate(s, 1) == learned_win_prob(s, 1, packaged("value-v3.json"))
+    assert agent.evaluate(s, 1) != learned_win_prob(s, 1, packaged())

@@ -26,6 +26,7 @@ from parlor.ai.value import (
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import OVER, State
 from parlor.rules.view import resample, view
+from parlor.training.selfplay import PAIRINGS
 
 
 def midgame_states(seed: int, every: int = 7) -> list[State]:
@@ -129,3 +130,38 @@ def test_the_expert_searches_with_the_learned_evaluation() -> None:
     assert agent.max_iterations == 40
     hand = make_agent("expert_hand@iters=40", 3)
     assert isinstance(hand, SearchAgent) and hand.evaluate is None
+
+
+#: Every weights file the package ships: the expert's own (v2), the linear fit before it (v1)
+#: and the fit to the expert's own games (v3, issue 46), kept so that they can be matched.
+PACKAGED_FILES = ("value-v1.json", "value-v2.json", "value-v3.json")
+
+
+@pytest.mark.parametrize("name", PACKAGED_FILES)
+def test_every_packaged_weights_file_loads_for_todays_features(name: str) -> None:
+    """Each file is for the 36 features the search computes now (one linear weight each, and
+    one per feature in every tanh unit) and records the command that rebuilds it."""
+    text = resources.files("parlor.ai").joinpath("weights", name).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    assert data["format"] == FORMAT and data["features"] == list(FEATURE_NAMES)
+    model = packaged(name)
+    assert len(model.linear) == len(FEATURE_NAMES)
+    assert all(len(row) == len(FEATURE_NAMES) for row in model.hidden)
+    assert len(model.hidden) == len(model.out) == data["settings"]["hidden"]
+    assert data["command"].startswith(f"parlor train --seed {data['seed']} --games "
+                                      f"{data['games']} ")
+    defaults = [f"{a}:{b}" for a, b in PAIRINGS]
+    named = "".join(f" --pairing {p}" for p in data["pairings"])
+    assert data["command"].endswith(named if data["pairings"] != defaults else
+                                    f"--hidden {data['settings']['hidden']}")
+    s = midgame_states(8)[5]
+    assert 0.0 < learned_win_prob(s, 0, model) < 1.0
+
+
+def test_v3_is_fitted_to_games_the_expert_plays() -> None:
+    """v3's point (issue 46): positions of the expert's own play, not only the Greedy family."""
+    text = resources.files("parlor.ai").joinpath("weights", "value-v3.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    expert = [p for p in data["pairings"] if p.startswith("expert@")]
+    assert expert and any(p.count("expert@") == 2 for p in expert)  # expert against itself
+    assert packaged("value-v3.json") != packaged()
