@@ -22,6 +22,7 @@ import doctest
 import os
 import re
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -203,12 +204,18 @@ def test_the_parlor_commands_of_the_docs_run(block: Block, args: list[str], tmp_
            else f"sqlite:///{tmp_path}/parlor.db")  # a worker runs only on PostgreSQL
     env = {**os.environ, "PARLOR_DATABASE_URL": url,
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    try:
-        run = subprocess.run([sys.executable, "-m", "parlor.cli", *args], cwd=tmp_path,
-                             env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                             text=True, timeout=4)
-    except subprocess.TimeoutExpired:
-        return  # still running: it started as the docs say
+    # its own process group, so that a command still running at the stop is ended with
+    # every process it started (`--workers N` forks; stopping only the parent left them on)
+    with subprocess.Popen([sys.executable, "-m", "parlor.cli", *args], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, start_new_session=True) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=4)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return  # still running: it started as the docs say
+    run = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     if args[0] == "play" or "human" in " ".join(args):
         # a person plays: with no one at the keyboard it stops at its first question
         assert "Your decision" in run.stdout, run.stdout[-2000:] + run.stderr[-2000:]
