@@ -574,6 +574,19 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
     return made[0].side, made[1].side
 
 
+def _successor_with(s: State, text: str, player: int) -> tuple[State, Lent]:
+    """The successor of ``s`` (:meth:`State.successor`: the records lent, as in
+    :meth:`Games.act`) with the computer's ``text`` applied for ``player``; the records taken
+    back if the engine refuses it."""
+    trial, lent = s.successor()
+    try:
+        apply(trial, text, player=player)
+    except BaseException:
+        s.take_back(lent)
+        raise
+    return trial, lent
+
+
 #: Where :func:`side_reads` holds what a side's table cards (its Home and Field) read:
 #: the zones' cards, every card's statuses (taxed to Enhs' Pwr and Tgh: ``_STATUSES``) and
 #: Enhs (``_ENHS``).
@@ -1552,12 +1565,7 @@ class Games:
             s = live.state
             if text not in (str(a) for a in legal_actions(s)):  # never trust a worker blindly
                 raise AgentFailed(live.row.level, f"answered {text!r}, not a legal action")
-            trial, lent = s.successor()  # the records lent, as in act
-            try:
-                apply(trial, text, player=live.computer)
-            except BaseException:
-                s.take_back(lent)
-                raise
+            trial, lent = _successor_with(s, text, live.computer)
             try:
                 self._commit(live, trial, lent)  # refused if the stored game moved on
             except StaleVersion:
@@ -1585,12 +1593,7 @@ class Games:
             s = live.state
             if live.row.kind != "match" or live.row.version != version or s.is_over:
                 return False
-            trial, lent = s.successor()  # the records lent, as in act
-            try:
-                apply(trial, text, player=s.actor)
-            except BaseException:
-                s.take_back(lent)
-                raise
+            trial, lent = _successor_with(s, text, s.actor)
             self._commit(live, trial, lent)
             return True
 
