@@ -23,40 +23,32 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parlor.ai.levels import agent_spec
 from parlor.ai.value import ValueModel, draw_pull, packaged, weights_file
+from parlor.training.command import pairing_arg
+from parlor.training.fit import log_loss
 from parlor.training.selfplay import Positions, positions
 
 
 def judge(model: ValueModel, data: Positions) -> tuple[float, float]:
-    """The mean log loss of ``model`` on ``data`` and the share of decided positions whose
-    winner it calls (estimate above one half for the Rlr who won)."""
-    loss = 0.0
-    right = decided = 0
-    for f, y, left in zip(data.rows, data.targets, data.turns_left, strict=True):
-        z = model.logit(f) * draw_pull(left)
-        # log(1 + e^z) - y z, computed without overflow for large |z|
-        loss += max(z, 0.0) + math.log1p(math.exp(-abs(z))) - y * z
-        if y != 0.5:
-            decided += 1
-            right += (z > 0) == (y > 0.5)
-    n = len(data.targets)
-    return loss / n, right / decided if decided else math.nan
-
-
-def _pairing(text: str) -> tuple[str, str]:
-    a, colon, b = text.partition(":")
-    if not colon:
-        raise argparse.ArgumentTypeError(f"{text!r}: write a pairing as A:B, two agent specs")
-    return agent_spec(a), agent_spec(b)
+    """The mean log loss of ``model`` on ``data`` (the fit's own measure,
+    :func:`parlor.training.fit.log_loss`) and the share of decided positions whose winner it
+    calls (estimate above one half for the Rlr who won)."""
+    z = np.array([model.logit(f) * draw_pull(left)
+                  for f, left in zip(data.rows, data.turns_left, strict=True)])
+    y = np.array(data.targets)
+    decided = y != 0.5
+    called = float(np.mean((z[decided] > 0) == (y[decided] > 0.5))) if decided.any() else math.nan
+    return log_loss(z, y), called
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--weights", default="v1,v2", help="weights tags, comma separated")
-    p.add_argument("--pairing", action="append", type=_pairing, metavar="A:B",
+    p.add_argument("--pairing", action="append", type=pairing_arg, metavar="A:B",
                    help="agents of the games (repeat it: the games cycle through them)")
     p.add_argument("--games", type=int, default=60)
     p.add_argument("--seed", type=int, default=5000000, help="seed of the first game's deal")

@@ -35,7 +35,7 @@ def _positive(text: str) -> int:
     return n
 
 
-def _pairing(text: str) -> tuple[str, str]:
+def pairing_arg(text: str) -> tuple[str, str]:
     a, colon, b = text.partition(":")
     if not colon:
         raise argparse.ArgumentTypeError(f"{text!r}: write a pairing as A:B, two agent specs")
@@ -59,7 +59,7 @@ def add_parser(sub: Any) -> None:
     tr.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, metavar="N",
                     help=f"tanh units besides the linear part (default {DEFAULT_HIDDEN}; "
                     "0: linear)")
-    tr.add_argument("--pairing", action="append", type=_pairing, metavar="A:B",
+    tr.add_argument("--pairing", action="append", type=pairing_arg, metavar="A:B",
                     help="agents of the self-play games, as agent specs (repeat it: the games "
                     "cycle through them; default: "
                     f"{' '.join(f'{a}:{b}' for a, b in PAIRINGS)})")
