@@ -84,7 +84,7 @@ from parlor.research import gym_env, petting, spiel
 from parlor.research.numbering import encode
 from parlor.rules.actions import Action
 from parlor.rules.engine import apply, legal_actions, new_game
-from parlor.rules.state import HISTORY, TRAIL, Settings, State
+from parlor.rules.state import HISTORY, TRAIL, Lent, Settings, State
 from parlor.store import GameStore
 from parlor.web.games import Games, _position_parts, encode_reply
 
@@ -148,6 +148,13 @@ def events_of(states: list[State], k: int) -> int:
     return len(states[k + 1].log or ()) - len(states[k].log or ())
 
 
+def lent_of(s: State) -> Lent:
+    """What :meth:`State.successor` will lend of ``s``'s records, for :meth:`State.take_back`
+    to cut them back to (the same lengths and bits as ``successor`` records)."""
+    return (len(s.history), len(s.trail or ()), len(s.log or ()),
+            (HISTORY | TRAIL) & ~s.shared)
+
+
 def room_to_grow(records: list[T] | None) -> None:
     """``records`` with room for more, as a list grown by appends has (CPython's lists
     grow by an eighth or so at a time)."""
@@ -175,6 +182,8 @@ class Setup:
         live.actions = list(actions[:k])
         live.state = self.live_state()
         self.live = live
+        #: the live state at step k, and what a move's successor takes of its records
+        self.state, self.lent = live.state, lent_of(live.state)
         self.untimed = 0.0  # CPU seconds of the timed calls that are not the server's
         self.log_from = self.logged(k - 1)  # the client has the rest
         self.human_last = Games._replay_last_human_decision(live)
@@ -208,7 +217,17 @@ class Setup:
 
     def back(self) -> None:
         """Back to step ``k``: the store truncated to it (a takeback, so one more line), the
-        live game set back as it was there, what it keeps of the log cut back to it."""
+        live game set back as it was there, what it keeps of the log cut back to it.
+
+        The live state set back is the one the move replaced, its records (log, history,
+        trail: the move's successors appended to them in place, :meth:`State.successor`)
+        cut back to its own (:meth:`State.take_back`, as :meth:`Games.act` does when the
+        engine refuses a move), not a copy of the game's state made anew: such a copy (a
+        long game's log, record and trail, thousands of items at step 500) filled the
+        caches the next timed call started from, so the untimed undo made a late move
+        dearer than an early one: SQLite's commit by 10 to 16 us in the POST's loop, flat
+        timed alone, and as dear early when a late state was copied before each commit.
+        A server makes no copy of a game before a move."""
         live, k = self.live, self.k
         row = live.row
         if row.version != k:
@@ -217,8 +236,11 @@ class Setup:
                                       result="", takebacks=row.takebacks)
             live.row = row = replace(row, version=k, takebacks=row.takebacks + 1, turn=s.turn,
                                      status="live", result="")
-            live.state = self.live_state()
+            self.state.take_back(self.lent)
+            live.state = self.state
             del live.actions[k:]
+        self.state, self.lent = live.state, lent_of(live.state)
+        assert len(live.state.history) == len(self.start.history)
         live.last_human = ((row.takebacks, k), self.human_last)
         trail = len(live.state.trail or ())
         if live.public_trail is not None:  # each seat's public trail, cut back to step k

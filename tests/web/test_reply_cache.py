@@ -42,6 +42,7 @@ from parlor.web.games import (
     kept_sides,
     log_since,
     position,
+    side_json,
 )
 
 
@@ -257,18 +258,34 @@ def test_a_sides_json_from_its_cards_json_is_the_plain_encoding() -> None:
     """``encoded_side`` (each zone's and each card's JSON written once, the side's written
     around them) equals ``Encoded(_side_dict(side))``, dict and JSON, for every side of
     random games and every viewer; a card or a zone made anew (another object, maybe at a
-    freed one's id) is never given another's JSON."""
+    freed one's id) is never given another's JSON. Written from the side it was made
+    again from (``side_json``'s ``was``: that side five steps before, the other side, the
+    other viewer's, the same side with another zone), what changed is written anew."""
     for seed in range(4):
         s, rng = new_game(seed, Settings(max_turns=2000)), random.Random(seed)
+        before: dict[tuple[int, int], tuple[Any, tuple[str, ...]]] = {}
         for step in range(500):
             if s.is_over:
                 break
             if step % 5 == 0:
+                written = {}
                 for player in (0, 1, SPECTATOR):
-                    for side in real_view(s, player, log=False, trail=False).sides:
+                    for q, side in enumerate(real_view(s, player, log=False, trail=False).sides):
                         fast, ref = encoded_side(side), Encoded(_side_dict(side))
                         assert fast == ref and list(fast) == list(ref)
                         assert (fast.json, fast.raw) == (ref.json, ref.raw)
+                        written[player, q] = (side, side_json(side)[1])
+                        others = [before.get((player, q)), before.get((player, 1 - q)),
+                                  written.get((0 if player else 1, q)),
+                                  (replace(side, home=side.field), written[player, q][1])]
+                        for was in others:
+                            if was is None:
+                                continue
+                            fast, pieces = side_json(side, was)
+                            assert fast == ref and list(fast) == list(ref)
+                            assert (fast.json, fast.raw) == (ref.json, ref.raw)
+                            assert "{" + ",".join(pieces) + "}" == ref.json
+                before = written
                 template = real_view(s, 0, log=False, trail=False).sides[0]
                 for q in (0, 1):  # cards made anew, not those views share
                     for c in s.home[q] + s.field[q]:
