@@ -217,6 +217,9 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "declined_drop": (0.0, 1.0, False),
     "burn_below_safe": (0.0, 1.0, False),
     "best_line": (0.0, 1.0, False),
+    "node_prior": (0.0, 100.0, False),
+    "prior_who": (0, 2, True),
+    "prior_after": (0, 1000, True),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }
