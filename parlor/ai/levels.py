@@ -220,6 +220,7 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "node_prior": (0.0, 100.0, False),
     "prior_who": (0, 2, True),
     "prior_after": (0, 1000, True),
+    "prior_blind": (0, 1, True),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }

@@ -170,6 +170,19 @@ class _Node:
         self.order: list[Action] | None = None
 
 
+def blind_deal(s: State, me: int, rng: random.Random) -> State:
+    """A copy of ``s`` with ``me``'s Hand dealt again from its Hand and Draw pile, as ``me``'s
+    opponent would see it: the determinization holds ``me``'s true Hand, and an opponent
+    judging its moves on it would play as if it knew that Hand (an omniscient opponent)."""
+    t = s.clone()
+    t._legal = None
+    pool = t.hand[me] + t.draw[me]
+    rng.shuffle(pool)
+    n = len(t.hand[me])
+    t.hand[me], t.draw[me] = pool[:n], pool[n:]
+    return t
+
+
 class SearchAgent(BaseAgent):
     """ISMCTS over determinizations with cheap-policy rollouts and evaluation at a horizon.
 
@@ -198,7 +211,8 @@ class SearchAgent(BaseAgent):
     than by their mean (:meth:`_line_value`; 0: the mean); ``node_prior``: the virtual visits
     of Greedy's one-step look at inner nodes too (:meth:`_node_prior`; 0: none, the cheap
     policy's order alone), at the nodes of ``prior_who`` (0 both Rlrs, 1 the opponent, 2 the
-    searching Rlr) once a node has ``prior_after`` visits. The priors stay Greedy's
+    searching Rlr) once a node has ``prior_after`` visits, the opponent's judged on a Hand of
+    the searching Rlr dealt from what it cannot see with ``prior_blind``. The priors stay Greedy's
     hand-written judgement.
     """
 
@@ -215,7 +229,7 @@ class SearchAgent(BaseAgent):
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
                  best_line: float = 0.0, node_prior: float = 0.0, prior_who: int = 0,
-                 prior_after: int = 1) -> None:
+                 prior_after: int = 1, prior_blind: int = 0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -241,6 +255,7 @@ class SearchAgent(BaseAgent):
         self.node_prior = node_prior
         self.prior_who = prior_who
         self.prior_after = prior_after
+        self.prior_blind = prior_blind
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -542,16 +557,20 @@ class SearchAgent(BaseAgent):
         who = self.prior_who
         return who == 0 or (who == 1) == (s.actor != me)
 
-    def _node_prior(self, node: _Node, s: State, legal: list[Action]) -> None:
+    def _node_prior(self, node: _Node, s: State, legal: list[Action], me: int,
+                    rng: random.Random) -> None:
         """Greedy's one-step look for the actor at an inner node, as the root has it
         (``node_prior`` virtual visits on each of the cheap policy's best ``PRIOR_WIDTH``
         actions, judged on this iteration's determinization): the tree's players, the
         opponent above all, choose as a one-turn look would rather than as the cheap policy's
-        first guess, and the node widens in the look's order."""
+        first guess, and the node widens in the look's order. With ``prior_blind`` the
+        opponent looks at a deal of the searching Rlr's Hand it cannot see
+        (:func:`blind_deal`), not at the determinization's, which holds that Rlr's true Hand."""
         actor = s.actor
         pw = self.policy
         scored = sorted(legal, key=lambda a: -action_score(s, a, pw))[:PRIOR_WIDTH]
-        values = {a: one_step(s, a, actor, horizon=self.look, w=self.weights, policy=pw)
+        looked = blind_deal(s, me, rng) if self.prior_blind and actor != me else s
+        values = {a: one_step(looked, a, actor, horizon=self.look, w=self.weights, policy=pw)
                   for a in scored}
         np_ = self.node_prior
         for a, v in values.items():
@@ -601,7 +620,7 @@ class SearchAgent(BaseAgent):
             else:
                 if self.node_prior and node.order is None \
                         and node.visits >= self.prior_after and self._wants_prior(s, me):
-                    self._node_prior(node, s, legal)
+                    self._node_prior(node, s, legal, me, rng)
                 k = 1 + int(self.widen * math.sqrt(node.visits))
                 cands = self._widened(node, s, legal)[:k] if len(legal) > k else legal
             node.visits += 1
