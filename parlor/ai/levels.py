@@ -69,7 +69,9 @@ replaces it:
 
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
-``declined_drop``, ``burn_below_safe``; see :class:`~parlor.ai.search.SearchAgent`) and the
+``declined_drop``, ``burn_below_safe``, ``best_line``, and the inner nodes' one-step prior
+``node_prior``, ``prior_who``, ``prior_after``, ``prior_blind``, off by default: docs/ai.md;
+see :class:`~parlor.ai.search.SearchAgent`) and the
 cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
 before issue 46's fixes is
 ``expert@counter_lethal=0@strike_back=0@declined_drop=0@burn_below_safe=0@best_line=0``, and
@@ -81,6 +83,8 @@ the expert before C1's strike back and best-line ranking ``expert@strike_back=0@
     3
     >>> make_agent("expert@counter_lethal=0", 1).policy.counter_lethal
     0.0
+    >>> agent_spec("expert@prior_blind=1@node_prior=2@prior_who=1@iters=300")
+    'expert@iters=300@node_prior=2@prior_who=1@prior_blind=1'
 """
 
 from __future__ import annotations
@@ -217,6 +221,10 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "declined_drop": (0.0, 1.0, False),
     "burn_below_safe": (0.0, 1.0, False),
     "best_line": (0.0, 1.0, False),
+    "node_prior": (0.0, 100.0, False),
+    "prior_who": (0, 2, True),
+    "prior_after": (0, 1000, True),
+    "prior_blind": (0, 1, True),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }

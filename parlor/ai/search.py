@@ -126,6 +126,7 @@ PRIOR_SHARE = 0.4
 MIN_SAMPLES = 6  # per root candidate before the search may stop early
 INDIFFERENT = 0.003  # win-estimate spread under which the candidates are all the same
 LINE_MIN = 10  # iterations an action needs to count as tried (``best_line``)
+PRIOR_WIDTH = 8  # an inner node's actions that get the one-step prior (``node_prior``)
 
 
 class _Edge:
@@ -159,11 +160,27 @@ class _Tally:
 
 
 class _Node:
-    __slots__ = ("edges", "visits")
+    __slots__ = ("edges", "order", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[Action, _Edge] = {}
         self.visits = 0
+        #: with ``node_prior``: the actions of the determinization that first gave the node its
+        #: prior, best first by the one-step look (the widening order); None: not looked yet
+        self.order: list[Action] | None = None
+
+
+def blind_deal(s: State, me: int, rng: random.Random) -> State:
+    """A copy of ``s`` with ``me``'s Hand dealt again from its Hand and Draw pile, as ``me``'s
+    opponent would see it: the determinization holds ``me``'s true Hand, and an opponent
+    judging its moves on it would play as if it knew that Hand (an omniscient opponent)."""
+    t = s.clone()
+    t._legal = None
+    pool = t.hand[me] + t.draw[me]
+    rng.shuffle(pool)
+    n = len(t.hand[me])
+    t.hand[me], t.draw[me] = pool[:n], pool[n:]
+    return t
 
 
 class SearchAgent(BaseAgent):
@@ -191,7 +208,11 @@ class SearchAgent(BaseAgent):
     leaf's estimate loses per free Lnd drop declined on the path to it and per life point
     burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept);
     ``best_line``: rank the root actions by the value of the best replies below them rather
-    than by their mean (:meth:`_line_value`; 0: the mean). The priors stay Greedy's
+    than by their mean (:meth:`_line_value`; 0: the mean); ``node_prior``: the virtual visits
+    of Greedy's one-step look at inner nodes too (:meth:`_node_prior`; 0: none, the cheap
+    policy's order alone), at the nodes of ``prior_who`` (0 both Rlrs, 1 the opponent, 2 the
+    searching Rlr) once a node has ``prior_after`` visits, the opponent's judged on a Hand of
+    the searching Rlr dealt from what it cannot see with ``prior_blind``. The priors stay Greedy's
     hand-written judgement.
     """
 
@@ -207,7 +228,8 @@ class SearchAgent(BaseAgent):
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
-                 best_line: float = 0.0) -> None:
+                 best_line: float = 0.0, node_prior: float = 0.0, prior_who: int = 0,
+                 prior_after: int = 1, prior_blind: int = 0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -230,6 +252,10 @@ class SearchAgent(BaseAgent):
         self.declined_drop = declined_drop
         self.burn_below_safe = burn_below_safe
         self.best_line = best_line
+        self.node_prior = node_prior
+        self.prior_who = prior_who
+        self.prior_after = prior_after
+        self.prior_blind = prior_blind
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -525,6 +551,50 @@ class SearchAgent(BaseAgent):
         return (self.declined_drop * tally.declined[q]
                 + self.burn_below_safe * tally.burned[q])
 
+    def _wants_prior(self, s: State, me: int) -> bool:
+        """Whether a node where ``s.actor`` acts gets the one-step prior (``prior_who``: 0
+        both Rlrs' nodes, 1 the opponent's only, 2 the searching Rlr's only)."""
+        who = self.prior_who
+        return who == 0 or (who == 1) == (s.actor != me)
+
+    def _node_prior(self, node: _Node, s: State, legal: list[Action], me: int,
+                    rng: random.Random) -> None:
+        """Greedy's one-step look for the actor at an inner node, as the root has it
+        (``node_prior`` virtual visits on each of the cheap policy's best ``PRIOR_WIDTH``
+        actions, judged on this iteration's determinization): the tree's players, the
+        opponent above all, choose as a one-turn look would rather than as the cheap policy's
+        first guess, and the node widens in the look's order. With ``prior_blind`` the
+        opponent looks at a deal of the searching Rlr's Hand it cannot see
+        (:func:`blind_deal`), not at the determinization's, which holds that Rlr's true Hand."""
+        actor = s.actor
+        pw = self.policy
+        scored = sorted(legal, key=lambda a: -action_score(s, a, pw))[:PRIOR_WIDTH]
+        looked = blind_deal(s, me, rng) if self.prior_blind and actor != me else s
+        values = {a: one_step(looked, a, actor, horizon=self.look, w=self.weights, policy=pw)
+                  for a in scored}
+        np_ = self.node_prior
+        for a, v in values.items():
+            edge = node.edges.get(a)
+            if edge is None:
+                node.edges[a] = _Edge(a, np_, np_ * v)
+            else:
+                edge.n += np_
+                edge.n0 += np_
+                edge.w += np_ * v
+        node.order = sorted(scored, key=lambda a: -values[a])
+
+    def _widened(self, node: _Node, s: State, legal: list[Action]) -> list[Action]:
+        """A node's legal actions in widening order: the cheap policy's, or with a node prior
+        the look's order first (:meth:`_node_prior`), then the rest in the policy's."""
+        pw = self.policy
+        scored = sorted(legal, key=lambda a: -action_score(s, a, pw))
+        if node.order is None:
+            return scored
+        here = set(legal)
+        first = [a for a in node.order if a in here]
+        seen = set(first)
+        return first + [a for a in scored if a not in seen]
+
     def _iterate(self, s: State, root: _Node, me: int, end_turn: int,
                  allowed: set[Action], first_action: Action | None,
                  rng: random.Random) -> None:
@@ -548,13 +618,11 @@ class SearchAgent(BaseAgent):
                 if not cands:
                     break
             else:
+                if self.node_prior and node.order is None \
+                        and node.visits >= self.prior_after and self._wants_prior(s, me):
+                    self._node_prior(node, s, legal, me, rng)
                 k = 1 + int(self.widen * math.sqrt(node.visits))
-                if len(legal) > k:
-                    pw = self.policy
-                    scored = sorted(legal, key=lambda a: -action_score(s, a, pw))
-                    cands = scored[:k]
-                else:
-                    cands = legal
+                cands = self._widened(node, s, legal)[:k] if len(legal) > k else legal
             node.visits += 1
             edges = node.edges
             fresh = [a for a in cands if a not in edges or edges[a].n == 0]

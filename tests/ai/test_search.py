@@ -11,8 +11,8 @@ import pytest
 
 from parlor.ai.agent import Choice
 from parlor.ai.determinize import Determinizer
-from parlor.ai.greedy import HeuristicAgent
-from parlor.ai.search import SEARCHED, SearchAgent, cap_stats
+from parlor.ai.greedy import HeuristicAgent, one_step
+from parlor.ai.search import PRIOR_WIDTH, SEARCHED, SearchAgent, _Node, blind_deal, cap_stats
 from parlor.rules.engine import apply, legal_actions, new_game
 from parlor.rules.state import State
 from parlor.rules.view import view
@@ -174,3 +174,50 @@ def test_best_line_judges_a_root_action_by_the_replies_the_opponent_would_take()
     # Rlr 1's best, so the root action is worth 0.6
     assert SearchAgent(best_line=0.1)._value(root) == pytest.approx(0.6)
     assert SearchAgent(best_line=0.9)._value(root) == pytest.approx(0.5)  # none well tried
+
+
+def test_an_inner_node_prior_is_the_actors_one_step_look() -> None:
+    """``node_prior``: an inner node's best actions by the cheap policy start from the
+    actor's one-step look (Greedy's judgement) as virtual visits, and widen in its order."""
+    s = searched_positions(26, 1)[0]
+    agent = SearchAgent(2, budget=60.0, max_iterations=60, node_prior=2.0)
+    node = _Node()
+    legal = legal_actions(s)
+    agent._node_prior(node, s, legal, s.actor, random.Random(1))
+    assert node.order is not None and 1 <= len(node.order) <= min(PRIOR_WIDTH, len(legal))
+    values = [one_step(s, a, s.actor, horizon=agent.look, w=agent.weights, policy=agent.policy)
+              for a in node.order]
+    assert values == sorted(values, reverse=True)
+    for a, v in zip(node.order, values, strict=True):
+        e = node.edges[a]
+        assert e.n == e.n0 == 2.0 and e.w == pytest.approx(2.0 * v)
+    assert agent._widened(node, s, legal)[: len(node.order)] == node.order
+
+
+def test_visits_add_up_with_inner_node_priors() -> None:
+    s = searched_positions(24, 1)[0]
+    for who, blind in ((0, 0), (1, 0), (1, 1)):
+        agent = SearchAgent(2, budget=60.0, max_iterations=60, node_prior=2.0, prior_who=who,
+                            prior_blind=blind)
+        choices = agent.explain(view(s, s.actor), legal_actions(s))
+        assert sum(c.visits for c in choices) == agent.last_iterations
+        again = SearchAgent(2, budget=60.0, max_iterations=60, node_prior=2.0, prior_who=who,
+                            prior_blind=blind)
+        assert [(c.action, c.visits) for c in again.explain(view(s, s.actor),
+                                                            legal_actions(s))] \
+            == [(c.action, c.visits) for c in choices]
+
+
+def test_a_blind_deal_is_the_same_position_to_the_opponent() -> None:
+    """``prior_blind``: the opponent's one-step look at an inner node judges a deal of the
+    searching Rlr's Hand that it cannot tell from the determinization (its view is the
+    same), not the searcher's true Hand."""
+    rng = random.Random(7)
+    for s in searched_positions(27, 3):
+        me = s.actor
+        deals = [blind_deal(s, me, rng) for _ in range(5)]
+        for d in deals:
+            assert view(d, 1 - me) == view(s, 1 - me)
+            assert sorted(d.hand[me] + d.draw[me]) == sorted(s.hand[me] + s.draw[me])
+        if s.hand[me] and s.draw[me]:
+            assert any(sorted(d.hand[me]) != sorted(s.hand[me]) for d in deals)
