@@ -69,7 +69,9 @@ replaces it:
 
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
-``declined_drop``, ``burn_below_safe``; see :class:`~parlor.ai.search.SearchAgent`) and the
+``declined_drop``, ``burn_below_safe``, ``best_line``, ``opp_policy``, ``dead_cre``; see
+:class:`~parlor.ai.search.SearchAgent`; the last two are issue 46's loss-analysis
+experiments, 0 in every level: docs/ai.md) and the
 cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
 before issue 46's fixes is
 ``expert@counter_lethal=0@strike_back=0@declined_drop=0@burn_below_safe=0@best_line=0``, and
@@ -217,6 +219,8 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "declined_drop": (0.0, 1.0, False),
     "burn_below_safe": (0.0, 1.0, False),
     "best_line": (0.0, 1.0, False),
+    "opp_policy": (0.0, 1.0, False),
+    "dead_cre": (0.0, 1.0, False),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }

@@ -65,13 +65,17 @@ from parlor.ai.policy import (
 )
 from parlor.ai.prune import settled_root
 from parlor.rules.actions import Action
+from parlor.rules.cards import Kind
 from parlor.rules.engine import apply, legal_actions
+from parlor.rules.plays import COST_SUIT, COST_SUITED, COST_TOTAL
 from parlor.rules.state import (
     ABILITY_O,
     ABILITY_P,
     ATTACK,
     BLOCK,
     BONUS,
+    C_KIND,
+    C_SUIT,
     DOMAIN_BONUS,
     KEEP,
     OVER,
@@ -142,6 +146,8 @@ class _Edge:
         self.child: _Node | None = None
 
 
+_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
+
 #: A declined Lnd drop counts while the Home holds fewer Lnds than this (the first Lnds pay
 #: for everything; shared/ai-misplays.md counts Homes of six or fewer).
 DROP_HOME = 7
@@ -156,6 +162,32 @@ class _Tally:
     def __init__(self) -> None:
         self.declined = [0, 0]
         self.burned = [0, 0]
+
+
+def dead_cres(s: State, p: int) -> int:
+    """The Cres in ``p``'s Hand that its Home has enough Lnds for (the evaluation's Hand
+    value then counts them castable) but too few of their own suit (206: Tgh in mnr of the
+    Cre's suit; 601, 602: a Lnd gives its base suit, or the trump suit if it carries a trump
+    Enh). The learned value, like :func:`~parlor.ai.evaluate.hand_card_value`, counts Lnds
+    but not their suits, so a Home of Spades and Clubs holding KH and QH looks ready to cast
+    them (issue 46: 8 of 10 replayed losses to Greedy held two to five such Cres at turn 16)."""
+    home = s.home[p]
+    n = len(home)
+    if n == 0:
+        return 0
+    trump = s.trump
+    suits = [0, 0, 0, 0]
+    for lnd in home:
+        suit = C_SUIT[lnd]
+        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
+            suit = trump
+        suits[suit] += 1
+    dead = 0
+    for c in s.hand[p]:
+        f = c % 52
+        if _IS_CRE[f] and n >= COST_TOTAL[f] and suits[COST_SUIT[f]] < COST_SUITED[f]:
+            dead += 1
+    return dead
 
 
 class _Node:
@@ -191,8 +223,12 @@ class SearchAgent(BaseAgent):
     leaf's estimate loses per free Lnd drop declined on the path to it and per life point
     burned below what is safe (the path's tally, :meth:`_path_cost`; 0: not kept);
     ``best_line``: rank the root actions by the value of the best replies below them rather
-    than by their mean (:meth:`_line_value`; 0: the mean). The priors stay Greedy's
-    hand-written judgement.
+    than by their mean (:meth:`_line_value`; 0: the mean); ``opp_policy``: the share of
+    the opponent's decisions in the tree taken by the cheap policy instead of UCB (UCB finds
+    the reply to the searcher's true Hand, which every determinization shares; 0: UCB);
+    ``dead_cre``: what the leaf's estimate loses per Cre in the searcher's Hand that its Home
+    pays for by count but not by suit (:func:`dead_cres`; 0: not counted). The priors stay
+    Greedy's hand-written judgement.
     """
 
     name = "search"
@@ -207,7 +243,8 @@ class SearchAgent(BaseAgent):
                  weights: Weights = DEFAULT, policy: PolicyWeights = PDEFAULT,
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
-                 best_line: float = 0.0) -> None:
+                 best_line: float = 0.0, opp_policy: float = 0.0,
+                 dead_cre: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -230,6 +267,8 @@ class SearchAgent(BaseAgent):
         self.declined_drop = declined_drop
         self.burn_below_safe = burn_below_safe
         self.best_line = best_line
+        self.opp_policy = opp_policy
+        self.dead_cre = dead_cre
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -557,6 +596,10 @@ class SearchAgent(BaseAgent):
                     cands = legal
             node.visits += 1
             edges = node.edges
+            if self.opp_policy and s.actor != me and rng.random() < self.opp_policy:
+                # the opponent plays the cheap policy's move (``opp_policy``): UCB at its
+                # nodes finds the reply to our true Hand, which every deal shares
+                cands = [best_action(s, cands, self.policy)]
             fresh = [a for a in cands if a not in edges or edges[a].n == 0]
             if fresh:
                 a = fresh[0]
@@ -591,6 +634,8 @@ class SearchAgent(BaseAgent):
             else:
                 self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
+        if self.dead_cre and s.phase is not OVER:
+            v = max(0.0, v - self.dead_cre * dead_cres(s, me))
         if tally is not None and s.phase is not OVER:
             # the searching Rlr's own costs only: the opponent's moves in the tree follow the
             # cheap policy, whose declined drops are its artefacts, not a real player's loss
