@@ -69,8 +69,8 @@ replaces it:
 
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
-``declined_drop``, ``burn_below_safe``, ``best_line``, ``opp_policy``, ``dead_cre``; see
-:class:`~parlor.ai.search.SearchAgent`; the last two are issue 46's loss-analysis
+``declined_drop``, ``burn_below_safe``, ``best_line``, ``opp_policy``, ``dead_cre``,
+``suited_cre``; see :class:`~parlor.ai.search.SearchAgent`; the last three are issue 46's loss-analysis
 experiments, 0 in every level: docs/ai.md) and the
 cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
 before issue 46's fixes is
@@ -221,6 +221,7 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "best_line": (0.0, 1.0, False),
     "opp_policy": (0.0, 1.0, False),
     "dead_cre": (0.0, 1.0, False),
+    "suited_cre": (0.0, 1.0, False),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }

@@ -190,6 +190,31 @@ def dead_cres(s: State, p: int) -> int:
     return dead
 
 
+def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
+    """(:func:`dead_cres`, the Cres in ``p``'s Hand whose own suit the Home already yields
+    enough of, whatever its size): the second tells Lnd drops and keeps of a suit the Hand's
+    Cres need from the others, which the learned value cannot (a Home's first Lnds tie
+    exactly, whatever their suits)."""
+    suits = [0, 0, 0, 0]
+    trump = s.trump
+    for lnd in s.home[p]:
+        suit = C_SUIT[lnd]
+        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
+            suit = trump
+        suits[suit] += 1
+    n = len(s.home[p])
+    dead = suited = 0
+    for c in s.hand[p]:
+        f = c % 52
+        if not _IS_CRE[f]:
+            continue
+        if suits[COST_SUIT[f]] >= COST_SUITED[f]:
+            suited += 1
+        elif n >= COST_TOTAL[f]:
+            dead += 1
+    return dead, suited
+
+
 class _Node:
     __slots__ = ("edges", "visits")
 
@@ -227,7 +252,9 @@ class SearchAgent(BaseAgent):
     the opponent's decisions in the tree taken by the cheap policy instead of UCB (UCB finds
     the reply to the searcher's true Hand, which every determinization shares; 0: UCB);
     ``dead_cre``: what the leaf's estimate loses per Cre in the searcher's Hand that its Home
-    pays for by count but not by suit (:func:`dead_cres`; 0: not counted). The priors stay
+    pays for by count but not by suit (:func:`dead_cres`; 0: not counted); ``suited_cre``:
+    what it gains per Cre in that Hand whose own suit the Home already yields
+    (:func:`hand_cres_by_suit`; 0: not counted). The priors stay
     Greedy's hand-written judgement.
     """
 
@@ -244,7 +271,7 @@ class SearchAgent(BaseAgent):
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
                  best_line: float = 0.0, opp_policy: float = 0.0,
-                 dead_cre: float = 0.0) -> None:
+                 dead_cre: float = 0.0, suited_cre: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -269,6 +296,7 @@ class SearchAgent(BaseAgent):
         self.best_line = best_line
         self.opp_policy = opp_policy
         self.dead_cre = dead_cre
+        self.suited_cre = suited_cre
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -634,8 +662,9 @@ class SearchAgent(BaseAgent):
             else:
                 self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
-        if self.dead_cre and s.phase is not OVER:
-            v = max(0.0, v - self.dead_cre * dead_cres(s, me))
+        if (self.dead_cre or self.suited_cre) and s.phase is not OVER:
+            dead, suited = hand_cres_by_suit(s, me)
+            v = min(1.0, max(0.0, v - self.dead_cre * dead + self.suited_cre * suited))
         if tally is not None and s.phase is not OVER:
             # the searching Rlr's own costs only: the opponent's moves in the tree follow the
             # cheap policy, whose declined drops are its artefacts, not a real player's loss

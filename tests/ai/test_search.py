@@ -219,11 +219,14 @@ drawn: 4S QS
 def test_206_602_a_cre_the_home_pays_for_by_count_but_not_by_suit_is_dead(
         trumps: str, home: str, dead: int) -> None:
     """``dead_cres`` counts the Hand's Cres that the Home has enough Lnds for but too few of
-    their own suit (206), a Lnd carrying a trump Enh giving the trump suit (602); Rlr 2's KC
-    (7C and 9C: two Clubs of three) is dead on its side too."""
-    from parlor.ai.search import dead_cres
+    their own suit (206), a Lnd carrying a trump Enh giving the trump suit (602), and
+    ``hand_cres_by_suit`` the Cres whose suit is there too; Rlr 2's KC (7C and 9C: two Clubs
+    of three) is dead on its side."""
+    from parlor.ai.search import dead_cres, hand_cres_by_suit
     from parlor.rules.notation import parse_position
 
     s = parse_position(SUIT_SHORT.format(trumps=trumps, home=home))
     assert dead_cres(s, 0) == dead
+    assert hand_cres_by_suit(s, 0) == (dead, 2 - dead)  # the rest have their suit
     assert dead_cres(s, 1) == 1
+    assert hand_cres_by_suit(s, 1) == (1, 0)
