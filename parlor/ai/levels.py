@@ -70,8 +70,8 @@ replaces it:
 For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``look``,
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
 ``declined_drop``, ``burn_below_safe``, ``best_line``, ``opp_policy``, ``dead_cre``,
-``suited_cre``; see :class:`~parlor.ai.search.SearchAgent`; the last three are issue 46's loss-analysis
-experiments, 0 in every level: docs/ai.md) and the
+``suited_cre``; see :class:`~parlor.ai.search.SearchAgent`; the last three are issue 46's
+loss-analysis experiments, 0 in every level: docs/ai.md) and the
 cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
 before issue 46's fixes is
 ``expert@counter_lethal=0@strike_back=0@declined_drop=0@burn_below_safe=0@best_line=0``, and
