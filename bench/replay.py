@@ -18,6 +18,11 @@ estimate first fell below 0.25, the state at turn 16 (Lnds and Cres on each side
 Cres at turns 16 and 22 (Cres in Hand the Home pays for by count but not by suit,
 :func:`parlor.ai.search.dead_cres`) against the opponent's, and how often each side declined
 an attack it could make (docs/ai.md, "Why the expert loses to Greedy").
+
+``--deal-quality MATCH.jsonl`` plays the first-named agent's seat of each game of a bench/ai.py
+``--out`` file ``--times`` times with Greedy against Greedy (other agent seeds), and prints the
+match's score on the deals grouped by how often that seat won: how much of a match's losses
+the deals explain.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai import agent_name, build_agent  # noqa: E402
 
+from parlor.ai.levels import make_agent  # noqa: E402
+from parlor.ai.match import play_game  # noqa: E402
 from parlor.ai.search import dead_cres  # noqa: E402
 from parlor.rules.engine import apply, legal_actions, new_game  # noqa: E402
 from parlor.rules.notation import parse_position, position  # noqa: E402
@@ -105,6 +112,31 @@ def summary(folder: Path) -> None:
           f"{declined[3]} of {declined[2]}")
 
 
+def seat_score(seed: int, seat: int, times: int) -> float:
+    """How often ``seat`` of the deal ``seed`` wins, Greedy against Greedy (draws half)."""
+    won = 0.0
+    for k in range(times):
+        a = make_agent("greedy", 1000003 * k + seed * 7919 + 11)
+        b = make_agent("greedy", 1000003 * k + seed * 7919 + 12)
+        r = play_game([b, a] if seat else [a, b], seed)
+        won += 0.5 if r.winner is None else float(r.winner == seat)
+    return won / times
+
+
+def deal_quality(match: Path, times: int) -> None:
+    """The match's score grouped by how often its first-named agent's seat wins the deal with
+    Greedy in both seats (see the module's text)."""
+    groups: dict[float, list[float]] = {}
+    for line in match.read_text().splitlines():
+        g = json.loads(line)
+        q = seat_score(g["seed"], g["index"] % 2, times)
+        groups.setdefault(q, []).append(g["score_a"])
+    for q in sorted(groups):
+        scores = groups[q]
+        print(f"seat won {q:.0%} with Greedy: {len(scores)} deals, the match scored "
+              f"{sum(scores)} ({sum(scores) / len(scores):.1%}), lost {scores.count(0.0)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pair", default="expert@iters=2000:greedy", help="a:b as in bench/ai.py")
@@ -112,9 +144,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--index", type=int, nargs="*", default=[], help="game indices to replay")
     p.add_argument("--out", type=Path, help="folder for the replays")
     p.add_argument("--summary", type=Path, help="sum up the lost replays in this folder")
+    p.add_argument("--deal-quality", type=Path, help="a bench/ai.py --out file: its deals' "
+                   "seats played Greedy against Greedy")
+    p.add_argument("--times", type=int, default=4, help="games a deal for --deal-quality")
     args = p.parse_args(argv)
     if args.summary:
         summary(args.summary)
+        return
+    if args.deal_quality:
+        deal_quality(args.deal_quality, args.times)
         return
     if args.out is None or not args.index:
         p.error("give --out and --index, or --summary")

@@ -43,3 +43,16 @@ def test_a_replay_plays_the_match_game_again_with_its_seats_and_agent_seeds(
     replay.summary(tmp_path)
     assert "attack options declined" in capsys.readouterr().out
 
+
+
+def test_deal_quality_groups_a_match_by_how_its_seat_fares_with_greedy(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--deal-quality``: each game's deal is played by Greedy in both seats and the match's
+    score is grouped by how often the first-named agent's seat won."""
+    replay = replay_module()
+    match = tmp_path / "match.jsonl"
+    match.write_text(json.dumps(dict(seed=4600, index=1, score_a=0.0)) + "\n")
+    replay.deal_quality(match, 1)
+    seat = replay.seat_score(4600, 1, 1)
+    assert f"seat won {seat:.0%} with Greedy: 1 deals, the match scored 0.0" \
+        in capsys.readouterr().out
