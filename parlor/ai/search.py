@@ -65,13 +65,17 @@ from parlor.ai.policy import (
 )
 from parlor.ai.prune import settled_root
 from parlor.rules.actions import Action
+from parlor.rules.cards import Kind
 from parlor.rules.engine import apply, legal_actions
+from parlor.rules.plays import COST_SUIT, COST_SUITED, COST_TOTAL
 from parlor.rules.state import (
     ABILITY_O,
     ABILITY_P,
     ATTACK,
     BLOCK,
     BONUS,
+    C_KIND,
+    C_SUIT,
     DOMAIN_BONUS,
     KEEP,
     OVER,
@@ -143,6 +147,8 @@ class _Edge:
         self.child: _Node | None = None
 
 
+_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
+
 #: A declined Lnd drop counts while the Home holds fewer Lnds than this (the first Lnds pay
 #: for everything; shared/ai-misplays.md counts Homes of six or fewer).
 DROP_HOME = 7
@@ -157,6 +163,57 @@ class _Tally:
     def __init__(self) -> None:
         self.declined = [0, 0]
         self.burned = [0, 0]
+
+
+def dead_cres(s: State, p: int) -> int:
+    """The Cres in ``p``'s Hand that its Home has enough Lnds for (the evaluation's Hand
+    value then counts them castable) but too few of their own suit (206: Tgh in mnr of the
+    Cre's suit; 601, 602: a Lnd gives its base suit, or the trump suit if it carries a trump
+    Enh). The learned value, like :func:`~parlor.ai.evaluate.hand_card_value`, counts Lnds
+    but not their suits, so a Home of Spades and Clubs holding KH and QH looks ready to cast
+    them (issue 46: 8 of 10 replayed losses to Greedy held two to five such Cres at turn 16)."""
+    home = s.home[p]
+    n = len(home)
+    if n == 0:
+        return 0
+    trump = s.trump
+    suits = [0, 0, 0, 0]
+    for lnd in home:
+        suit = C_SUIT[lnd]
+        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
+            suit = trump
+        suits[suit] += 1
+    dead = 0
+    for c in s.hand[p]:
+        f = c % 52
+        if _IS_CRE[f] and n >= COST_TOTAL[f] and suits[COST_SUIT[f]] < COST_SUITED[f]:
+            dead += 1
+    return dead
+
+
+def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
+    """(:func:`dead_cres`, the Cres in ``p``'s Hand whose own suit the Home already yields
+    enough of, whatever its size): the second tells Lnd drops and keeps of a suit the Hand's
+    Cres need from the others, which the learned value cannot (a Home's first Lnds tie
+    exactly, whatever their suits)."""
+    suits = [0, 0, 0, 0]
+    trump = s.trump
+    for lnd in s.home[p]:
+        suit = C_SUIT[lnd]
+        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
+            suit = trump
+        suits[suit] += 1
+    n = len(s.home[p])
+    dead = suited = 0
+    for c in s.hand[p]:
+        f = c % 52
+        if not _IS_CRE[f]:
+            continue
+        if suits[COST_SUIT[f]] >= COST_SUITED[f]:
+            suited += 1
+        elif n >= COST_TOTAL[f]:
+            dead += 1
+    return dead, suited
 
 
 class _Node:
@@ -212,8 +269,14 @@ class SearchAgent(BaseAgent):
     of Greedy's one-step look at inner nodes too (:meth:`_node_prior`; 0: none, the cheap
     policy's order alone), at the nodes of ``prior_who`` (0 both Rlrs, 1 the opponent, 2 the
     searching Rlr) once a node has ``prior_after`` visits, the opponent's judged on a Hand of
-    the searching Rlr dealt from what it cannot see with ``prior_blind``. The priors stay Greedy's
-    hand-written judgement.
+    the searching Rlr dealt from what it cannot see with ``prior_blind``; ``opp_policy``: the
+    share of the opponent's decisions in the tree taken by the cheap policy instead of UCB
+    (UCB finds the reply to the searcher's true Hand, which every determinization shares; 0:
+    UCB); ``dead_cre``: what the leaf's estimate loses per Cre in the searcher's Hand that its
+    Home pays for by count but not by suit (:func:`dead_cres`; 0: not counted);
+    ``suited_cre``: what it gains per Cre in that Hand whose own suit the Home already yields
+    (:func:`hand_cres_by_suit`; 0: not counted). The priors stay Greedy's hand-written
+    judgement.
     """
 
     name = "search"
@@ -229,7 +292,8 @@ class SearchAgent(BaseAgent):
                  evaluate: Evaluator | None = None, deals: Deals | None = None,
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
                  best_line: float = 0.0, node_prior: float = 0.0, prior_who: int = 0,
-                 prior_after: int = 1, prior_blind: int = 0) -> None:
+                 prior_after: int = 1, prior_blind: int = 0, opp_policy: float = 0.0,
+                 dead_cre: float = 0.0, suited_cre: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -256,6 +320,9 @@ class SearchAgent(BaseAgent):
         self.prior_who = prior_who
         self.prior_after = prior_after
         self.prior_blind = prior_blind
+        self.opp_policy = opp_policy
+        self.dead_cre = dead_cre
+        self.suited_cre = suited_cre
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -625,6 +692,10 @@ class SearchAgent(BaseAgent):
                 cands = self._widened(node, s, legal)[:k] if len(legal) > k else legal
             node.visits += 1
             edges = node.edges
+            if self.opp_policy and s.actor != me and rng.random() < self.opp_policy:
+                # the opponent plays the cheap policy's move (``opp_policy``): UCB at its
+                # nodes finds the reply to our true Hand, which every deal shares
+                cands = [best_action(s, cands, self.policy)]
             fresh = [a for a in cands if a not in edges or edges[a].n == 0]
             if fresh:
                 a = fresh[0]
@@ -659,6 +730,9 @@ class SearchAgent(BaseAgent):
             else:
                 self._rollout(s, end_turn, rng, tally)
         v = win_prob(s, me, self.weights) if self.evaluate is None else self.evaluate(s, me)
+        if (self.dead_cre or self.suited_cre) and s.phase is not OVER:
+            dead, suited = hand_cres_by_suit(s, me)
+            v = min(1.0, max(0.0, v - self.dead_cre * dead + self.suited_cre * suited))
         if tally is not None and s.phase is not OVER:
             # the searching Rlr's own costs only: the opponent's moves in the tree follow the
             # cheap policy, whose declined drops are its artefacts, not a real player's loss

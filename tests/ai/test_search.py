@@ -221,3 +221,59 @@ def test_a_blind_deal_is_the_same_position_to_the_opponent() -> None:
             assert sorted(d.hand[me] + d.draw[me]) == sorted(s.hand[me] + s.draw[me])
         if s.hand[me] and s.draw[me]:
             assert any(sorted(d.hand[me]) != sorted(s.hand[me]) for d in deals)
+
+
+#: A Home of Spades, Clubs and one Diamond with QH and KH in Hand (a replayed loss to Greedy,
+#: issue 46, turn 16): seven Lnds pay for either by count, none by suit.
+SUIT_SHORT = """\
+settings: max_turns=200 reshuffle=2
+turn: 16
+phasing: 1
+phase: keep
+actor: 1
+shuffle: 6544700018450325479 0
+lnd_played: no
+redrawn: no
+trumps: {trumps}
+drawn: 4S QS
+1.life: 20
+1.pool:
+1.hand: 5S 4D 3D QH KH 6D 6H
+1.draw: 2D 9H 6C 10H AD JH 9D JC QC KC 4C 7D 7H 5C 5D AC 2S AH QD KS 8D KD 8H 7C 6S JS 3S
+1.recycle: 3H 2C 3C JD 10S AS
+1.discard:
+1.home: {home}
+1.field:
+1.domain:
+2.life: 20
+2.pool:
+2.hand: 6C 6D 4S 4H KC 6S 3H 3C
+2.draw: 9H KH 9D KS QH 5H 5D JC 8H 6H 5S 10C QS 7H 8S AC KD 4D 9S 8C AD AH 2D JS JD AS 5C 2H 4C
+2.recycle: 3S JH 3D 2S QC 10D 2C QD 8D
+2.discard:
+2.home: 7S 7C 9C 10H 10S 7D
+2.field:
+2.domain:
+"""
+
+
+@pytest.mark.parametrize(("trumps", "home", "dead"), [
+    ("1:4H", "7S 9C 10C 8S 8C 10D 9S", 2),  # no Lnd gives Hearts
+    ("1:4H", "7S/2H 9C 10C 8S 8C 10D 9S", 2),  # one trump-sourced Hearts point (602)
+    ("1:4H", "7S/2H 9C/5H 10C 8S 8C 10D 9S", 1),  # two: QH (2 Hearts), not KH (3)
+    ("", "7S/2H 9C/5H 10C 8S 8C 10D 9S", 2),  # a Hearts Enh gives Hearts only as trump
+])
+def test_206_602_a_cre_the_home_pays_for_by_count_but_not_by_suit_is_dead(
+        trumps: str, home: str, dead: int) -> None:
+    """``dead_cres`` counts the Hand's Cres that the Home has enough Lnds for but too few of
+    their own suit (206), a Lnd carrying a trump Enh giving the trump suit (602), and
+    ``hand_cres_by_suit`` the Cres whose suit is there too; Rlr 2's KC (7C and 9C: two Clubs
+    of three) is dead on its side."""
+    from parlor.ai.search import dead_cres, hand_cres_by_suit
+    from parlor.rules.notation import parse_position
+
+    s = parse_position(SUIT_SHORT.format(trumps=trumps, home=home))
+    assert dead_cres(s, 0) == dead
+    assert hand_cres_by_suit(s, 0) == (dead, 2 - dead)  # the rest have their suit
+    assert dead_cres(s, 1) == 1
+    assert hand_cres_by_suit(s, 1) == (1, 0)
