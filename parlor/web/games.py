@@ -55,6 +55,8 @@ from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Combat, Lent, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import (
+    CARD_TEXT,
+    REF_TEXT,
     SPECTATOR,
     CombatView,
     SideView,
@@ -64,6 +66,7 @@ from parlor.rules.view import (
     make_side,
     view,
 )
+from parlor.rules.view import _zone as table_zone  # a zone found whole (its reference there)
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.store.friends import FriendSeats
 from parlor.web.rating import RateAtEnd, RateFriendsAtEnd
@@ -575,7 +578,7 @@ def kept_sides(live: LiveGame, s: State, player: int) -> tuple[SideView, SideVie
         reads = side_reads(s, q)
         k = None if kept is None else kept[q]
         if k is None or k.reads != reads:
-            side = make_side(s, q, player, None if k is None else _same_zones(k, reads))
+            side = make_side(s, q, player) if k is None else side_again(s, q, player, k, reads)
             # the copies of what did not change shared (the status lists, 6 of 104 each,
             # are both sides' reads): a game's kept sides stay a few kilobytes
             copies = _copies(reads, None if k is None else k.reads,
@@ -637,6 +640,56 @@ def _same_zones(k: KeptSide, reads: tuple[Any, ...]
     if before != now and any(before.get(c) != now.get(c) for c in cards):
         return None
     return k.side.home, k.side.field
+
+
+#: Where :func:`side_reads` holds what a side's piles read: the Hand, the recycle pile and
+#: its face-up cards, the discard pile (and whether it is closed), the domain.
+_HAND, _RECYCLE, _FACE_UP, _DISCARD, _DOMAIN = 3, 5, 6, 7, 10
+
+
+def side_again(s: State, q: int, viewer: int, k: KeptSide, reads: tuple[Any, ...]
+               ) -> SideView:
+    """``make_side(s, q, viewer)`` (the reference, held equal by
+    tests/web/test_reply_cache.py) made again from ``k`` (this viewer's side of Rlr ``q``,
+    made from ``k.reads``): each list of names whose cards are unchanged in ``reads`` is
+    ``k.side``'s (a pile's tuple of names, a Hand's, the domain's), its zones likewise
+    (:func:`_same_zones`). A pile only grows in a game (or is replaced), and late in it
+    the discard and recycle piles hold tens of cards: naming them all again after each
+    move, when mostly one side's Hand or table changed, cost a late side more than an
+    early one. The counts and the pool are read anew (cheaper than compared)."""
+    old, was = k.reads, k.side
+    own = q == viewer
+    zones = _same_zones(k, reads)
+    if old[_RECYCLE] == reads[_RECYCLE] and old[_FACE_UP] == reads[_FACE_UP]:
+        known, face_up = was.recycle_known, was.recycle_face_up
+    else:
+        up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
+        known, face_up = _faces(sorted(s.recycle[q]) if own else up), _faces(up)
+    same_discard = old[0] == reads[0] and old[_DISCARD] == reads[_DISCARD]
+    return SideView(
+        life=s.life[q],
+        pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
+        hand=was.hand if old[_HAND] == reads[_HAND] else _faces(s.hand[q]) if own else None,
+        hand_count=len(s.hand[q]),
+        draw_count=len(s.draw[q]),
+        recycle_count=len(s.recycle[q]),
+        recycle_known=known,
+        recycle_face_up=face_up,
+        discard=was.discard if same_discard
+        else None if s.settings.match_play else _faces(s.discard[q]),
+        discard_count=len(s.discard[q]),
+        home=table_zone(s, s.home[q]) if zones is None else zones[0],
+        field=table_zone(s, s.field[q]) if zones is None else zones[1],
+        domain=was.domain if old[_DOMAIN] == reads[_DOMAIN] else _refs(s.domain[q]),
+    )
+
+
+def _faces(cids: list[int]) -> tuple[str, ...]:
+    return tuple(map(CARD_TEXT.__getitem__, cids))  # as parlor.rules.view names them
+
+
+def _refs(cids: list[int]) -> tuple[str, ...]:
+    return tuple(map(REF_TEXT.__getitem__, cids))
 
 
 def combat_reads(cb: Combat) -> tuple[Any, ...]:

@@ -336,6 +336,11 @@ def _changes(s: State, q: int) -> list[tuple[str, Callable[[], None]]]:
 
 #: The changes of :func:`_changes` that leave a side's table cards as they are.
 OFF_THE_TABLE = ("life", "pool", "hand", "draw", "recycle", "face up", "discard", "domain")
+#: A side's lists of names (``side_again`` keeps them while their cards are unchanged), each
+#: with the changes of :func:`_changes` that change its cards.
+NAMED = {"hand": ("hand",), "recycle_known": ("recycle", "face up"),
+         "recycle_face_up": ("recycle", "face up"), "discard": ("discard",),
+         "domain": ("domain",)}
 
 
 def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path) -> None:
@@ -343,7 +348,9 @@ def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path
     (as a refresh grows a live state) of anything a side shows gives the reference's side
     (``make_side``) at once, for its owner and for the other viewers; a change off the
     table (a Hand, a pile, life, pool, the domain) gives the side again with the zones it
-    had (its Home and Field not read again), and so does any change for the other side."""
+    had (its Home and Field not read again), and so does any change for the other side; a
+    list of names (a pile, the Hand, the domain) whose cards did not change is the one the
+    side had (not named again), and one whose cards did is named anew."""
     games = Games(GameStore(f"sqlite:///{tmp_path / 'sides.db'}"), 10)
     live = _late_game(games, 120)
     s = live.state
@@ -367,6 +374,11 @@ def test_a_kept_side_is_made_again_when_anything_it_reads_changes(tmp_path: Path
                     if what in OFF_THE_TABLE:
                         assert now[q].home is before[viewer][q].home, (what, viewer)
                         assert now[q].field is before[viewer][q].field, (what, viewer)
+                    for name, changes in NAMED.items():
+                        for p in (0, 1):
+                            kept_names = getattr(before[viewer][p], name)
+                            if p != q or what not in changes:
+                                assert getattr(now[p], name) is kept_names, (what, name)
                     # what a viewer sees changed (another's Hand and recycle pile: counts)
                     assert made[q] != before[viewer][q] or (
                         what == "face up" and viewer == q), (what, viewer)
