@@ -155,11 +155,13 @@ CARD_TEXT: tuple[str, ...] = tuple(card_text(c) for c in range(N_CARDS))
 REF_TEXT: tuple[str, ...] = tuple(ref_text(c) for c in range(N_CARDS))
 
 
-def _faces(cids: list[int]) -> tuple[str, ...]:
+def face_names(cids: list[int]) -> tuple[str, ...]:
+    """The cards ``cids`` by their faces (a pile, a Hand), as a view names them."""
     return tuple(map(CARD_TEXT.__getitem__, cids))  # a pile grows with the game: C speed
 
 
-def _refs(cids: list[int]) -> tuple[str, ...]:
+def ref_names(cids: list[int]) -> tuple[str, ...]:
+    """The cards ``cids`` by their table references (a domain, a card's Enhs)."""
     return tuple(map(REF_TEXT.__getitem__, cids))
 
 
@@ -213,7 +215,7 @@ _ZONES: dict[tuple[Any, ...], tuple[TableCard, ...]] = {}
 ZONES_KEPT = 5_000
 
 
-def _zone(s: State, cards: list[int]) -> tuple[TableCard, ...]:
+def table_zone(s: State, cards: list[int]) -> tuple[TableCard, ...]:
     """``tuple(make_table_card(s, c) for c in cards)`` (the reference, held equal by
     tests/rules/test_view_text.py), found whole when the zone shows what it showed before
     (:data:`_ZONES`)."""
@@ -240,7 +242,7 @@ def make_table_card(s: State, cid: int) -> TableCard:
     return TableCard(
         ref=REF_TEXT[cid],
         card=CARD_TEXT[cid],
-        enhs=_refs(on) if on else (),
+        enhs=ref_names(on) if on else (),
         # entity_text(s, cid) for a card on the table: its face and its Enhs' faces
         text="/".join([CARD_TEXT[cid], *[CARD_TEXT[e] for e in on]]) if on
         else CARD_TEXT[cid],
@@ -267,17 +269,17 @@ def make_side(s: State, q: int, viewer: int,
     return SideView(
         life=s.life[q],
         pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
-        hand=_faces(s.hand[q]) if own else None,
+        hand=face_names(s.hand[q]) if own else None,
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
-        recycle_known=_faces(sorted(s.recycle[q]) if own else face_up),
-        recycle_face_up=_faces(face_up),
-        discard=None if closed else _faces(s.discard[q]),
+        recycle_known=face_names(sorted(s.recycle[q]) if own else face_up),
+        recycle_face_up=face_names(face_up),
+        discard=None if closed else face_names(s.discard[q]),
         discard_count=len(s.discard[q]),
-        home=_zone(s, s.home[q]) if zones is None else zones[0],
-        field=_zone(s, s.field[q]) if zones is None else zones[1],
-        domain=_refs(s.domain[q]),
+        home=table_zone(s, s.home[q]) if zones is None else zones[0],
+        field=table_zone(s, s.field[q]) if zones is None else zones[1],
+        domain=ref_names(s.domain[q]),
     )
 
 
@@ -286,16 +288,16 @@ def make_combat(cb: Combat) -> CombatView:
     parlor.web.games.combat_reads (which keeps a combat's view while those read the same):
     a new read here goes there too."""
     return CombatView(
-        attackers=_refs(cb.attackers),
+        attackers=ref_names(cb.attackers),
         blocks=tuple([(REF_TEXT[b], "-" if a == NONE else REF_TEXT[a])
                       for b, a in cb.blocking.items()]),
-        blocked=_refs(sorted(cb.blocked)),
-        used=_refs(sorted(cb.used)),
+        blocked=ref_names(sorted(cb.blocked)),
+        used=ref_names(sorted(cb.used)),
         pending=tuple([(REF_TEXT[c], n) for c, n in sorted(cb.pending.items())]),
-        split=_refs(cb.split_queue),
+        split=ref_names(cb.split_queue),
         split_left=cb.split_left,
         bonus_left=cb.bonus_left,
-        bonus_to=_refs(cb.bonus_to),
+        bonus_to=ref_names(cb.bonus_to),
         o_dealt=cb.o_dealt,
     )
 
@@ -323,9 +325,9 @@ def view(s: State, player: int, log: bool = True, trail: bool = True,
         phase=s.phase.name.lower(),
         actor=s.actor,
         trump=None if s.trump is None else "CDHS"[s.trump],
-        stack=_refs(s.stack),
+        stack=ref_names(s.stack),
         sides=(make_side(s, 0, player), make_side(s, 1, player)) if sides is None else sides,
-        drawn=_faces(s.drawn) if own_draw else None,
+        drawn=face_names(s.drawn) if own_draw else None,
         drawn_count=len(s.drawn),
         lnd_played=s.lnd_played,
         redrawn=s.redrawn,

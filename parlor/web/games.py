@@ -55,18 +55,18 @@ from parlor.rules.seeds import KEY_BYTES, DealKey, Seed, check_seed, derive
 from parlor.rules.state import NONE, Combat, Lent, Settings, State, card_text, ref_text
 from parlor.rules.trail import PublicStep, public_step
 from parlor.rules.view import (
-    CARD_TEXT,
-    REF_TEXT,
     SPECTATOR,
     CombatView,
     SideView,
     TableCard,
     View,
+    face_names,
     make_combat,
     make_side,
+    ref_names,
+    table_zone,
     view,
 )
-from parlor.rules.view import _zone as table_zone  # a zone found whole (its reference there)
 from parlor.store import GameRow, GameStore, StoreConflict
 from parlor.store.friends import FriendSeats
 from parlor.web.rating import RateAtEnd, RateFriendsAtEnd
@@ -621,7 +621,7 @@ def _same_zones(k: KeptSide, reads: tuple[Any, ...]
     """The Home and Field of ``k``'s side when what they read is unchanged in ``reads``
     (a keep, a draw, a payment change the Hand, the piles or the pool, not the table):
     found without reading the table's cards (a late zone's key is read card by card,
-    :func:`parlor.rules.view._zone`); None when the table changed."""
+    :func:`parlor.rules.view.table_zone`); None when the table changed."""
     old = k.reads
     if old[_ZONES_AT] != reads[_ZONES_AT]:
         return None
@@ -664,32 +664,24 @@ def side_again(s: State, q: int, viewer: int, k: KeptSide, reads: tuple[Any, ...
         known, face_up = was.recycle_known, was.recycle_face_up
     else:
         up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
-        known, face_up = _faces(sorted(s.recycle[q]) if own else up), _faces(up)
+        known, face_up = face_names(sorted(s.recycle[q]) if own else up), face_names(up)
     same_discard = old[0] == reads[0] and old[_DISCARD] == reads[_DISCARD]
     return SideView(
         life=s.life[q],
         pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),
-        hand=was.hand if old[_HAND] == reads[_HAND] else _faces(s.hand[q]) if own else None,
+        hand=was.hand if old[_HAND] == reads[_HAND] else face_names(s.hand[q]) if own else None,
         hand_count=len(s.hand[q]),
         draw_count=len(s.draw[q]),
         recycle_count=len(s.recycle[q]),
         recycle_known=known,
         recycle_face_up=face_up,
         discard=was.discard if same_discard
-        else None if s.settings.match_play else _faces(s.discard[q]),
+        else None if s.settings.match_play else face_names(s.discard[q]),
         discard_count=len(s.discard[q]),
         home=table_zone(s, s.home[q]) if zones is None else zones[0],
         field=table_zone(s, s.field[q]) if zones is None else zones[1],
-        domain=was.domain if old[_DOMAIN] == reads[_DOMAIN] else _refs(s.domain[q]),
+        domain=was.domain if old[_DOMAIN] == reads[_DOMAIN] else ref_names(s.domain[q]),
     )
-
-
-def _faces(cids: list[int]) -> tuple[str, ...]:
-    return tuple(map(CARD_TEXT.__getitem__, cids))  # as parlor.rules.view names them
-
-
-def _refs(cids: list[int]) -> tuple[str, ...]:
-    return tuple(map(REF_TEXT.__getitem__, cids))
 
 
 def combat_reads(cb: Combat) -> tuple[Any, ...]:
@@ -875,7 +867,7 @@ def _card_sent(tc: TableCard) -> tuple[TableCard, dict[str, Any], str]:
 
 #: Each zone sent (a Home or a Field: a tuple of table cards), with its cards' dicts and its
 #: JSON, by the tuple's id: parlor.rules.view makes a zone once for what it shows and
-#: hands out the same tuple while it shows it (``_zone``), so a side made again after a
+#: hands out the same tuple while it shows it (``table_zone``), so a side made again after a
 #: move (its Hand, its life or pool changed) finds its zones whole, and a changed zone
 #: finds its unchanged cards in :data:`_CARDS_SENT`: a side's JSON no longer walks its
 #: cards one by one (10 or more late in a game) each time it is made. The zone is kept
