@@ -75,7 +75,6 @@ from parlor.rules.state import (
     BLOCK,
     BONUS,
     C_KIND,
-    C_SUIT,
     DOMAIN_BONUS,
     KEEP,
     OVER,
@@ -84,7 +83,7 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
-from parlor.rules.table import pwr
+from parlor.rules.table import lnd_yield, pwr
 from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
@@ -172,23 +171,7 @@ def dead_cres(s: State, p: int) -> int:
     Enh). The learned value, like :func:`~parlor.ai.evaluate.hand_card_value`, counts Lnds
     but not their suits, so a Home of Spades and Clubs holding KH and QH looks ready to cast
     them (issue 46: 8 of 10 replayed losses to Greedy held two to five such Cres at turn 16)."""
-    home = s.home[p]
-    n = len(home)
-    if n == 0:
-        return 0
-    trump = s.trump
-    suits = [0, 0, 0, 0]
-    for lnd in home:
-        suit = C_SUIT[lnd]
-        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
-            suit = trump
-        suits[suit] += 1
-    dead = 0
-    for c in s.hand[p]:
-        f = c % 52
-        if _IS_CRE[f] and n >= COST_TOTAL[f] and suits[COST_SUIT[f]] < COST_SUITED[f]:
-            dead += 1
-    return dead
+    return hand_cres_by_suit(s, p)[0]
 
 
 def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
@@ -197,13 +180,10 @@ def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
     Cres need from the others, which the learned value cannot (a Home's first Lnds tie
     exactly, whatever their suits)."""
     suits = [0, 0, 0, 0]
-    trump = s.trump
-    for lnd in s.home[p]:
-        suit = C_SUIT[lnd]
-        if trump is not None and any(C_SUIT[e] == trump for e in s.enhs.get(lnd, ())):
-            suit = trump
-        suits[suit] += 1
-    n = len(s.home[p])
+    home = s.home[p]
+    for lnd in home:
+        suits[lnd_yield(s, lnd)] += 1  # R21, 602: the trump suit under a trump Enh
+    n = len(home)
     dead = suited = 0
     for c in s.hand[p]:
         f = c % 52
