@@ -3,9 +3,6 @@ true state, handed to it by the match runner and to no one else."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -17,16 +14,11 @@ from parlor.rules.engine import legal_actions, new_game
 from parlor.rules.state import Settings
 from parlor.rules.view import view
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from .scripts import BENCH, load_script
 
 
 def perfect() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("perfect", BENCH / "perfect.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["perfect"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH / "perfect.py", "perfect")
 
 
 def test_it_searches_with_the_experts_settings_and_budget() -> None:

@@ -3,9 +3,6 @@ interleaves the games, and the file it writes is the ratings file the server rea
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -14,17 +11,12 @@ import pytest
 from parlor.ai.levels import LEVEL_NAMES
 from parlor.ai.ratings import parse
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from .scripts import BENCH, load_script
 
 
 @pytest.fixture(scope="module")
 def ratings() -> ModuleType:
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("bench_ratings", BENCH / "ratings.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH / "ratings.py", "bench_ratings")
 
 
 def test_every_pairing_of_the_seven_agents_is_planned(ratings: ModuleType) -> None:

@@ -4,11 +4,12 @@ every game route; this holds the worst route, the game's state, to a generous bo
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from ..scripts import load_script
 
 pytestmark = pytest.mark.slow  # `make check` leaves it out: servers in their own processes
 
@@ -16,11 +17,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "memory.py"
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_memory", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH, "bench_memory")
 
 
 def test_ten_thousand_unknown_ids_grow_a_server_by_less_than_5_mb(tmp_path: Path) -> None:
