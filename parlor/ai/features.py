@@ -31,9 +31,11 @@ from parlor.ai.evaluate import (
     life_value,
     pressure,
 )
+from parlor.rules.cards import Kind
+from parlor.rules.plays import COST_SUIT, COST_SUITED, COST_TOTAL
 from parlor.rules.ranking import MAX_BONUS, bonus, rank_counts
-from parlor.rules.state import C_RANK, C_SUIT, PWR_OF, TGH_OF, State
-from parlor.rules.table import group_counts
+from parlor.rules.state import C_KIND, C_RANK, C_SUIT, PWR_OF, TGH_OF, State
+from parlor.rules.table import group_counts, kept_counts, yield_under
 
 #: Per Rlr (``me_`` for the deciding Rlr, ``op_`` for the opponent), in this order.
 SIDE_NAMES = (
@@ -61,6 +63,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "hand_value",  # p's own Hand by evaluate.hand_card_value / scale
     *(f"me_{n}" for n in SIDE_NAMES),
     *(f"op_{n}" for n in SIDE_NAMES),
+    # p's Hand against the suits its Home yields (206, 601, 602), which hand_value and the
+    # Lnd counts above cannot tell apart: a Home of Spades does not cast KH (issue 46).
+    "hand_castable",  # Cres in p's Hand its Home pays for, in count and in suit / 4
+    "hand_suit_short",  # Lnds of their own suit the Hand's Cres still lack (each Cre) / 8
+    "hand_lnds_needed",  # Lnds in p's Hand (and drawn) of a suit a Hand Cre lacks / 4
 )
 N_FEATURES = len(FEATURE_NAMES)
 
@@ -142,6 +149,53 @@ def hand_value(s: State, p: int) -> float:
     return sum(vals)
 
 
+_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
+_IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
+
+
+def home_suits(s: State, p: int) -> list[int]:
+    """``p``'s Lnds by the suit of mnr each gives (R21, 602: its own suit, the trump suit
+    under a trump Enh), indexed by suit."""
+    suits = [0, 0, 0, 0]
+    trump = s.trump
+    kept = kept_counts(s)
+    for lnd in s.home[p]:
+        suits[yield_under(lnd, trump, kept)] += 1
+    return suits
+
+
+def hand_suit_features(s: State, p: int) -> tuple[float, float, float]:
+    """The last three features: ``p``'s Hand Cres castable by its Home in count and suit
+    (206: the Tgh in mnr of the Cre's suit; 601: the total), the Lnds of their suits they
+    still lack, and the Lnds in Hand (and one drawn, on ``p``'s turn) that would give one of those
+    missing suits. The Lnd counts alone tie a Home's drops of different suits exactly."""
+    suits = home_suits(s, p)
+    n = len(s.home[p])
+    castable = short = 0
+    lacking = [False, False, False, False]
+    for c in s.hand[p]:
+        f = c % 52
+        if not _IS_CRE[f]:
+            continue
+        suit = COST_SUIT[f]
+        missing = COST_SUITED[f] - suits[suit]
+        if missing > 0:
+            short += missing
+            lacking[suit] = True
+        elif n >= COST_TOTAL[f]:
+            castable += 1
+    needed = 0
+    for c in s.hand[p]:
+        if _IS_LND[c % 52] and lacking[C_SUIT[c]]:  # a Lnd from the Hand comes bare
+            needed += 1
+    if s.phasing == p:  # one drawn card is kept (R29): at most one more
+        for c in s.drawn:
+            if _IS_LND[c % 52] and lacking[C_SUIT[c]]:
+                needed += 1
+                break
+    return castable / 4.0, short / 8.0, needed / 4.0
+
+
 def features(s: State, p: int) -> list[float]:
     """The features of ``s`` for Rlr ``p`` (:data:`FEATURE_NAMES`), from ``p``'s view only."""
     trump = s.trump
@@ -162,7 +216,9 @@ def features(s: State, p: int) -> list[float]:
     ]
     _side(s, p, trump, out)
     _side(s, o, trump, out)
+    out.extend(hand_suit_features(s, p))
     return out
 
 
-__all__ = ["FEATURE_NAMES", "N_FEATURES", "SIDE_NAMES", "features", "hand_value"]
+__all__ = ["FEATURE_NAMES", "N_FEATURES", "SIDE_NAMES", "features", "hand_suit_features",
+           "hand_value", "home_suits"]

@@ -54,6 +54,7 @@ from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
 from parlor.ai.evaluate import DEFAULT, IS_LND, Weights, win_prob
+from parlor.ai.features import home_suits
 from parlor.ai.greedy import one_step, settle
 from parlor.ai.policy import (
     BAD,
@@ -83,7 +84,7 @@ from parlor.rules.state import (
     WINDOW2,
     State,
 )
-from parlor.rules.table import lnd_yield, pwr
+from parlor.rules.table import pwr
 from parlor.rules.view import View
 
 SAMPLERS = ("uniform", "belief")
@@ -179,11 +180,8 @@ def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
     enough of, whatever its size): the second tells Lnd drops and keeps of a suit the Hand's
     Cres need from the others, which the learned value cannot (a Home's first Lnds tie
     exactly, whatever their suits)."""
-    suits = [0, 0, 0, 0]
-    home = s.home[p]
-    for lnd in home:
-        suits[lnd_yield(s, lnd)] += 1  # R21, 602: the trump suit under a trump Enh
-    n = len(home)
+    suits = home_suits(s, p)  # R21, 602: the trump suit under a trump Enh
+    n = len(s.home[p])
     dead = suited = 0
     for c in s.hand[p]:
         f = c % 52

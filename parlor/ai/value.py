@@ -15,8 +15,9 @@ to the expert's own games as well, ``expert@value=v3``): the format version, the
 feature names they were trained on, the seed and command that reproduce them, the data size
 and the validation figures. They are read once, by the first agent that uses them
 (:func:`packaged`, cached), from the installed package (never from the working directory);
-a file of another version or for other features is refused with the reason (no silent
-fallback). Not at this module's import: ``parlor train`` must run when the shipped file no
+a file of another version or naming a feature this version does not compute is refused with
+the reason (no silent fallback); a file fitted before a feature was added weighs it 0, which
+is the model it was. Not at this module's import: ``parlor train`` must run when the shipped file no
 longer fits the features, to replace it.
 
     >>> from parlor.rules.engine import new_game
@@ -79,21 +80,32 @@ def model_from_dict(d: dict[str, Any]) -> ValueModel:
     if d.get("format") != FORMAT:
         raise ValueError(f"weights format {d.get('format')!r}; this version reads {FORMAT!r}")
     names = tuple(d.get("features", ()))
-    if names != FEATURE_NAMES:
-        raise ValueError("the weights were trained on other features "
-                           f"({len(names)} named, {len(FEATURE_NAMES)} now): retrain them "
-                           "with `parlor train`")
-    n = len(FEATURE_NAMES)
-    linear = tuple(float(x) for x in d["linear"])
-    hidden = tuple(tuple(float(x) for x in row) for row in d["hidden"])
+    unknown = [n for n in names if n not in FEATURE_NAMES]
+    if unknown or len(set(names)) != len(names):
+        raise ValueError(f"the weights were trained on features this version does not compute "
+                         f"({', '.join(unknown) or 'a name twice'}): retrain them with "
+                         "`parlor train`")
+    k = len(names)
+    file_linear = [float(x) for x in d["linear"]]
+    file_hidden = [[float(x) for x in row] for row in d["hidden"]]
     hidden_bias = tuple(float(x) for x in d["hidden_bias"])
     out = tuple(float(x) for x in d["out"])
-    if len(linear) != n or any(len(r) != n for r in hidden) or not (
-            len(hidden) == len(hidden_bias) == len(out)):
+    if len(file_linear) != k or any(len(r) != k for r in file_hidden) or not (
+            len(file_hidden) == len(hidden_bias) == len(out)):
         raise ValueError("the weights' shapes do not match their features")
+    linear = _by_name(names, file_linear)
+    hidden = tuple(_by_name(names, row) for row in file_hidden)
     info = tuple((k, str(d[k])) for k in ("version", "seed", "command", "games", "positions")
                  if k in d)
     return ValueModel(float(d["bias"]), linear, hidden, hidden_bias, out, info)
+
+
+def _by_name(names: tuple[str, ...], weights: list[float]) -> tuple[float, ...]:
+    """``weights`` (one per name of ``names``) laid out in :data:`FEATURE_NAMES`' order, 0 for
+    a feature the file was not trained on: a file fitted before a feature was added (v1-v3
+    before the Hand's suits) weighs it 0 and computes exactly the logit it was fitted with."""
+    at = dict(zip(names, weights, strict=True))
+    return tuple(at.get(n, 0.0) for n in FEATURE_NAMES)
 
 
 def load_packaged(name: str = WEIGHTS_FILE) -> ValueModel:

@@ -277,3 +277,27 @@ def test_206_602_a_cre_the_home_pays_for_by_count_but_not_by_suit_is_dead(
     assert hand_cres_by_suit(s, 0) == (dead, 2 - dead)  # the rest have their suit
     assert dead_cres(s, 1) == 1
     assert hand_cres_by_suit(s, 1) == (1, 0)
+
+
+@pytest.mark.parametrize(("trumps", "home", "want"), [
+    ("1:4H", "7S 9C 10C 8S 8C 10D 9S", (0, 5, 1)),  # QH lacks 2 Hearts, KH 3; 7H would give one
+    ("1:4H", "7S/2H 9C/5H 10C 8S 8C 10D 9S", (1, 1, 1)),  # two trump Hearts (602): QH castable
+    ("", "7S/2H 9C/5H 10C 8S 8C 10D 9S", (0, 5, 1)),  # a Hearts Enh gives Hearts only as trump
+])
+def test_206_602_the_learned_value_sees_the_hands_cres_against_the_homes_suits(
+        trumps: str, home: str, want: tuple[int, int, int]) -> None:
+    """The learned value's last three features (issue 46): the Hand's Cres the Home pays for in
+    count and suit, the Lnds of their suit they lack, and the Hand's Lnds of a lacking suit
+    (7H; 8D gives Diamonds, which no Hand Cre needs)."""
+    from parlor.ai.features import FEATURE_NAMES, features, hand_suit_features
+    from parlor.rules.notation import parse_position
+
+    text = SUIT_SHORT.format(trumps=trumps, home=home)
+    text = text.replace("1.hand: 5S 4D 3D QH KH 6D 6H", "1.hand: 5S 4D 3D QH KH 7H 8D")
+    text = text.replace("1.draw: 2D 9H 6C 10H AD JH 9D JC QC KC 4C 7D 7H 5C 5D AC 2S AH QD KS 8D",
+                        "1.draw: 2D 9H 6C 10H AD JH 9D JC QC KC 4C 7D 6D 5C 5D AC 2S AH QD KS 6H")
+    s = parse_position(text)
+    castable, short, needed = want
+    assert hand_suit_features(s, 0) == (castable / 4, short / 8, needed / 4)
+    assert features(s, 0)[-3:] == list(hand_suit_features(s, 0))
+    assert FEATURE_NAMES[-3:] == ("hand_castable", "hand_suit_short", "hand_lnds_needed")

@@ -76,7 +76,7 @@ def test_the_package_ships_versioned_weights_with_the_command_that_made_them() -
     data = shipped()
     assert data["format"] == FORMAT and data["version"] == 1
     assert data["command"].startswith(f"parlor train --seed {data['seed']} ")
-    assert data["features"] == list(FEATURE_NAMES)
+    assert set(data["features"]) <= set(FEATURE_NAMES)
     assert data["positions"] > 0 and data["validation"]["log_loss"] > 0
     assert packaged() is packaged()  # read once
 
@@ -87,15 +87,33 @@ def test_weights_of_another_format_are_refused() -> None:
         model_from_dict({**data, "format": "parlor-value/0"})
 
 
-def test_weights_for_other_features_are_refused() -> None:
+def test_weights_for_features_this_version_does_not_compute_are_refused() -> None:
     data = shipped()
-    with pytest.raises(ValueError, match="parlor train"):
+    renamed = [*data["features"][:-1], "op_no_such_feature"]
+    with pytest.raises(ValueError, match=r"op_no_such_feature.*parlor train"):
+        model_from_dict({**data, "features": renamed})
+    with pytest.raises(ValueError, match="shapes"):
         model_from_dict({**data, "features": data["features"][:-1]})
 
 
+def test_weights_fitted_before_a_feature_was_added_weigh_it_zero() -> None:
+    """A file names the features it was fitted on; one added since (the Hand's suits, issue
+    46) gets weight 0 in the linear part and in every unit, so the file's model is unchanged."""
+    data = shipped()
+    names = list(data["features"])
+    assert names != list(FEATURE_NAMES)  # v2 predates the Hand's suit features
+    model = model_from_dict(data)
+    for i, n in enumerate(FEATURE_NAMES):
+        if n not in names:
+            assert model.linear[i] == 0.0 and all(row[i] == 0.0 for row in model.hidden)
+    last = names.index(names[-1])
+    assert model.linear[FEATURE_NAMES.index(names[-1])] == data["linear"][last]
+
+
 def reference(data: dict[str, Any], f: list[float], turns_left: int) -> float:
-    """The model written out with numpy, straight from the file's numbers."""
-    x = np.array(f)
+    """The model written out with numpy, straight from the file's numbers and the features
+    it names."""
+    x = np.array([f[FEATURE_NAMES.index(n)] for n in data["features"]])
     z = data["bias"] + np.dot(data["linear"], x)
     if data["hidden"]:
         h = np.tanh(np.array(data["hidden"]) @ x + np.array(data["hidden_bias"]))
@@ -139,11 +157,12 @@ PACKAGED_FILES = ("value-v1.json", "value-v2.json", "value-v3.json")
 
 @pytest.mark.parametrize("name", PACKAGED_FILES)
 def test_every_packaged_weights_file_loads_for_todays_features(name: str) -> None:
-    """Each file is for the 36 features the search computes now (one linear weight each, and
-    one per feature in every tanh unit) and records the command that rebuilds it."""
+    """Each file names features the search computes now (v1-v3 the first 36, fitted before
+    the Hand's suits) and records the command that rebuilds it."""
     text = resources.files("parlor.ai").joinpath("weights", name).read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
-    assert data["format"] == FORMAT and data["features"] == list(FEATURE_NAMES)
+    assert data["format"] == FORMAT
+    assert data["features"] == list(FEATURE_NAMES[:len(data["features"])])
     model = packaged(name)
     assert len(model.linear) == len(FEATURE_NAMES)
     assert all(len(row) == len(FEATURE_NAMES) for row in model.hidden)
