@@ -165,10 +165,16 @@ def home_suits(s: State, p: int) -> list[int]:
 
 
 def hand_suit_features(s: State, p: int) -> tuple[float, float, float]:
-    """The last three features: ``p``'s Hand Cres castable by its Home in count and suit
-    (206: the Tgh in mnr of the Cre's suit; 601: the total), the Lnds of their suits they
-    still lack, and the Lnds in Hand (and one drawn, on ``p``'s turn) that would give one of those
-    missing suits. The Lnd counts alone tie a Home's drops of different suits exactly."""
+    """The last three features: :func:`hand_suits` in the features' units."""
+    castable, short, needed = hand_suits(s, p)
+    return castable / 4.0, short / 8.0, needed / 4.0
+
+
+def hand_suits(s: State, p: int) -> tuple[int, int, int]:
+    """``p``'s Hand Cres castable by its Home in count and suit (206: the Tgh in mnr of the
+    Cre's suit; 601: the total), the Lnds of their suits they still lack (each Cre's), and
+    the Lnds in Hand (and one drawn, on ``p``'s turn) that would give one of those missing
+    suits. The Lnd counts alone tie a Home's drops of different suits exactly."""
     suits = home_suits(s, p)
     n = len(s.home[p])
     castable = short = 0
@@ -193,7 +199,7 @@ def hand_suit_features(s: State, p: int) -> tuple[float, float, float]:
             if _IS_LND[c % 52] and lacking[C_SUIT[c]]:
                 needed += 1
                 break
-    return castable / 4.0, short / 8.0, needed / 4.0
+    return castable, short, needed
 
 
 def features(s: State, p: int) -> list[float]:
@@ -221,4 +227,4 @@ def features(s: State, p: int) -> list[float]:
 
 
 __all__ = ["FEATURE_NAMES", "N_FEATURES", "SIDE_NAMES", "features", "hand_suit_features",
-           "hand_value", "home_suits"]
+           "hand_suits", "hand_value", "home_suits"]

@@ -71,8 +71,8 @@ For tuning matches a spec may set the search's settings (TUNING: ``horizon``, ``
 ``root_width``, ``c``, ``epsilon``, ``prior_visits``, ``widen``, ``decisive``,
 ``declined_drop``, ``burn_below_safe``, ``best_line``, the inner nodes' one-step prior
 ``node_prior``, ``prior_who``, ``prior_after``, ``prior_blind`` (off by default: docs/ai.md),
-and ``opp_policy``, ``dead_cre``, ``suited_cre`` (issue 46's loss-analysis experiments, 0 in
-every level: docs/ai.md); see :class:`~parlor.ai.search.SearchAgent`) and the
+and ``opp_policy``, ``dead_cre``, ``suited_cre``, ``suit_short`` (issue 46's loss-analysis
+experiments, 0 in every level: docs/ai.md); see :class:`~parlor.ai.search.SearchAgent`) and the
 cheap policy's ``counter_lethal`` and ``strike_back`` (:mod:`parlor.ai.policy`). The expert
 before issue 46's fixes is
 ``expert@counter_lethal=0@strike_back=0@declined_drop=0@burn_below_safe=0@best_line=0``, and
@@ -229,6 +229,7 @@ TUNING: Final[dict[str, tuple[float, float, bool]]] = {
     "opp_policy": (0.0, 1.0, False),
     "dead_cre": (0.0, 1.0, False),
     "suited_cre": (0.0, 1.0, False),
+    "suit_short": (0.0, 1.0, False),
     "counter_lethal": (0.0, 100.0, False),  # the cheap policy's (PolicyWeights)
     "strike_back": (0.0, 100.0, False),  # the cheap policy's too
 }

@@ -54,7 +54,7 @@ from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
 from parlor.ai.evaluate import DEFAULT, IS_LND, Weights, win_prob
-from parlor.ai.features import home_suits
+from parlor.ai.features import hand_suits, home_suits
 from parlor.ai.greedy import one_step, settle
 from parlor.ai.policy import (
     BAD,
@@ -253,8 +253,10 @@ class SearchAgent(BaseAgent):
     UCB); ``dead_cre``: what the leaf's estimate loses per Cre in the searcher's Hand that its
     Home pays for by count but not by suit (:func:`dead_cres`; 0: not counted);
     ``suited_cre``: what it gains per Cre in that Hand whose own suit the Home already yields
-    (:func:`hand_cres_by_suit`; 0: not counted). The priors stay Greedy's hand-written
-    judgement.
+    (:func:`hand_cres_by_suit`; 0: not counted); ``suit_short``: what it loses per Lnd of
+    their own suit the Cres in that Hand still lack (:func:`~parlor.ai.features.hand_suits`;
+    0: not counted), so that a Lnd drop of a needed suit beats a tie. The priors stay Greedy's
+    hand-written judgement.
     """
 
     name = "search"
@@ -271,7 +273,8 @@ class SearchAgent(BaseAgent):
                  declined_drop: float = 0.0, burn_below_safe: float = 0.0,
                  best_line: float = 0.0, node_prior: float = 0.0, prior_who: int = 0,
                  prior_after: int = 1, prior_blind: int = 0, opp_policy: float = 0.0,
-                 dead_cre: float = 0.0, suited_cre: float = 0.0) -> None:
+                 dead_cre: float = 0.0, suited_cre: float = 0.0,
+                 suit_short: float = 0.0) -> None:
         super().__init__(seed, budget)
         self.deals = deals
         self.weights = weights
@@ -301,6 +304,7 @@ class SearchAgent(BaseAgent):
         self.opp_policy = opp_policy
         self.dead_cre = dead_cre
         self.suited_cre = suited_cre
+        self.suit_short = suit_short
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler {sampler!r}: choose {' or '.join(SAMPLERS)}")
         self.sampler = sampler
@@ -711,6 +715,8 @@ class SearchAgent(BaseAgent):
         if (self.dead_cre or self.suited_cre) and s.phase is not OVER:
             dead, suited = hand_cres_by_suit(s, me)
             v = min(1.0, max(0.0, v - self.dead_cre * dead + self.suited_cre * suited))
+        if self.suit_short and s.phase is not OVER:
+            v = max(0.0, v - self.suit_short * hand_suits(s, me)[1])
         if tally is not None and s.phase is not OVER:
             # the searching Rlr's own costs only: the opponent's moves in the tree follow the
             # cheap policy, whose declined drops are its artefacts, not a real player's loss
