@@ -301,3 +301,14 @@ def test_206_602_the_learned_value_sees_the_hands_cres_against_the_homes_suits(
     assert hand_suit_features(s, 0) == (castable / 4, short / 8, needed / 4)
     assert features(s, 0)[-3:] == list(hand_suit_features(s, 0))
     assert FEATURE_NAMES[-3:] == ("hand_castable", "hand_suit_short", "hand_lnds_needed")
+    from parlor.ai.features import hand_suits
+    from parlor.rules.cards import Card
+
+    # suit_short's progress (issue 46): a Lnd of a lacking suit brought Home shortens the
+    # lack by one for each Hand Cre of that suit; a Lnd of another suit does not
+    for card, gain in (("7H", 2 if short == 5 else 1), ("8D", 0)):
+        t = s.clone()
+        cid = next(c for c in t.hand[0] if c % 52 == Card.parse(card).index)
+        t.hand[0].remove(cid)
+        t.home[0].append(cid)
+        assert hand_suits(t, 0)[1] == short - gain
