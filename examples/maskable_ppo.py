@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:
 
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
+from stable_baselines3.common.logger import Logger  # noqa: E402
 
 from parlor.research import ParlorGymEnv  # noqa: E402
 
@@ -48,6 +49,9 @@ def train(steps: int, seed: int) -> MaskablePPO:
     rollout = max(min(2048, steps), 2)  # a short run (the test's) need not collect 2,048
     model = MaskablePPO("MlpPolicy", env, n_steps=rollout, batch_size=min(256, rollout),
                         n_epochs=4, gamma=0.995, seed=seed, device="cpu", verbose=0)
+    # A logger that writes nowhere: SB3's own (configure_logger on learn) makes an empty
+    # folder /tmp/SB3-<time> on every run, even with nothing to log
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(steps)
     return model
 
