@@ -10,6 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
+from stable_baselines3.common.logger import Logger
 
 from parlor.research import GYM_ID, ParlorGymEnv
 from parlor.research.numbering import FACTORED_NVEC, factor
@@ -70,6 +71,7 @@ def test_maskable_ppo_learns_on_the_environment_with_no_wrapper(actions: str) ->
     e = ParlorGymEnv("random", max_turns=10, observation="tensor", actions=actions)
     model = MaskablePPO("MlpPolicy", e, n_steps=32, batch_size=32, n_epochs=1, seed=0,
                         device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no /tmp/SB3-<time> folder
     model.learn(64)
     obs, _ = e.reset(seed=9)
     action, _ = model.predict(obs, action_masks=e.action_masks(), deterministic=True)
