@@ -60,9 +60,9 @@ often as the reference, mostly in lost games, and with the veto the expert went 
 
 A spec may name the learned evaluation's weights, ``value=TAG`` for the package's
 ``parlor/ai/weights/value-TAG.json`` (``value=v2`` is the expert's own, ``value=v1`` the linear
-fit before it, ``value=v3`` a refit to games the expert itself plays, issue 46, not shipped:
-docs/ai.md), so that a retrained file can be matched against the shipped one before it
-replaces it:
+fit before it, ``value=v3`` a refit to games the expert itself plays and ``value=v4`` v2's refit
+with the Hand's suit features, issue 46, neither shipped: docs/ai.md), so that a retrained
+file can be matched against the shipped one before it replaces it:
 
     >>> agent_spec("expert@value=v1@iters=1930")
     'expert@iters=1930@value=v1'

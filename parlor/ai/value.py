@@ -10,8 +10,9 @@ before the turn limit and squashed into [0, 1]. Inference is plain Python (it ru
 leaf of the search, compiled with the rest of parlor.ai; no numpy, no deep-learning runtime).
 
 The weights are package data, ``parlor/ai/weights/value-v2.json`` (``value-v1.json``, the linear
-fit the expert used before, is kept for matches, ``expert@value=v1``, and ``value-v3.json``, fitted
-to the expert's own games as well, ``expert@value=v3``): the format version, the
+fit the expert used before, is kept for matches, ``expert@value=v1``, as are ``value-v3.json``,
+fitted to the expert's own games as well, ``expert@value=v3``, and ``value-v4.json``, v2's data
+with the Hand's suit features, ``expert@value=v4``): the format version, the
 feature names they were trained on, the seed and command that reproduce them, the data size
 and the validation figures. They are read once, by the first agent that uses them
 (:func:`packaged`, cached), from the installed package (never from the working directory);
