@@ -95,7 +95,7 @@ class Weights(Value):
 DEFAULT = Weights()
 
 #: Per-face constants.
-_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
+IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
 IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
 _HAS_ABILITY = tuple(bool(ABILITIES[f]) for f in range(52))
 _COST_TOTAL = tuple(COST[f].total for f in range(52))
@@ -149,7 +149,7 @@ def hand_card_value(s: State, p: int, cid: int, n_lnds: int, lnds_in_hand: int,
         if k >= 10:
             return 0.1
         return w.hand_lnd * w.lnd * _LND_VALUES[k] * (w.lnd_tail if k >= 5 else 1.0)
-    if _IS_CRE[f]:
+    if IS_CRE[f]:
         v = w.hand_cre * cre_base(cid, w)
         if n_lnds >= _COST_TOTAL[f]:
             v += w.hand_cre_castable
@@ -265,5 +265,5 @@ def win_prob(s: State, p: int, w: Weights = DEFAULT) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-__all__ = ["FACE", "IS_LND", "LND_HEAD", "LND_TAIL", "cre_value", "hand_card_value",
+__all__ = ["FACE", "IS_CRE", "IS_LND", "LND_HEAD", "LND_TAIL", "cre_value", "hand_card_value",
            "life_value", "pressure", "score", "win_prob"]

@@ -21,8 +21,11 @@ terms leave out. Cheap by design: it runs at every leaf of the search.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from parlor.ai.evaluate import (
     DEFAULT,
+    IS_CRE,
     IS_LND,
     LND_HEAD,
     LND_TAIL,
@@ -31,10 +34,9 @@ from parlor.ai.evaluate import (
     life_value,
     pressure,
 )
-from parlor.rules.cards import Kind
 from parlor.rules.plays import COST_SUIT, COST_SUITED, COST_TOTAL
 from parlor.rules.ranking import MAX_BONUS, bonus, rank_counts
-from parlor.rules.state import C_KIND, C_RANK, C_SUIT, PWR_OF, TGH_OF, State
+from parlor.rules.state import C_RANK, C_SUIT, PWR_OF, TGH_OF, State
 from parlor.rules.table import group_counts, kept_counts, yield_under
 
 #: Per Rlr (``me_`` for the deciding Rlr, ``op_`` for the opponent), in this order.
@@ -149,10 +151,6 @@ def hand_value(s: State, p: int) -> float:
     return sum(vals)
 
 
-_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
-_IS_LND = tuple(k is Kind.LND for k in C_KIND[:52])
-
-
 def home_suits(s: State, p: int) -> list[int]:
     """``p``'s Lnds by the suit of mnr each gives (R21, 602: its own suit, the trump suit
     under a trump Enh), indexed by suit."""
@@ -165,41 +163,55 @@ def home_suits(s: State, p: int) -> list[int]:
 
 
 def hand_suit_features(s: State, p: int) -> tuple[float, float, float]:
-    """The last three features: :func:`hand_suits` in the features' units."""
-    castable, short, needed = hand_suits(s, p)
-    return castable / 4.0, short / 8.0, needed / 4.0
+    """The last three features: :func:`hand_suits`' castable, short and needed in the
+    features' units."""
+    h = hand_suits(s, p)
+    return h.castable / 4.0, h.short / 8.0, h.needed / 4.0
 
 
-def hand_suits(s: State, p: int) -> tuple[int, int, int]:
-    """``p``'s Hand Cres castable by its Home in count and suit (206: the Tgh in mnr of the
-    Cre's suit; 601: the total), the Lnds of their suits they still lack (each Cre's), and
-    the Lnds in Hand (and one drawn, on ``p``'s turn) that would give one of those missing
-    suits. The Lnd counts alone tie a Home's drops of different suits exactly."""
+class HandSuits(NamedTuple):
+    """``p``'s Hand Cres against the suits its Home yields (206: a Cre costs its Tgh in mnr
+    of its own suit; 601: its whole cost in Lnds), counted once for every reader."""
+
+    castable: int  # Cres the Home pays for in count and in suit
+    suited: int  # Cres whose own suit the Home yields enough of, whatever its size
+    dead: int  # Cres the Home pays for by count but not by suit
+    short: int  # the Lnds of their own suit the Cres still lack (each Cre's)
+    needed: int  # the Lnds in Hand (and one drawn, on p's turn) of a lacking suit
+
+
+def hand_suits(s: State, p: int) -> HandSuits:
+    """:class:`HandSuits` of ``p``'s Hand now. The Lnd counts alone tie a Home's drops of
+    different suits exactly; these tell them apart."""
     suits = home_suits(s, p)
     n = len(s.home[p])
-    castable = short = 0
+    suited = dead = short = castable = 0
     lacking = [False, False, False, False]
     for c in s.hand[p]:
         f = c % 52
-        if not _IS_CRE[f]:
+        if not IS_CRE[f]:
             continue
         suit = COST_SUIT[f]
         missing = COST_SUITED[f] - suits[suit]
         if missing > 0:
             short += missing
             lacking[suit] = True
-        elif n >= COST_TOTAL[f]:
-            castable += 1
+            if n >= COST_TOTAL[f]:
+                dead += 1
+        else:
+            suited += 1
+            if n >= COST_TOTAL[f]:
+                castable += 1
     needed = 0
     for c in s.hand[p]:
-        if _IS_LND[c % 52] and lacking[C_SUIT[c]]:  # a Lnd from the Hand comes bare
+        if IS_LND[c % 52] and lacking[C_SUIT[c]]:  # a Lnd from the Hand comes bare
             needed += 1
     if s.phasing == p:  # one drawn card is kept (R29): at most one more
         for c in s.drawn:
-            if _IS_LND[c % 52] and lacking[C_SUIT[c]]:
+            if IS_LND[c % 52] and lacking[C_SUIT[c]]:
                 needed += 1
                 break
-    return castable, short, needed
+    return HandSuits(castable, suited, dead, short, needed)
 
 
 def features(s: State, p: int) -> list[float]:
@@ -226,5 +238,6 @@ def features(s: State, p: int) -> list[float]:
     return out
 
 
-__all__ = ["FEATURE_NAMES", "N_FEATURES", "SIDE_NAMES", "features", "hand_suit_features",
+__all__ = ["FEATURE_NAMES", "N_FEATURES", "SIDE_NAMES", "HandSuits", "features",
+           "hand_suit_features",
            "hand_suits", "hand_value", "home_suits"]

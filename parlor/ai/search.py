@@ -54,7 +54,7 @@ from parlor.ai.base import BaseAgent, Choice
 from parlor.ai.belief import BeliefDeterminizer
 from parlor.ai.determinize import Determinizer
 from parlor.ai.evaluate import DEFAULT, IS_LND, Weights, win_prob
-from parlor.ai.features import hand_suits, home_suits
+from parlor.ai.features import hand_suits
 from parlor.ai.greedy import one_step, settle
 from parlor.ai.policy import (
     BAD,
@@ -66,16 +66,13 @@ from parlor.ai.policy import (
 )
 from parlor.ai.prune import settled_root
 from parlor.rules.actions import Action
-from parlor.rules.cards import Kind
 from parlor.rules.engine import apply, legal_actions
-from parlor.rules.plays import COST_SUIT, COST_SUITED, COST_TOTAL
 from parlor.rules.state import (
     ABILITY_O,
     ABILITY_P,
     ATTACK,
     BLOCK,
     BONUS,
-    C_KIND,
     DOMAIN_BONUS,
     KEEP,
     OVER,
@@ -147,8 +144,6 @@ class _Edge:
         self.child: _Node | None = None
 
 
-_IS_CRE = tuple(k is Kind.CRE for k in C_KIND[:52])
-
 #: A declined Lnd drop counts while the Home holds fewer Lnds than this (the first Lnds pay
 #: for everything; shared/ai-misplays.md counts Homes of six or fewer).
 DROP_HOME = 7
@@ -180,18 +175,8 @@ def hand_cres_by_suit(s: State, p: int) -> tuple[int, int]:
     enough of, whatever its size): the second tells Lnd drops and keeps of a suit the Hand's
     Cres need from the others, which the learned value cannot (a Home's first Lnds tie
     exactly, whatever their suits)."""
-    suits = home_suits(s, p)  # R21, 602: the trump suit under a trump Enh
-    n = len(s.home[p])
-    dead = suited = 0
-    for c in s.hand[p]:
-        f = c % 52
-        if not _IS_CRE[f]:
-            continue
-        if suits[COST_SUIT[f]] >= COST_SUITED[f]:
-            suited += 1
-        elif n >= COST_TOTAL[f]:
-            dead += 1
-    return dead, suited
+    h = hand_suits(s, p)
+    return h.dead, h.suited
 
 
 class _Node:
@@ -716,7 +701,7 @@ class SearchAgent(BaseAgent):
             dead, suited = hand_cres_by_suit(s, me)
             v = min(1.0, max(0.0, v - self.dead_cre * dead + self.suited_cre * suited))
         if self.suit_short and s.phase is not OVER:
-            v = max(0.0, v - self.suit_short * hand_suits(s, me)[1])
+            v = max(0.0, v - self.suit_short * hand_suits(s, me).short)
         if tally is not None and s.phase is not OVER:
             # the searching Rlr's own costs only: the opponent's moves in the tree follow the
             # cheap policy, whose declined drops are its artefacts, not a real player's loss

@@ -255,6 +255,11 @@ def make_table_card(s: State, cid: int) -> TableCard:
     )
 
 
+def recycle_face_up(s: State, q: int) -> list[int]:
+    """The cards of Rlr ``q``'s recycle pile that both Rlrs have seen, in card order."""
+    return sorted(s.public_recycle[q].intersection(s.recycle[q]))
+
+
 def make_side(s: State, q: int, viewer: int,
               zones: tuple[tuple[TableCard, ...], tuple[TableCard, ...]] | None = None
               ) -> SideView:
@@ -264,7 +269,7 @@ def make_side(s: State, q: int, viewer: int,
     ``zones``, when given, are its Home and Field as a caller knows them to be now
     (parlor.web.games.kept_sides: a side whose Hand or life changed, its table not)."""
     own = q == viewer
-    face_up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
+    face_up = recycle_face_up(s, q)
     closed = s.settings.match_play
     return SideView(
         life=s.life[q],

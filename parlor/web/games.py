@@ -63,6 +63,7 @@ from parlor.rules.view import (
     face_names,
     make_combat,
     make_side,
+    recycle_face_up,
     ref_names,
     table_zone,
     view,
@@ -642,9 +643,9 @@ def _same_zones(k: KeptSide, reads: tuple[Any, ...]
     return k.side.home, k.side.field
 
 
-#: Where :func:`side_reads` holds what a side's piles read: the Hand, the recycle pile and
-#: its face-up cards, the discard pile (and whether it is closed), the domain.
-_HAND, _RECYCLE, _FACE_UP, _DISCARD, _DOMAIN = 3, 5, 6, 7, 10
+#: Where :func:`side_reads` holds what a side's piles read: whether the discard pile is
+#: closed, the Hand, the recycle pile and its face-up cards, the discard pile, the domain.
+_CLOSED, _HAND, _RECYCLE, _FACE_UP, _DISCARD, _DOMAIN = 0, 3, 5, 6, 7, 10
 
 
 def side_again(s: State, q: int, viewer: int, k: KeptSide, reads: tuple[Any, ...]
@@ -663,9 +664,9 @@ def side_again(s: State, q: int, viewer: int, k: KeptSide, reads: tuple[Any, ...
     if old[_RECYCLE] == reads[_RECYCLE] and old[_FACE_UP] == reads[_FACE_UP]:
         known, face_up = was.recycle_known, was.recycle_face_up
     else:
-        up = sorted(s.public_recycle[q].intersection(s.recycle[q]))
+        up = recycle_face_up(s, q)
         known, face_up = face_names(sorted(s.recycle[q]) if own else up), face_names(up)
-    same_discard = old[0] == reads[0] and old[_DISCARD] == reads[_DISCARD]
+    same_discard = old[_CLOSED] == reads[_CLOSED] and old[_DISCARD] == reads[_DISCARD]
     return SideView(
         life=s.life[q],
         pool=(s.pool[q][0], s.pool[q][1], s.pool[q][2], s.pool[q][3]),

@@ -311,4 +311,4 @@ def test_206_602_the_learned_value_sees_the_hands_cres_against_the_homes_suits(
         cid = next(c for c in t.hand[0] if c % 52 == Card.parse(card).index)
         t.hand[0].remove(cid)
         t.home[0].append(cid)
-        assert hand_suits(t, 0)[1] == short - gain
+        assert hand_suits(t, 0).short == short - gain
