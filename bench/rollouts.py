@@ -4,7 +4,8 @@ A search's estimate of an action is the mean of its iterations: the tree's repli
 the opponent's nodes, exploring) and then the rollouts (the cheap policy, both Rlrs, to the
 horizon), judged by the leaf evaluation. This script takes the tree away: each line is
 played from a fresh determinization of the mover's view, the rollout continues it to the
-search's horizon, and the leaf is judged as the search judges it. Where the search ranks two
+search's horizon, and the leaf is judged as the search judges it (its evaluation; the
+path's tally of declined drops and burned life is left out). Where the search ranks two
 lines against what their rollouts say, its tree is what changes the ranking
 (shared/ai-misplays.md C1: docs/ai.md).
 
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from parlor.ai.evaluate import win_prob  # noqa: E402
 from parlor.ai.greedy import settle  # noqa: E402
 from parlor.ai.levels import make_agent  # noqa: E402
 from parlor.ai.search import SearchAgent  # noqa: E402
@@ -57,7 +59,9 @@ def judge(s0: State, agent: SearchAgent, line: str, deals: int, seed: int) -> Ju
         for action in (a.strip() for a in line.split(";")):
             apply(s, action)
         settle(s, end, rng, agent.epsilon, policy=agent.policy)
-        total += agent.evaluate(s, me) if agent.evaluate is not None else 0.0
+        # the search's leaf rule (SearchAgent._iterate), without the path's tally
+        total += (win_prob(s, me, agent.weights) if agent.evaluate is None
+                  else agent.evaluate(s, me))
         lost += s.phase is OVER and s.life[me] <= 0
     return Judged(line, total / deals, lost / deals)
 
@@ -72,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args(argv)
     agent = make_agent(args.spec, args.seed)
-    if not isinstance(agent, SearchAgent) or agent.evaluate is None:
-        parser.error(f"{args.spec}: not a search with a learned evaluation")
+    if not isinstance(agent, SearchAgent):
+        parser.error(f"{args.spec}: not a searching level (strong, expert or a spec of them)")
     s0 = parse_position(args.position.read_text())
     print(f"{args.spec}: rollouts to turn {s0.turn + agent.horizon}, epsilon {agent.epsilon}, "
           f"{args.deals} deals a line, Rlr {s0.actor + 1} to move")
