@@ -147,9 +147,9 @@ EXPERT_BEST_LINE: Final = 0.1
 #: The expert with C1's fix: ``strike_back`` (the strike back itself in the cheap policy, at
 #: counter_lethal's weight: the opponent in C1 volleyed with the Cre that would have killed
 #: and declared one attacker of three) and the best-line ranking. It passes C1 in 9 seeds of
-#: 10 (the shipped expert 5), but it is not the shipped expert yet: it scored 3 of 10 against
-#: it (95% interval 11-60%, 2026-12-06), too few games to show it is no weaker (issue 46
-#: asks 70% of 200 against today's expert before a new expert ships).
+#: 10 (the shipped expert 5), but it plays worse: against the shipped expert it scored 14 of
+#: 36 at 2,000 iterations (38.9%, 95% interval 24.8-55.1%) and 17.5 of 50 at 300 (35.0%,
+#: 23.3-48.9%; 2026-12-06/07, docs/ai.md), so it is kept only as the measured alternative.
 EXPERT_STRIKE_BACK: Final = "expert@strike_back=6@best_line=0.1"
 #: How a searching agent decides keeping a drawn card against Redrawing (``@keep=``).
 KEEP_RULES = ("look", "search", "veto")

@@ -175,7 +175,8 @@ PLAY_BUDGET_CASES: list[tuple[str, Callable[[State, BaseAgent], bool], str]] = [
     ("c3_carry_burns_for_nothing.txt", no_carry, ""),
     ("c4_all_out_attack_at_1_life.txt", keeps_three_cres_home,
      "C1 passes in 5 seeds of 10 with the shipped expert; EXPERT_STRIKE_BACK passes it in 9"
-     " (test below) but is not shipped until matches show it no weaker (levels.py)"),
+     " (test below) but played worse in matches (levels.py), and the tree opponent's cheap"
+     " replies (opp_policy) pass it in 10 but tip C2 (docs/ai.md)"),
     ("c5_blocker_held_back.txt", casts_the_blocker, ""),
     ("c6_free_lnd_declined.txt", drops_the_lnd, ""),
 ]
