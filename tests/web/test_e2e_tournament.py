@@ -76,9 +76,10 @@ def test_a_tournament_in_the_browser(browser: object, tmp_path: Path) -> None:
                 break
             version = page.evaluate("window.parlor.moves()")  # sent or declared
             act_through_ui(page, choose(snap["view"]["legal"], rng))
+            # a minute: once, in `make test` at load 6, 20 s passed before the move counted
             page.wait_for_function(
                 f"() => window.parlor.moves() > {version} || "
-                "window.parlor.snapshot().status === 'over'", timeout=20000)
+                "window.parlor.snapshot().status === 'over'", timeout=60000)
             snap = wait_for_decision(page)
         assert snap["status"] == "over"
         page.screenshot(path=str(OUT / "tournament-contest-over.png"))
