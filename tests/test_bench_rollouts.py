@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import pytest
 
 from parlor.ai.levels import make_agent
@@ -13,12 +15,16 @@ from .scripts import BENCH, ROOT, load_script
 C1 = ROOT / "tests" / "ai" / "positions" / "c4_all_out_attack_at_1_life.txt"
 
 
-def test_1006_the_rollouts_see_the_all_out_attack_at_1_life_lose() -> None:
+@pytest.fixture(scope="module")
+def rollouts() -> ModuleType:
+    return load_script(BENCH / "rollouts.py", "bench_rollouts")
+
+
+def test_1006_the_rollouts_see_the_all_out_attack_at_1_life_lose(rollouts: ModuleType) -> None:
     """C1: at 1 life facing three ready Cres, one attacker keeps three blockers home, and
     the cheap policy's rollouts rank it far above sending all four (attackers stay taxed
     through the opponent's turn, 1006): the tree, not the rollouts, ranked them the other
     way (docs/ai.md)."""
-    rollouts = load_script(BENCH / "rollouts.py", "bench_rollouts")
     agent = make_agent("expert", 3)
     assert isinstance(agent, SearchAgent)
     s0 = parse_position(C1.read_text())
@@ -29,8 +35,8 @@ def test_1006_the_rollouts_see_the_all_out_attack_at_1_life_lose() -> None:
     assert 0.0 <= every.value <= 1.0
 
 
-def test_the_script_prints_each_line(capsys: pytest.CaptureFixture[str]) -> None:
-    rollouts = load_script(BENCH / "rollouts.py", "bench_rollouts")
+def test_the_script_prints_each_line(rollouts: ModuleType,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert rollouts.main([str(C1), "--line", "end", "--line", "attack KC; done",
                           "--deals", "4"]) == 0
     out = capsys.readouterr().out
